@@ -1,0 +1,34 @@
+# Top-level entry points. Both do all set-up on a fresh Debian machine.
+#   make demo    set up, build, compile and run the demo on every device
+#   make check   set up, build, run every test and print a summary
+BUILD ?= build
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build demo check bench install clean
+
+all: build
+
+setup:
+	@utils/setup.sh
+
+$(BUILD)/build.ninja: | setup
+	cmake -S . -B $(BUILD) -G Ninja \
+	  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_FLAGS)
+
+build: setup $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+demo: build
+	@utils/run-demo.sh $(BUILD)
+
+check: build
+	@utils/run-tests.sh $(BUILD)
+
+bench: build
+	@$(BUILD)/benchmarks/run-benchmarks.sh
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,72 @@
+//===-- Extensions.h - Recognising homp's directive extensions -*- C++ -*-===//
+//
+// Decides whether a directive uses any of the extensions of SPEC.md. A
+// directive that uses none is standard OpenMP and goes to clang unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_CLANG_PLUGIN_EXTENSIONS_H
+#define HOMP_CLANG_PLUGIN_EXTENSIONS_H
+
+#include "Directive.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace homp {
+
+/// What recognising the extensions needs beyond the tokens.
+struct SyntaxContext {
+  bool CPlusPlus = false;
+  /// Whether a name is declared where the pragma is: a variable may be
+  /// called 'host', and then 'device(host)' is standard OpenMP.
+  std::function<bool(const clang::Token &)> IsDeclared =
+      [](const clang::Token &) { return false; };
+};
+
+/// Where an extension is used and what it is called in diagnostics.
+struct ExtensionUse {
+  unsigned Index;   ///< Token index in the directive.
+  std::string What; ///< e.g. "'dist_data' in a map clause"
+};
+
+/// The first extension the directive uses, or std::nullopt for standard
+/// OpenMP.
+std::optional<ExtensionUse> findExtension(const Directive &D,
+                                          const SyntaxContext &Ctx);
+
+/// Whether the argument list of a 'device' clause is a homp device list
+/// rather than OpenMP's single device number.
+bool isDeviceList(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
+                  const SyntaxContext &Ctx);
+
+/// The entries of a device list: split at top-level commas, where in C++
+/// template argument lists ('f<1, 2>()') count as brackets.
+llvm::SmallVector<TokenRange, 4>
+splitDeviceList(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
+                const SyntaxContext &Ctx);
+
+/// Whether Toks[I] names the host or a device type (not a declared name).
+bool isHostName(const clang::Token &Tok, const SyntaxContext &Ctx);
+bool isDeviceTypeToken(const clang::Token &Tok, const SyntaxContext &Ctx);
+
+/// Names of the map-item distribution clauses ('dist_data', 'partition',
+/// 'halo', 'topology').
+bool isItemDistributionName(llvm::StringRef Name);
+
+/// In a map item, the index of the token that starts its distribution
+/// clauses ('y[0:n] dist_data(BLOCK)': the index of 'dist_data'), if any.
+std::optional<unsigned> findItemDistribution(llvm::ArrayRef<clang::Token> Toks,
+                                             TokenRange Item);
+
+/// The map items of a map clause: the part after 'modifiers, type:'.
+TokenRange mapItems(llvm::ArrayRef<clang::Token> Toks, const Clause &Map);
+
+/// Device type names accepted in device lists (HOMP_DEVICE_* and the
+/// OMP_DEVICE_* aliases).
+bool isDeviceTypeName(llvm::StringRef Name);
+
+} // namespace homp
+
+#endif // HOMP_CLANG_PLUGIN_EXTENSIONS_H

@@ -1,0 +1,52 @@
+//===-- OmpPragmaHandler.h - homp's '#pragma omp' handler -------*- C++ -*-===//
+//
+// Replaces clang's 'omp' pragma handler (DESIGN.md, mechanism 1). Standard
+// OpenMP pragmas produce exactly the annotation tokens clang's own handler
+// produces; pragmas using homp extensions are rewritten into standard OpenMP.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_CLANG_PLUGIN_OMPPRAGMAHANDLER_H
+#define HOMP_CLANG_PLUGIN_OMPPRAGMAHANDLER_H
+
+#include "Diagnostics.h"
+#include "Extensions.h"
+
+#include "clang/Lex/Pragma.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <functional>
+
+namespace homp {
+
+class OmpPragmaHandler : public clang::PragmaHandler {
+public:
+  /// OnExtension is called once for each directive that uses extensions.
+  OmpPragmaHandler(Diagnostics &Diags, SyntaxContext Ctx,
+                   std::function<void(clang::SourceLocation)> OnExtension);
+
+  /// Print each rewritten region to stderr (plugin argument print-regions).
+  void setPrintRegions(bool Print) { PrintRegions = Print; }
+
+  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
+                    clang::Token &FirstTok) override;
+
+private:
+  void handleExtensions(clang::Preprocessor &PP,
+                        llvm::ArrayRef<clang::Token> Line,
+                        const struct Directive &D, clang::SourceLocation UseLoc);
+
+  Diagnostics &Diags;
+  SyntaxContext Ctx;
+  std::function<void(clang::SourceLocation)> OnExtension;
+  /// Non-zero while the statement of a distributed region is being read:
+  /// pragmas inside it are kept as they are for the region's rewriter.
+  unsigned Collecting = 0;
+  /// Numbers the distributed regions of the translation unit.
+  unsigned NextRegion = 0;
+  bool PrintRegions = false;
+};
+
+} // namespace homp
+
+#endif // HOMP_CLANG_PLUGIN_OMPPRAGMAHANDLER_H

@@ -1,0 +1,249 @@
+//===-- StatementScanner.cpp - Reading one statement ahead ----------------===//
+
+#include "StatementScanner.h"
+
+#include "Directive.h"
+
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace homp {
+
+Token PreprocessorSource::next() {
+  Token Tok;
+  PP.Lex(Tok);
+  return Tok;
+}
+
+void PreprocessorSource::putBack(const Token &Tok) {
+  PP.EnterToken(Tok, /*IsReinject=*/true);
+}
+
+Token ArraySource::next() {
+  if (I < Toks.size())
+    return Toks[I++];
+  Token T;
+  T.startToken();
+  T.setKind(tok::eof);
+  return T;
+}
+
+void ArraySource::putBack(const Token &Tok) {
+  if (Tok.isNot(tok::eof))
+    --I;
+}
+
+bool isStandaloneDirective(ArrayRef<Token> Body) {
+  StringRef First = Body.empty() ? StringRef() : identifierName(Body[0]);
+  StringRef Second = Body.size() > 1 ? identifierName(Body[1]) : StringRef();
+  if (First == "target")
+    return Second == "update" || Second == "enter" || Second == "exit";
+  if (First == "ordered") {
+    // 'ordered depend(...)' / 'ordered doacross(...)' stand alone.
+    for (const Token &T : Body)
+      if (identifierName(T) == "depend" || identifierName(T) == "doacross")
+        return true;
+    return false;
+  }
+  return StringSwitch<bool>(First)
+      .Cases("barrier", "taskwait", "taskyield", "flush", "cancel", true)
+      .Cases("cancellation", "depobj", "scan", "error", "interop", true)
+      .Cases("nothing", "declare", "threadprivate", "allocate", true)
+      .Cases("requires", "assumes", "halo_exchange", "halo_update", true)
+      .Cases("begin", "end", true)
+      .Default(false);
+}
+
+namespace {
+
+/// Recursive-descent reader of statement shapes.
+class Scanner {
+public:
+  Scanner(TokenSource &Source, TokenVector &Out) : Source(Source), Out(Out) {}
+
+  bool statement();
+  Token ErrorTok;
+
+private:
+  Token take() {
+    Token T = Source.next();
+    Out.push_back(T);
+    return T;
+  }
+  Token peek() {
+    Token T = Source.next();
+    Source.putBack(T);
+    return T;
+  }
+  /// Stops at T, which goes back to the source: what was read before it is
+  /// the caller's to return.
+  bool fail(const Token &T) {
+    ErrorTok = T;
+    if (!Out.empty() && Out.back().getLocation() == T.getLocation() &&
+        Out.back().getKind() == T.getKind())
+      Out.pop_back();
+    if (T.isNot(tok::eof))
+      Source.putBack(T);
+    return false;
+  }
+  bool balanced(tok::TokenKind Open);
+  bool expect(tok::TokenKind K);
+  bool untilSemicolon();
+  bool directive();
+
+  TokenSource &Source;
+  TokenVector &Out;
+};
+
+bool Scanner::expect(tok::TokenKind K) {
+  Token T = take();
+  return T.is(K) ? true : fail(T);
+}
+
+/// Reads a bracketed group whose opening token is next.
+bool Scanner::balanced(tok::TokenKind Open) {
+  if (!expect(Open))
+    return false;
+  int Depth = 1;
+  while (Depth > 0) {
+    Token T = take();
+    if (T.isOneOf(tok::eof, tok::annot_module_end))
+      return fail(T);
+    if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+      ++Depth;
+    else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+      --Depth;
+  }
+  return true;
+}
+
+/// An expression or declaration statement: up to a ';' outside brackets.
+bool Scanner::untilSemicolon() {
+  int Depth = 0;
+  while (true) {
+    Token T = take();
+    if (T.isOneOf(tok::eof, tok::annot_module_end))
+      return fail(T);
+    if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+      ++Depth;
+    else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
+      if (--Depth < 0)
+        return fail(T);
+    } else if (Depth == 0 && T.is(tok::semi))
+      return true;
+  }
+}
+
+/// An OpenMP directive (annotation tokens) and, unless it stands alone, its
+/// statement.
+bool Scanner::directive() {
+  unsigned Begin = Out.size();
+  take(); // annot_pragma_openmp
+  while (true) {
+    Token T = take();
+    if (T.is(tok::eof))
+      return fail(T);
+    if (T.is(tok::annot_pragma_openmp_end))
+      break;
+  }
+  ArrayRef<Token> Body =
+      ArrayRef<Token>(Out).slice(Begin + 1, Out.size() - Begin - 2);
+  if (isStandaloneDirective(Body))
+    return true;
+  return statement();
+}
+
+bool Scanner::statement() {
+  Token T = peek();
+  switch (T.getKind()) {
+  case tok::annot_pragma_openmp:
+    return directive();
+  case tok::l_brace:
+    return balanced(tok::l_brace);
+  case tok::kw_if: {
+    take();
+    Token Next = peek();
+    if (Next.is(tok::kw_constexpr) || Next.is(tok::exclaim))
+      take();
+    if (!balanced(tok::l_paren) || !statement())
+      return false;
+    if (peek().is(tok::kw_else)) {
+      take();
+      return statement();
+    }
+    return true;
+  }
+  case tok::kw_for:
+  case tok::kw_while:
+  case tok::kw_switch:
+    take();
+    return balanced(tok::l_paren) && statement();
+  case tok::kw_do:
+    take();
+    return statement() && expect(tok::kw_while) && balanced(tok::l_paren) &&
+           expect(tok::semi);
+  case tok::kw_try:
+    take();
+    if (!balanced(tok::l_brace))
+      return false;
+    while (peek().is(tok::kw_catch)) {
+      take();
+      if (!balanced(tok::l_paren) || !balanced(tok::l_brace))
+        return false;
+    }
+    return true;
+  case tok::kw_case:
+    take();
+    while (true) {
+      Token C = take();
+      if (C.is(tok::colon))
+        return statement();
+      if (C.isOneOf(tok::eof, tok::semi, tok::l_brace))
+        return fail(C);
+    }
+  case tok::kw_default:
+    take();
+    return expect(tok::colon) && statement();
+  case tok::semi:
+    take();
+    return true;
+  case tok::eof:
+  case tok::r_brace:
+    ErrorTok = T; // peeked, not read
+    return false;
+  default:
+    break;
+  }
+  if (T.is(tok::identifier)) {
+    // A label: 'name :' (C++ scope operators are a different token).
+    take();
+    if (peek().is(tok::colon)) {
+      take();
+      return statement();
+    }
+    // Not a label: the identifier starts an expression or declaration.
+    return untilSemicolon();
+  }
+  if (T.isAnnotation()) {
+    // Other pragmas (loop hints, ...) come as annotations before a statement.
+    take();
+    return statement();
+  }
+  return untilSemicolon();
+}
+
+} // namespace
+
+bool scanStatement(TokenSource &Source, TokenVector &Out, Token &ErrorTok) {
+  Scanner S(Source, Out);
+  if (S.statement())
+    return true;
+  ErrorTok = S.ErrorTok;
+  return false;
+}
+
+} // namespace homp
+

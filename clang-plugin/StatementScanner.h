@@ -1,0 +1,69 @@
+//===-- StatementScanner.h - Reading one statement ahead --------*- C++ -*-===//
+//
+// To rewrite a distributed region the plugin needs the statement that follows
+// its directive. The scanner reads exactly one C/C++ statement from a token
+// stream, knowing statement shapes only: braces, if/else, loops, do-while,
+// switch, labels, try/catch, OpenMP directives (already annotation tokens)
+// and expression or declaration statements, lambdas included.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_CLANG_PLUGIN_STATEMENTSCANNER_H
+#define HOMP_CLANG_PLUGIN_STATEMENTSCANNER_H
+
+#include "TokenSynth.h"
+
+#include "clang/Lex/Token.h"
+
+namespace homp {
+
+/// Where the scanner reads tokens from.
+class TokenSource {
+public:
+  virtual ~TokenSource() = default;
+  virtual clang::Token next() = 0;
+  /// Returns a token read only to look at it; the next call of next()
+  /// returns it again.
+  virtual void putBack(const clang::Token &Tok) = 0;
+};
+
+/// Reads the preprocessor's token stream (macro-expanded, pragmas turned
+/// into annotation tokens).
+class PreprocessorSource : public TokenSource {
+public:
+  explicit PreprocessorSource(clang::Preprocessor &PP) : PP(PP) {}
+  clang::Token next() override;
+  void putBack(const clang::Token &Tok) override;
+
+private:
+  clang::Preprocessor &PP;
+};
+
+/// Reads a token array; past its end it returns eof tokens.
+class ArraySource : public TokenSource {
+public:
+  explicit ArraySource(llvm::ArrayRef<clang::Token> Toks) : Toks(Toks) {}
+  clang::Token next() override;
+  void putBack(const clang::Token &Tok) override;
+  /// How many tokens were consumed.
+  unsigned consumed() const { return I; }
+
+private:
+  llvm::ArrayRef<clang::Token> Toks;
+  unsigned I = 0;
+};
+
+/// Appends one statement read from Source to Out. Returns false, with the
+/// offending token in ErrorTok, when the input ends first or brackets do not
+/// match; the offending token is then left in Source.
+bool scanStatement(TokenSource &Source, TokenVector &Out,
+                   clang::Token &ErrorTok);
+
+/// Whether the OpenMP directive whose body (tokens after the
+/// annot_pragma_openmp token) is Body stands alone, with no associated
+/// statement.
+bool isStandaloneDirective(llvm::ArrayRef<clang::Token> Body);
+
+} // namespace homp
+
+#endif // HOMP_CLANG_PLUGIN_STATEMENTSCANNER_H

@@ -1,0 +1,74 @@
+//===-- DeviceArgs.cpp - One device's copy of the kernel arguments --------===//
+
+#include "DeviceArgs.h"
+
+namespace homp {
+
+DeviceArgs::DeviceArgs(const KernelArgs &Original)
+    : Args(Original),
+      BasePtrs(Original.ArgBasePtrs, Original.ArgBasePtrs + Original.NumArgs),
+      Ptrs(Original.ArgPtrs, Original.ArgPtrs + Original.NumArgs),
+      Sizes(Original.ArgSizes, Original.ArgSizes + Original.NumArgs),
+      Types(Original.ArgTypes, Original.ArgTypes + Original.NumArgs) {
+  Args.ArgBasePtrs = BasePtrs.data();
+  Args.ArgPtrs = Ptrs.data();
+  Args.ArgSizes = Sizes.data();
+  Args.ArgTypes = Types.data();
+}
+
+void DeviceArgs::narrowEntry(unsigned K, void *Ptr, int64_t Size) {
+  Ptrs[K] = Ptr;
+  Sizes[K] = Size;
+}
+
+void DeviceArgs::moveEntry(unsigned K, void *Ptr) {
+  char *OldBase = static_cast<char *>(BasePtrs[K]);
+  char *OldPtr = static_cast<char *>(Ptrs[K]);
+  BasePtrs[K] = static_cast<char *>(Ptr) + (OldBase - OldPtr);
+  Ptrs[K] = Ptr;
+}
+
+void DeviceArgs::setEntry(unsigned K, void *Ptr) {
+  BasePtrs[K] = Ptr;
+  Ptrs[K] = Ptr;
+}
+
+static bool movesData(int64_t Type) {
+  return !(Type & (MapLiteral | MapPrivate));
+}
+
+int64_t DeviceArgs::bytesIn() const {
+  int64_t Bytes = 0;
+  for (unsigned K = 0; K < Args.NumArgs; ++K)
+    if (movesData(Types[K]) && (Types[K] & MapTo))
+      Bytes += Sizes[K];
+  return Bytes;
+}
+
+int64_t DeviceArgs::bytesOut() const {
+  int64_t Bytes = 0;
+  for (unsigned K = 0; K < Args.NumArgs; ++K)
+    if (movesData(Types[K]) && (Types[K] & MapFrom))
+      Bytes += Sizes[K];
+  return Bytes;
+}
+
+std::vector<void *> DeviceArgs::hostParams() const {
+  std::vector<void *> Params;
+  for (unsigned K = 0; K < Args.NumArgs; ++K)
+    if (Types[K] & MapTargetParam)
+      Params.push_back(BasePtrs[K]);
+  return Params;
+}
+
+std::optional<unsigned> claimEntry(const KernelArgs &Args, const void *Ptr,
+                                   std::vector<bool> &Claimed) {
+  for (unsigned K = 0; K < Args.NumArgs; ++K)
+    if (!Claimed[K] && Args.ArgPtrs[K] == Ptr) {
+      Claimed[K] = true;
+      return K;
+    }
+  return std::nullopt;
+}
+
+} // namespace homp

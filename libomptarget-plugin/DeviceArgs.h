@@ -1,0 +1,60 @@
+//===-- DeviceArgs.h - One device's copy of the kernel arguments -*- C++ -*-===//
+//
+// A distributed launch calls libomptarget once per device with a copy of the
+// kernel arguments clang built, in which the entries of distributed arrays
+// point at the device's part and the chunk and reduction variables at the
+// device's own copies (DESIGN.md, mechanism 4).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_DEVICEARGS_H
+#define HOMP_LIBOMPTARGET_PLUGIN_DEVICEARGS_H
+
+#include "KernelArgs.h"
+
+#include <optional>
+#include <vector>
+
+namespace homp {
+
+class DeviceArgs {
+public:
+  /// Copies Original's per-entry arrays; entries can then be changed.
+  explicit DeviceArgs(const KernelArgs &Original);
+  DeviceArgs(const DeviceArgs &) = delete;
+  DeviceArgs &operator=(const DeviceArgs &) = delete;
+
+  /// Narrows entry K to Size bytes at Ptr, inside its original data. The
+  /// base stays, so the kernel's global indices keep working.
+  void narrowEntry(unsigned K, void *Ptr, int64_t Size);
+  /// Moves entry K's data to a copy at Ptr, base and data together.
+  void moveEntry(unsigned K, void *Ptr);
+  /// Makes entry K both base and data pointer Ptr.
+  void setEntry(unsigned K, void *Ptr);
+  void addMapType(unsigned K, int64_t Bits) { Types[K] |= Bits; }
+
+  KernelArgs &args() { return Args; }
+  void *base(unsigned K) const { return BasePtrs[K]; }
+
+  /// Bytes the launch copies to and from the device.
+  int64_t bytesIn() const;
+  int64_t bytesOut() const;
+
+  /// What the kernel receives as parameters when it runs in place on the
+  /// host: the base pointer of each TARGET_PARAM entry, in order.
+  std::vector<void *> hostParams() const;
+
+private:
+  KernelArgs Args;
+  std::vector<void *> BasePtrs, Ptrs;
+  std::vector<int64_t> Sizes, Types;
+};
+
+/// The first entry of Args, not yet Claimed, whose data pointer is Ptr;
+/// it is then marked claimed.
+std::optional<unsigned> claimEntry(const KernelArgs &Args, const void *Ptr,
+                                   std::vector<bool> &Claimed);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_DEVICEARGS_H

@@ -1,0 +1,55 @@
+//===-- ProxyPool.h - One host thread per device ----------------*- C++ -*-===//
+//
+// Each device's launches and copies are issued by its own proxy thread, so
+// the devices of a region work at the same time (DESIGN.md: plain threads,
+// not OpenMP workers, because of the libomp trap with host-plugin kernels).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
+#define HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace homp {
+
+/// Counts outstanding jobs of one region; the issuing thread waits on it.
+class Completion {
+public:
+  explicit Completion(int Jobs) : Pending(Jobs) {}
+  void done();
+  void wait();
+
+private:
+  std::atomic<int> Pending;
+  std::mutex M;
+  std::condition_variable CV;
+};
+
+class ProxyPool {
+public:
+  ~ProxyPool();
+
+  /// Runs Job on the proxy thread of Device, after the jobs queued before it.
+  void run(int Device, std::function<void()> Job);
+
+  static ProxyPool &get();
+
+private:
+  struct Proxy;
+  Proxy &proxy(int Device);
+
+  std::mutex M;
+  std::vector<std::unique_ptr<Proxy>> Proxies;
+};
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H

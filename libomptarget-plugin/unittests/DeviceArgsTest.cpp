@@ -1,0 +1,280 @@
+//===-- DeviceArgsTest.cpp - One device's copy of the kernel arguments ----===//
+//
+// Builds the kernel arguments clang would pass for a region by hand and
+// checks the per-device copies made of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceArgs.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+using namespace homp;
+
+namespace {
+
+/// Four entries, as clang emits them for
+///   #pragma omp target teams distribute parallel for map(tofrom: a[2:8])
+///                                                      map(from: b[0:16])
+/// with a scalar passed by value and a private variable:
+///   0: a[2:8]   TO | FROM | TARGET_PARAM   base a, data &a[2], 32 bytes
+///   1: n        LITERAL | TARGET_PARAM     (with TO | FROM set, which must
+///                                          not count as moved bytes)
+///   2: b[0:16]  FROM | TARGET_PARAM        base b, data b, 64 bytes
+///   3: p        PRIVATE | TO | FROM        not a parameter, 100 bytes
+class DeviceArgsTest : public ::testing::Test {
+protected:
+  DeviceArgsTest() {
+    BasePtrs[0] = A;
+    Ptrs[0] = &A[2];
+    Sizes[0] = 8 * sizeof(int);
+    Types[0] = MapTo | MapFrom | MapTargetParam;
+
+    BasePtrs[1] = Ptrs[1] = reinterpret_cast<void *>(uintptr_t(42));
+    Sizes[1] = sizeof(int64_t);
+    Types[1] = MapLiteral | MapTargetParam | MapImplicit | MapTo | MapFrom;
+
+    BasePtrs[2] = Ptrs[2] = B;
+    Sizes[2] = 16 * sizeof(int);
+    Types[2] = MapFrom | MapTargetParam;
+
+    BasePtrs[3] = Ptrs[3] = P;
+    Sizes[3] = sizeof P;
+    Types[3] = MapPrivate | MapTo | MapFrom;
+
+    std::memset(&Original, 0, sizeof Original);
+    Original.Version = SupportedKernelArgsVersion;
+    Original.NumArgs = 4;
+    Original.ArgBasePtrs = BasePtrs;
+    Original.ArgPtrs = Ptrs;
+    Original.ArgSizes = Sizes;
+    Original.ArgTypes = Types;
+    Original.ArgNames = Names;
+    Original.ArgMappers = Mappers;
+    Original.Tripcount = 1234;
+    Original.Flags = 1;
+    Original.NumTeams[0] = 7;
+    Original.ThreadLimit[0] = 128;
+    Original.DynCGroupMem = 16;
+
+    std::memcpy(SavedBasePtrs, BasePtrs, sizeof BasePtrs);
+    std::memcpy(SavedPtrs, Ptrs, sizeof Ptrs);
+    std::memcpy(SavedSizes, Sizes, sizeof Sizes);
+    std::memcpy(SavedTypes, Types, sizeof Types);
+  }
+
+  /// The original per-entry arrays are as the constructor made them.
+  void expectOriginalUnchanged() {
+    EXPECT_EQ(std::memcmp(SavedBasePtrs, BasePtrs, sizeof BasePtrs), 0);
+    EXPECT_EQ(std::memcmp(SavedPtrs, Ptrs, sizeof Ptrs), 0);
+    EXPECT_EQ(std::memcmp(SavedSizes, Sizes, sizeof Sizes), 0);
+    EXPECT_EQ(std::memcmp(SavedTypes, Types, sizeof Types), 0);
+    EXPECT_EQ(Original.ArgBasePtrs, BasePtrs);
+    EXPECT_EQ(Original.ArgPtrs, Ptrs);
+    EXPECT_EQ(Original.ArgSizes, Sizes);
+    EXPECT_EQ(Original.ArgTypes, Types);
+  }
+
+  int A[10] = {};
+  int B[16] = {};
+  char P[100] = {};
+  int Copy[16] = {};
+  void *BasePtrs[4], *Ptrs[4];
+  int64_t Sizes[4], Types[4];
+  void *Names[4] = {}, *Mappers[4] = {};
+  void *SavedBasePtrs[4], *SavedPtrs[4];
+  int64_t SavedSizes[4], SavedTypes[4];
+  KernelArgs Original;
+};
+
+} // namespace
+
+TEST_F(DeviceArgsTest, CopiesEverything) {
+  DeviceArgs D(Original);
+  KernelArgs &K = D.args();
+  EXPECT_EQ(K.Version, SupportedKernelArgsVersion);
+  EXPECT_EQ(K.NumArgs, 4u);
+  EXPECT_EQ(K.Tripcount, 1234u);
+  EXPECT_EQ(K.Flags, 1u);
+  EXPECT_EQ(K.NumTeams[0], 7u);
+  EXPECT_EQ(K.ThreadLimit[0], 128u);
+  EXPECT_EQ(K.DynCGroupMem, 16u);
+  EXPECT_EQ(K.ArgNames, Names);
+  EXPECT_EQ(K.ArgMappers, Mappers);
+  // Own arrays with the same contents.
+  EXPECT_NE(K.ArgBasePtrs, BasePtrs);
+  EXPECT_NE(K.ArgPtrs, Ptrs);
+  EXPECT_NE(K.ArgSizes, Sizes);
+  EXPECT_NE(K.ArgTypes, Types);
+  for (unsigned I = 0; I < 4; ++I) {
+    EXPECT_EQ(K.ArgBasePtrs[I], BasePtrs[I]) << I;
+    EXPECT_EQ(K.ArgPtrs[I], Ptrs[I]) << I;
+    EXPECT_EQ(K.ArgSizes[I], Sizes[I]) << I;
+    EXPECT_EQ(K.ArgTypes[I], Types[I]) << I;
+    EXPECT_EQ(D.base(I), BasePtrs[I]) << I;
+  }
+}
+
+TEST_F(DeviceArgsTest, ChangesLeaveTheOriginalAlone) {
+  {
+    DeviceArgs D(Original);
+    D.narrowEntry(0, &A[4], 2 * sizeof(int));
+    D.moveEntry(2, &Copy[0]);
+    D.setEntry(1, &Copy[3]);
+    D.addMapType(3, MapAlways);
+    D.addMapType(0, MapPresent);
+    expectOriginalUnchanged();
+  }
+  expectOriginalUnchanged();
+
+  // Two devices' copies are independent of each other as well.
+  DeviceArgs D0(Original), D1(Original);
+  D0.narrowEntry(0, &A[2], 4 * sizeof(int));
+  D1.narrowEntry(0, &A[6], 4 * sizeof(int));
+  EXPECT_EQ(D0.args().ArgPtrs[0], &A[2]);
+  EXPECT_EQ(D1.args().ArgPtrs[0], &A[6]);
+  expectOriginalUnchanged();
+}
+
+TEST_F(DeviceArgsTest, NarrowEntryKeepsTheBase) {
+  DeviceArgs D(Original);
+  D.narrowEntry(0, &A[6], 3 * sizeof(int));
+  EXPECT_EQ(D.args().ArgPtrs[0], &A[6]);
+  EXPECT_EQ(D.args().ArgSizes[0], int64_t(3 * sizeof(int)));
+  EXPECT_EQ(D.args().ArgBasePtrs[0], A);
+  EXPECT_EQ(D.base(0), A);
+  EXPECT_EQ(D.args().ArgTypes[0], Types[0]);
+  // The other entries are untouched.
+  for (unsigned I = 1; I < 4; ++I) {
+    EXPECT_EQ(D.args().ArgPtrs[I], Ptrs[I]) << I;
+    EXPECT_EQ(D.args().ArgSizes[I], Sizes[I]) << I;
+  }
+}
+
+TEST_F(DeviceArgsTest, MoveEntryKeepsBaseToDataDistance) {
+  DeviceArgs D(Original);
+  // a's base lies two ints before its data; so must the copy's.
+  D.moveEntry(0, &Copy[5]);
+  EXPECT_EQ(D.args().ArgPtrs[0], &Copy[5]);
+  EXPECT_EQ(D.args().ArgBasePtrs[0], &Copy[3]);
+  EXPECT_EQ(D.base(0), &Copy[3]);
+  EXPECT_EQ(D.args().ArgSizes[0], Sizes[0]);
+  // b's base is its data.
+  D.moveEntry(2, &Copy[0]);
+  EXPECT_EQ(D.args().ArgPtrs[2], &Copy[0]);
+  EXPECT_EQ(D.args().ArgBasePtrs[2], &Copy[0]);
+  // After narrowing, moving keeps the narrowed distance.
+  DeviceArgs E(Original);
+  E.narrowEntry(2, &B[10], 4 * sizeof(int));
+  E.moveEntry(2, &Copy[12]);
+  EXPECT_EQ(E.args().ArgPtrs[2], &Copy[12]);
+  EXPECT_EQ(E.args().ArgBasePtrs[2], &Copy[2]);
+  EXPECT_EQ(E.args().ArgSizes[2], int64_t(4 * sizeof(int)));
+}
+
+TEST_F(DeviceArgsTest, SetEntry) {
+  DeviceArgs D(Original);
+  D.setEntry(0, &Copy[7]);
+  EXPECT_EQ(D.args().ArgPtrs[0], &Copy[7]);
+  EXPECT_EQ(D.args().ArgBasePtrs[0], &Copy[7]);
+  EXPECT_EQ(D.base(0), &Copy[7]);
+  EXPECT_EQ(D.args().ArgSizes[0], Sizes[0]);
+}
+
+TEST_F(DeviceArgsTest, AddMapType) {
+  DeviceArgs D(Original);
+  D.addMapType(2, MapTo);
+  EXPECT_EQ(D.args().ArgTypes[2], MapTo | MapFrom | MapTargetParam);
+  D.addMapType(2, MapTo);
+  EXPECT_EQ(D.args().ArgTypes[2], MapTo | MapFrom | MapTargetParam);
+  EXPECT_EQ(Types[2], MapFrom | MapTargetParam);
+}
+
+TEST_F(DeviceArgsTest, BytesMoved) {
+  DeviceArgs D(Original);
+  // In: a (32). Out: a (32) and b (64). The literal and the private entry
+  // carry TO and FROM bits but move nothing.
+  EXPECT_EQ(D.bytesIn(), 32);
+  EXPECT_EQ(D.bytesOut(), 96);
+  D.narrowEntry(2, &B[4], 4 * sizeof(int));
+  EXPECT_EQ(D.bytesOut(), 48);
+  D.addMapType(2, MapTo);
+  EXPECT_EQ(D.bytesIn(), 48);
+  D.narrowEntry(0, &A[2], 0);
+  EXPECT_EQ(D.bytesIn(), 16);
+  EXPECT_EQ(D.bytesOut(), 16);
+  // Marking an entry private stops it counting.
+  D.addMapType(2, MapPrivate);
+  EXPECT_EQ(D.bytesIn(), 0);
+  EXPECT_EQ(D.bytesOut(), 0);
+}
+
+TEST_F(DeviceArgsTest, HostParamsAreTargetParamBases) {
+  DeviceArgs D(Original);
+  std::vector<void *> Params = D.hostParams();
+  ASSERT_EQ(Params.size(), 3u);
+  EXPECT_EQ(Params[0], A);
+  EXPECT_EQ(Params[1], reinterpret_cast<void *>(uintptr_t(42)));
+  EXPECT_EQ(Params[2], B);
+  // They follow the device's entries.
+  D.moveEntry(0, &Copy[2]);
+  D.narrowEntry(2, &B[8], 8);
+  D.setEntry(1, &Copy[9]);
+  Params = D.hostParams();
+  ASSERT_EQ(Params.size(), 3u);
+  EXPECT_EQ(Params[0], &Copy[0]);
+  EXPECT_EQ(Params[1], &Copy[9]);
+  EXPECT_EQ(Params[2], B);
+}
+
+TEST(ClaimEntry, FindsEntriesByDataPointer) {
+  int X[8], Y[8];
+  void *BasePtrs[5] = {X, Y, X, &Y[2], X};
+  void *Ptrs[5] = {X, Y, &X[4], &Y[2], X};
+  int64_t Sizes[5] = {16, 32, 16, 8, 32};
+  int64_t Types[5] = {MapTo, MapFrom, MapTo, MapTo, MapFrom};
+  KernelArgs Args;
+  std::memset(&Args, 0, sizeof Args);
+  Args.Version = SupportedKernelArgsVersion;
+  Args.NumArgs = 5;
+  Args.ArgBasePtrs = BasePtrs;
+  Args.ArgPtrs = Ptrs;
+  Args.ArgSizes = Sizes;
+  Args.ArgTypes = Types;
+  std::vector<bool> Claimed(5, false);
+
+  EXPECT_EQ(claimEntry(Args, Y, Claimed), 1u);
+  EXPECT_EQ(Claimed, (std::vector<bool>{false, true, false, false, false}));
+  // By data pointer, not base: &X[4] is entry 2, &Y[2] entry 3.
+  EXPECT_EQ(claimEntry(Args, &X[4], Claimed), 2u);
+  EXPECT_EQ(claimEntry(Args, &Y[2], Claimed), 3u);
+  // Two entries with the same pointer are claimed in order.
+  EXPECT_EQ(claimEntry(Args, X, Claimed), 0u);
+  EXPECT_EQ(claimEntry(Args, X, Claimed), 4u);
+  EXPECT_EQ(Claimed, std::vector<bool>(5, true));
+  // Nothing left.
+  EXPECT_EQ(claimEntry(Args, X, Claimed), std::nullopt);
+  EXPECT_EQ(claimEntry(Args, Y, Claimed), std::nullopt);
+}
+
+TEST(ClaimEntry, AbsentPointer) {
+  int X[4], Y[4];
+  void *Ptrs[2] = {X, &X[1]};
+  void *BasePtrs[2] = {Y, X};
+  KernelArgs Args;
+  std::memset(&Args, 0, sizeof Args);
+  Args.NumArgs = 2;
+  Args.ArgBasePtrs = BasePtrs;
+  Args.ArgPtrs = Ptrs;
+  std::vector<bool> Claimed(2, false);
+  // Y is only a base pointer.
+  EXPECT_EQ(claimEntry(Args, Y, Claimed), std::nullopt);
+  EXPECT_EQ(claimEntry(Args, &X[2], Claimed), std::nullopt);
+  EXPECT_EQ(claimEntry(Args, nullptr, Claimed), std::nullopt);
+  EXPECT_EQ(Claimed, std::vector<bool>(2, false));
+  EXPECT_EQ(claimEntry(Args, &X[1], Claimed), 1u);
+  EXPECT_EQ(Claimed, (std::vector<bool>{false, true}));
+}

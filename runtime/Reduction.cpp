@@ -1,0 +1,159 @@
+//===-- Reduction.cpp - Combining reductions across devices ---------------===//
+
+#include "homp/Reduction.h"
+
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace homp {
+
+namespace {
+
+template <typename T> T load(const void *P) {
+  T V;
+  std::memcpy(&V, P, sizeof(T));
+  return V;
+}
+
+template <typename T> void store(void *P, T V) { std::memcpy(P, &V, sizeof(T)); }
+
+template <typename T> T identity(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add:
+  case ReductionOp::Sub:
+  case ReductionOp::BitOr:
+  case ReductionOp::BitXor:
+  case ReductionOp::LogicalOr:
+    return T(0);
+  case ReductionOp::Mul:
+  case ReductionOp::LogicalAnd:
+    return T(1);
+  case ReductionOp::BitAnd:
+    if constexpr (std::is_same_v<T, bool>)
+      return true;
+    else if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(~T(0));
+    return T(0);
+  case ReductionOp::Max:
+    return std::numeric_limits<T>::lowest();
+  case ReductionOp::Min:
+    return std::numeric_limits<T>::max();
+  }
+  return T(0);
+}
+
+template <typename T> T combine(ReductionOp Op, T A, T B) {
+  switch (Op) {
+  case ReductionOp::Add:
+  case ReductionOp::Sub: // OpenMP's '-' reduction combines with '+'
+    return static_cast<T>(A + B);
+  case ReductionOp::Mul:
+    return static_cast<T>(A * B);
+  case ReductionOp::LogicalAnd:
+    return static_cast<T>(A && B);
+  case ReductionOp::LogicalOr:
+    return static_cast<T>(A || B);
+  case ReductionOp::Max:
+    return A < B ? B : A;
+  case ReductionOp::Min:
+    return B < A ? B : A;
+  case ReductionOp::BitAnd:
+  case ReductionOp::BitOr:
+  case ReductionOp::BitXor:
+    if constexpr (std::is_integral_v<T>) {
+      if (Op == ReductionOp::BitAnd)
+        return static_cast<T>(A & B);
+      if (Op == ReductionOp::BitOr)
+        return static_cast<T>(A | B);
+      return static_cast<T>(A ^ B);
+    }
+    return A;
+  }
+  return A;
+}
+
+/// Calls F with a value of the C++ type T describes.
+template <typename F> void withType(ScalarType T, F &&Fn) {
+  switch (T.Kind) {
+  case ScalarType::Signed:
+    switch (T.Size) {
+    case 1: return Fn(int8_t());
+    case 2: return Fn(int16_t());
+    case 4: return Fn(int32_t());
+    case 8: return Fn(int64_t());
+    }
+    break;
+  case ScalarType::Unsigned:
+    switch (T.Size) {
+    case 1: return Fn(uint8_t());
+    case 2: return Fn(uint16_t());
+    case 4: return Fn(uint32_t());
+    case 8: return Fn(uint64_t());
+    }
+    break;
+  case ScalarType::Float:
+    switch (T.Size) {
+    case sizeof(float): return Fn(float());
+    case sizeof(double): return Fn(double());
+    case sizeof(long double): return Fn((long double)0);
+    }
+    break;
+  case ScalarType::Bool:
+    if (T.Size == sizeof(bool))
+      return Fn(bool());
+    break;
+  }
+}
+
+} // namespace
+
+std::string ScalarType::name() const {
+  switch (Kind) {
+  case Signed:
+    return "int" + std::to_string(Size * 8);
+  case Unsigned:
+    return "uint" + std::to_string(Size * 8);
+  case Float:
+    return Size == 4 ? "float" : Size == 8 ? "double" : "long double";
+  case Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+std::optional<ScalarType> decodeScalarType(int64_t Code, int64_t Size) {
+  int64_t Kind = Code / 100, CodeSize = Code % 100;
+  if (Kind < 1 || Kind > 4 || CodeSize != Size)
+    return std::nullopt;
+  ScalarType T{static_cast<ScalarType::KindTy>(Kind),
+               static_cast<unsigned>(Size)};
+  bool Known = false;
+  withType(T, [&](auto) { Known = true; });
+  if (!Known)
+    return std::nullopt;
+  return T;
+}
+
+bool reductionApplies(ReductionOp Op, ScalarType T) {
+  bool Bitwise = Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr ||
+                 Op == ReductionOp::BitXor;
+  return !(Bitwise && T.Kind == ScalarType::Float);
+}
+
+void reductionIdentity(ReductionOp Op, ScalarType T, void *Dest) {
+  withType(T, [&](auto Tag) {
+    using V = decltype(Tag);
+    store<V>(Dest, identity<V>(Op));
+  });
+}
+
+void reductionCombine(ReductionOp Op, ScalarType T, void *Acc,
+                      const void *Value) {
+  withType(T, [&](auto Tag) {
+    using V = decltype(Tag);
+    store<V>(Acc, combine<V>(Op, load<V>(Acc), load<V>(Value)));
+  });
+}
+
+} // namespace homp

@@ -1,0 +1,13 @@
+// Using an extension without the homp pass is a warning that says what to add;
+// with the pass named there is no warning.
+// RUN: %clang_cc1_homp -fsyntax-only -verify=nopass %s
+// RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify=pass %s
+
+void f(double *u, int n) {
+  // nopass-warning@+3 {{homp: this file distributes regions over several devices but the homp pass is not loaded; each region will run on one device only (compile with hompcc, or add -fpass-plugin=homp-pass.so)}}
+  // nopass-error@+2 {{homp: 'halo' in a map clause is not supported yet}}
+  // pass-error@+1 {{homp: 'halo' in a map clause is not supported yet}}
+#pragma omp target map(tofrom: u[0:n] halo(1,))
+  for (int i = 0; i < n; ++i)
+    u[i] += 1;
+}

@@ -1,0 +1,120 @@
+// Every diagnostic of a distributed region, at the offending token.
+// RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
+
+struct S { double *y; };
+int myop(int, int);
+
+void f(double *x, double *y, int n, struct S s, int *idx) {
+  // expected-error@+1 {{homp: malformed device specifier; expected '*', 'id', 'id:count', 'id:*', ':count' or 'host'}}
+#pragma omp target device(*:2) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed device specifier}}
+#pragma omp target device(0, , 1) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: expected a distribution policy (BLOCK, DUPLICATE, FULL, ALIGN)}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(3))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: unknown distribution policy 'BLOKC'; expected BLOCK, CYCLIC, DUPLICATE, FULL, ALIGN or AUTO}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOKC))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'AUTO' distributes loop iterations, not data; use ALIGN(loop) to give an array the loop's distribution}}
+#pragma omp target device(*) map(tofrom: y[0:n] partition([AUTO]))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'DUPLICATE' distributes data, not loop iterations}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(DUPLICATE)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: only arrays and array sections can be distributed, and 's.y[0:n]' is neither}}
+#pragma omp target device(*) map(tofrom: s.y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) s.y[i] = 0;
+
+  // expected-error@+1 {{homp: ALIGN(z) names neither a distributed array of this region nor its loop}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(z)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the distribution of 'x' is aligned, through ALIGN, with itself}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x)), x[0:n] dist_data(ALIGN(y)))
+  for (int i = 0; i < n; ++i) y[i] = x[i];
+
+  // expected-error@+1 {{homp: the distribution of 'the loop' is aligned, through ALIGN, with itself}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: ALIGN(y))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the loop's distribution is given twice ('dist_iteration' and 'dist_schedule(target: ...)')}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(BLOCK) dist_schedule(target: BLOCK)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  {
+    y[0] = 1; // expected-note {{unexpected statement in the region}}
+  }
+
+  // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  {
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i) y[i] = 0;
+    y[0] = 1; // expected-note {{unexpected statement in the region}}
+  }
+
+  // expected-error@+2 {{homp: cannot distribute this loop: the loop increment must be ++, --, +=, -= or 'var = var +/- step' on 'i'}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 1; i < n; i *= 2) y[i] = 0;
+
+  // expected-error@+2 {{homp: cannot distribute this loop: the loop test must compare 'i' with <, <=, >, >= or !=}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i + 1 < n; ++i) y[i] = 0;
+
+  // expected-error@+2 {{homp: cannot distribute this loop: pointer and reference loop variables are not supported in a distributed loop}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (double *p = y; p < y + n; ++p) *p = 0;
+
+  // expected-error@+1 {{homp: 'dist_iteration' is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp parallel for dist_iteration(BLOCK)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'dist_schedule(target: ...)' is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp parallel for dist_schedule(target: BLOCK)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'distribute' over devices is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp parallel for distribute
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'dist_iteration' is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(BLOCK)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  int s1 = 0;
+  // expected-error@+1 {{homp: the reduction 'myop' cannot be combined across devices; use a built-in operator (+ * - & | ^ && || max min)}}
+#pragma omp target teams distribute parallel for device(*) map(to: y[0:n] dist_data(BLOCK)) reduction(myop: s1)
+  for (int i = 0; i < n; ++i) s1 += y[i];
+
+  int hist[4] = {0};
+  // expected-error@+1 {{homp: only scalar variables can be reduced across devices, not 'hist[0:4]'}}
+#pragma omp target teams distribute parallel for device(*) map(to: y[0:n] dist_data(BLOCK)) reduction(+: hist[0:4])
+  for (int i = 0; i < n; ++i) hist[i % 4] += 1;
+
+  // expected-warning@+3 {{homp: homp cannot check which elements of 'y' this loop uses (subscript 'idx[i]' is not 'i' plus or minus a constant); each iteration must only use elements of 'y' that its device holds}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) map(to: idx[0:n])
+  for (int i = 0; i < n; ++i)
+    y[idx[i]] = 0;
+
+  // expected-warning@+3 {{homp: homp cannot check which elements of 'y' this loop uses (it is used without a subscript)}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i)
+    *(y + i) = 0;
+
+  // expected-error@+1 {{homp: 'parallel teams' is not a known directive; write 'parallel target' or 'parallel for target'}}
+#pragma omp parallel teams target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+} // expected-error {{homp: expected a complete statement after the directive}}

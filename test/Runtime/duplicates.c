@@ -1,0 +1,39 @@
+// An array that is not distributed but mapped back from several devices:
+// what each device wrote is merged into the host's copy; two devices
+// writing different values to one element is an error, not a silent race.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: %t merge 2>&1 | FileCheck %s --check-prefix=MERGE
+// RUN: not %t conflict 2>&1 | FileCheck %s --check-prefix=CONFLICT
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  enum { n = 64 };
+  int y[n], flags[n], count = 0;
+  for (int i = 0; i < n; ++i) {
+    y[i] = i;
+    flags[i] = -1;
+  }
+  if (strcmp(argv[1], "merge") == 0) {
+    // Each device marks the elements of flags its iterations own.
+#pragma omp target teams distribute parallel for device(*) \
+    map(to: y[0:n] dist_data(BLOCK)) map(tofrom: flags[0:n])
+    for (int i = 0; i < n; ++i)
+      flags[i] = y[i] * 10;
+    for (int i = 0; i < n; ++i)
+      if (flags[i] != 10 * i)
+        return printf("FAIL flags[%d] = %d\n", i, flags[i]), 1;
+    // MERGE: PASS
+    puts("PASS");
+    return 0;
+  }
+  // Every device writes its own iteration count into the same scalar.
+  // CONFLICT: homp: error: region {{.*}}duplicates.c:[[@LINE+1]]:1: devices 0 and 1 wrote different values to element 0 of 'count', which is not distributed; distribute it or use a reduction
+#pragma omp target device(*) map(to: y[0:n] dist_data(BLOCK)) map(tofrom: count)
+  for (int i = 0; i < n; ++i)
+    count = y[i];
+  // CONFLICT-NOT: PASS
+  puts("PASS");
+  return 0;
+}

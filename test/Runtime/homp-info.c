@@ -1,0 +1,35 @@
+// HOMP_INFO=1 prints, for each execution of a region, its source location,
+// its devices, each device's iterations and indices, the bytes it moved in
+// and out, its time, and the load imbalance.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
+// RUN: %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// RUN: env HOMP_INFO=yes %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=0 %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// RUN: not env HOMP_INFO=maybe %t 2>&1 | FileCheck %s --check-prefix=BAD
+
+// CHECK: homp: region {{.*}}homp-info.c:27:1: 1000 iterations on 5 devices in {{[0-9.]+}} ms, imbalance {{[0-9.]+}}
+// CHECK-NEXT: homp:   device   iterations               indices                        bytes in    bytes out    time ms
+// CHECK-NEXT: homp:   0        [0, 200)                 0 .. 199                           1624         1600 {{[0-9.]+}}
+// CHECK-NEXT: homp:   1        [200, 400)               200 .. 399                         1624         1600 {{[0-9.]+}}
+// CHECK-NEXT: homp:   2        [400, 600)               400 .. 599                         1624         1600 {{[0-9.]+}}
+// CHECK-NEXT: homp:   3        [600, 800)               600 .. 799                         1624         1600 {{[0-9.]+}}
+// CHECK-NEXT: homp:   host     [800, 1000)              800 .. 999                            0            0 {{[0-9.]+}}
+// CHECK: PASS
+// QUIET-NOT: homp:
+// QUIET: PASS
+// BAD: homp: error: HOMP_INFO='maybe' is not valid; expected 1 (print each region's devices, ranges, bytes and times) or 0
+
+#include <stdio.h>
+
+int main(void) {
+  static double y[1000];
+#pragma omp target teams distribute parallel for device(*, host) map(tofrom: y dist_data(BLOCK))
+  for (int i = 0; i < 1000; ++i)
+    y[i] += i;
+  for (int i = 0; i < 1000; ++i)
+    if (y[i] != i)
+      return puts("FAIL"), 1;
+  puts("PASS");
+  return 0;
+}
