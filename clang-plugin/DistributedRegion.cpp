@@ -95,6 +95,7 @@ private:
     Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
   }
   std::string descriptor() const;
+  unsigned descriptorIndex(unsigned Item) const;
   void emitMarkerCall(SourceLocation Loc);
   void emitTargetDirective();
   void emitLoop();
@@ -135,6 +136,20 @@ private:
 
   TokenVector Out;
 };
+
+/// Whether libhomp needs to know of the item: distributed arrays, and
+/// duplicates it must merge after the launch.
+static bool isDescribed(const MapItem &MI) {
+  return MI.How.Kind != Resolved::Duplicate ||
+         (MI.Simple && MI.MapType.contains("from"));
+}
+
+unsigned Rewriter::descriptorIndex(unsigned Item) const {
+  unsigned Index = 0;
+  for (unsigned I = 0; I < Item; ++I)
+    Index += isDescribed(Items[I]);
+  return Index;
+}
 
 std::string Rewriter::spell(ArrayRef<Token> Toks, TokenRange R) const {
   std::string S;
@@ -627,12 +642,11 @@ std::string Rewriter::descriptor() const {
   }
   OS << "loop " << compareOpName(Loop->Op) << ' ';
   if (LoopHow.Kind == Resolved::SameAs)
-    OS << "array " << LoopHow.Array << '\n';
+    OS << "array " << descriptorIndex(LoopHow.Array) << '\n';
   else
     OS << "block\n";
   for (const MapItem &MI : Items) {
-    if (MI.How.Kind == Resolved::Duplicate &&
-        (!MI.Simple || !MI.MapType.contains("from")))
+    if (!isDescribed(MI))
       continue;
     OS << "array " << MI.Name << ' ' << MI.MapType << ' ';
     switch (MI.How.Kind) {
@@ -646,7 +660,7 @@ std::string Rewriter::descriptor() const {
       OS << "loop";
       break;
     case Resolved::SameAs:
-      OS << "same " << MI.How.Array;
+      OS << "same " << descriptorIndex(MI.How.Array);
       break;
     }
     if (MI.How.Kind == Resolved::Duplicate || !MI.Used)
@@ -686,8 +700,7 @@ void Rewriter::emitMarkerCall(SourceLocation Loc) {
   }
   // Only the arrays listed in the descriptor, in the same order.
   for (const MapItem &MI : Items) {
-    if (MI.How.Kind == Resolved::Duplicate &&
-        (!MI.Simple || !MI.MapType.contains("from")))
+    if (!isDescribed(MI))
       continue;
     SourceLocation L = Body[MI.Expr.Begin].getLocation();
     TokenRange Name = {MI.Expr.Begin, MI.Expr.Begin + 1};

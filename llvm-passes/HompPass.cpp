@@ -154,6 +154,10 @@ PassSummary runHompPass(Module &M) {
     CB->eraseFromParent();
     ++S.Launches;
   }
+  // The replaced declarations are dead now.
+  for (Function *F : {Marker, Kernel})
+    if (F->use_empty())
+      F->eraseFromParent();
   return S;
 }
 
