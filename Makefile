@@ -1,6 +1,7 @@
 # Top-level entry points. Both do all set-up on a fresh Debian machine.
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
+#   make bench   run the benchmarks (table and CSV)
 BUILD ?= build
 CMAKE_FLAGS ?=
 
@@ -25,7 +26,7 @@ check: build
 	@utils/run-tests.sh $(BUILD)
 
 bench: build
-	@$(BUILD)/benchmarks/run-benchmarks.sh
+	@python3 benchmarks/run.py --build $(BUILD) --csv $(BUILD)/benchmarks/axpy.csv
 
 install: build
 	cmake --install $(BUILD)

@@ -37,6 +37,7 @@ struct Slot {
   std::vector<std::vector<char>> Staging;    ///< per array: duplicate copies
   int Result = 0;
   double Seconds = 0;
+  int64_t BytesIn = 0, BytesOut = 0; ///< what the launch asks to copy
 };
 
 /// The kernel-argument entries of the region's variables.
@@ -119,6 +120,18 @@ void prepareSlot(const RegionInstance &R, const KernelArgs &Args,
     reductionIdentity(D.Reductions[I].Op, T, S.Reductions[I].data());
     S.Args->setEntry(E.Reductions[I], S.Reductions[I].data());
   }
+  // Measured now: libomptarget may rewrite the arrays during the launch.
+  S.BytesIn = S.IsHost ? 0 : S.Args->bytesIn();
+  S.BytesOut = S.IsHost ? 0 : S.Args->bytesOut();
+}
+
+/// The OpenMP threads each of Devices devices uses when it runs on the
+/// host's cores: an equal share of the processors, at most what the program
+/// would use by default (OMP_NUM_THREADS).
+int cpuThreadsPerDevice(int Devices) {
+  static const int Procs = omp_get_num_procs();
+  static const int Default = omp_get_max_threads();
+  return std::max(1, std::min(Default, Procs / std::max(1, Devices)));
 }
 
 int runOnHost(HostThunk Thunk, Slot &S) {
@@ -189,10 +202,8 @@ void report(const RegionInstance &R, std::vector<Slot *> &ById,
     Row.Iterations = S->Plan->Iterations;
     Row.FirstIndex = indexOf(R.Loop, S->Plan->Iterations.Begin);
     Row.LastIndex = indexOf(R.Loop, S->Plan->Iterations.End - 1);
-    if (!S->IsHost) {
-      Row.BytesIn = S->Args->bytesIn();
-      Row.BytesOut = S->Args->bytesOut();
-    }
+    Row.BytesIn = S->BytesIn;
+    Row.BytesOut = S->BytesOut;
     Row.Seconds = S->Seconds;
     Rows.push_back(Row);
   }
@@ -242,15 +253,19 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
   for (Slot &S : Slots)
     prepareSlot(*R, *Args, E, S);
 
-  // Offload devices run on their proxies; the host part runs here.
+  // Offload devices run on their proxies; the host part runs here. Devices
+  // that run on the host's CPU (x86_64 offload devices, the host itself)
+  // share its cores: each runs its OpenMP teams with its share of them.
   int Offloaded = 0;
   for (Slot &S : Slots)
     Offloaded += !S.IsHost;
+  int Threads = cpuThreadsPerDevice(static_cast<int>(Slots.size()));
   Completion Done(Offloaded);
   for (Slot &S : Slots) {
     if (S.IsHost)
       continue;
     ProxyPool::get().run(S.Device, [&, SP = &S] {
+      omp_set_num_threads(Threads);
       Clock::time_point T = Clock::now();
       SP->Result = __tgt_target_kernel(Loc, SP->Device, NumTeams, ThreadLimit,
                                        HostPtr, &SP->Args->args());
@@ -261,9 +276,12 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
   for (Slot &S : Slots) {
     if (!S.IsHost)
       continue;
+    int Before = omp_get_max_threads();
+    omp_set_num_threads(Threads);
     Clock::time_point T = Clock::now();
     S.Result = runOnHost(Thunk, S);
     S.Seconds = secondsSince(T);
+    omp_set_num_threads(Before);
   }
   Done.wait();
 

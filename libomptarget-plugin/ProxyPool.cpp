@@ -2,21 +2,26 @@
 
 #include "ProxyPool.h"
 
+#include <omp.h>
+
+#include <chrono>
+
 namespace homp {
 
 void Completion::done() {
-  if (Pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::lock_guard<std::mutex> Lock(M);
+  // The decrement happens under the lock, so a waiter that saw zero and then
+  // took the lock knows this call no longer touches the object.
+  std::lock_guard<std::mutex> Lock(M);
+  if (Pending.fetch_sub(1, std::memory_order_acq_rel) == 1)
     CV.notify_all();
-  }
 }
 
 void Completion::wait() {
-  // Short waits are the common case for small regions: spin a little before
-  // sleeping.
-  for (int Spin = 0; Spin < 2000; ++Spin) {
+  // Short waits are the common case for small regions: look a few times
+  // before sleeping.
+  for (int Spin = 0; Spin < 200; ++Spin) {
     if (Pending.load(std::memory_order_acquire) == 0)
-      return;
+      break;
     std::this_thread::yield();
   }
   std::unique_lock<std::mutex> Lock(M);
@@ -27,22 +32,44 @@ struct ProxyPool::Proxy {
   std::mutex M;
   std::condition_variable CV;
   std::deque<std::function<void()>> Jobs;
+  std::atomic<unsigned> Queued{0}; ///< Jobs.size(), readable without M
+  bool Sleeping = false;           ///< waiting on CV (guarded by M)
   bool Stop = false;
   std::thread Thread;
 
   Proxy() : Thread([this] { loop(); }) {}
 
+  /// Regions often come back to back: look for the next job for a while
+  /// before sleeping, yielding the core to whoever needs it meanwhile.
+  bool jobSoon() {
+    auto Until =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    do {
+      if (Queued.load(std::memory_order_acquire))
+        return true;
+      std::this_thread::yield();
+    } while (std::chrono::steady_clock::now() < Until);
+    return false;
+  }
+
   void loop() {
-    std::unique_lock<std::mutex> Lock(M);
+    // Kernels of CPU offload devices run OpenMP teams on this thread. Their
+    // workers must not spin after a kernel: they would take the cores the
+    // other devices of the region are running on.
+    kmp_set_blocktime(0);
     while (true) {
+      jobSoon();
+      std::unique_lock<std::mutex> Lock(M);
+      Sleeping = true;
       CV.wait(Lock, [&] { return Stop || !Jobs.empty(); });
+      Sleeping = false;
       if (Jobs.empty())
         return;
       std::function<void()> Job = std::move(Jobs.front());
       Jobs.pop_front();
+      Queued.fetch_sub(1, std::memory_order_release);
       Lock.unlock();
       Job();
-      Lock.lock();
     }
   }
 };
@@ -71,11 +98,15 @@ ProxyPool::Proxy &ProxyPool::proxy(int Device) {
 
 void ProxyPool::run(int Device, std::function<void()> Job) {
   Proxy &P = proxy(Device);
+  bool Wake;
   {
     std::lock_guard<std::mutex> Lock(P.M);
     P.Jobs.push_back(std::move(Job));
+    P.Queued.fetch_add(1, std::memory_order_release);
+    Wake = P.Sleeping;
   }
-  P.CV.notify_one();
+  if (Wake)
+    P.CV.notify_one();
 }
 
 ProxyPool &ProxyPool::get() {

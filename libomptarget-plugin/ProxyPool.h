@@ -20,7 +20,8 @@
 
 namespace homp {
 
-/// Counts outstanding jobs of one region; the issuing thread waits on it.
+/// Counts outstanding jobs of one region; the issuing thread waits on it,
+/// and may destroy it as soon as wait() returns.
 class Completion {
 public:
   explicit Completion(int Jobs) : Pending(Jobs) {}
@@ -28,7 +29,8 @@ public:
   void wait();
 
 private:
-  std::atomic<int> Pending;
+  std::atomic<int> Pending; ///< written only with M held
+
   std::mutex M;
   std::condition_variable CV;
 };
