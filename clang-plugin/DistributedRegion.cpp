@@ -400,9 +400,21 @@ bool Rewriter::mapItem(TokenRange Item, StringRef MapType, MapClause &M) {
     }
   }
   if (MI.Dist && MI.Dist->Kind != Policy::Duplicate && !MI.Simple) {
-    Diags.report(Body[E.empty() ? Item.Begin : E.Begin].getLocation(),
-                 Diag::NotAnArray)
-        << spell(Body, E);
+    SourceLocation L = Body[E.empty() ? Item.Begin : E.Begin].getLocation();
+    bool Section = false, Member = false;
+    for (unsigned I = E.Begin; I < E.End; ++I) {
+      Section |= Body[I].is(tok::l_square);
+      Member |= Body[I].isOneOf(tok::period, tok::arrow, tok::coloncolon);
+    }
+    if (Member)
+      Diags.report(L, Diag::NotSupportedYet)
+          << ("distributing '" + spell(Body, E) +
+              "' (members and expressions; distribute a variable)");
+    else if (Section && !MI.Name.empty())
+      Diags.report(L, Diag::NotSupportedYet)
+          << "distributing a multi-dimensional array section";
+    else
+      Diags.report(L, Diag::NotAnArray) << spell(Body, E);
     return false;
   }
   if (MI.Name.empty())

@@ -29,6 +29,9 @@ int64_t beginDistributed(const char *Descriptor, void *ChunkVar,
                          va_list Values) {
   RegionInfo &Info = regionInfo(Descriptor);
   const RegionDescriptor &D = Info.Desc;
+  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
+  if (settings().Offload == OffloadPolicy::Disabled)
+    return HostFallback;
   RegionInstance *R = createInstance(Info, ChunkVar, Values);
   if (!R)
     return HostFallback;

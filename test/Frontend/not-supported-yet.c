@@ -69,6 +69,11 @@ void f(double *u, int n, double (*m)[8]) {
   for (int i = 0; i < n; ++i)
     m[i][0] += 1;
 
+  // expected-error@+1 {{homp: distributing a multi-dimensional array section is not supported yet}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i)
+    m[i][0] += 1;
+
   // expected-error@+1 {{homp: distributed data on 'target data', 'target enter data', 'target exit data' and 'target update' is not supported yet}}
 #pragma omp target data device(*) map(tofrom: u[0:n] dist_data(BLOCK))
   {

@@ -29,9 +29,13 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(DUPLICATE)
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: only arrays and array sections can be distributed, and 's.y[0:n]' is neither}}
+  // expected-error@+1 {{homp: distributing 's.y[0:n]' (members and expressions; distribute a variable) is not supported yet}}
 #pragma omp target device(*) map(tofrom: s.y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) s.y[i] = 0;
+
+  // expected-error@+1 {{homp: only arrays and array sections can be distributed, and '*y' is neither}}
+#pragma omp target device(*) map(tofrom: *y dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
 
   // expected-error@+1 {{homp: ALIGN(z) names neither a distributed array of this region nor its loop}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(z)))

@@ -4,6 +4,9 @@
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t 2>&1 | FileCheck %s
 // RUN: not env OMP_TARGET_OFFLOAD=MANDATORY %t 2>&1 | FileCheck %s --check-prefix=MANDATORY
+// With offloading disabled every region runs on the host, silently.
+// RUN: env OMP_TARGET_OFFLOAD=DISABLED %t 2>&1 | FileCheck %s --check-prefix=DISABLED --implicit-check-not=homp
+// DISABLED: PASS
 
 #include <stdio.h>
 
