@@ -7,6 +7,8 @@
 
 #include "homp/LoopSpace.h"
 
+#include "Reference.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <vector>
 
 using namespace homp;
+using namespace homp::reference;
 
 namespace homp {
 static void PrintTo(const Range &R, std::ostream *OS) {
@@ -34,55 +37,9 @@ const CompareOp AllOps[] = {CompareOp::Less, CompareOp::LessEqual,
                             CompareOp::Greater, CompareOp::GreaterEqual,
                             CompareOp::NotEqual};
 
-const char *opName(CompareOp Op) {
-  switch (Op) {
-  case CompareOp::Less:
-    return "<";
-  case CompareOp::LessEqual:
-    return "<=";
-  case CompareOp::Greater:
-    return ">";
-  case CompareOp::GreaterEqual:
-    return ">=";
-  case CompareOp::NotEqual:
-    return "!=";
-  }
-  return "?";
-}
-
-bool holds(__int128 I, CompareOp Op, __int128 Bound) {
-  switch (Op) {
-  case CompareOp::Less:
-    return I < Bound;
-  case CompareOp::LessEqual:
-    return I <= Bound;
-  case CompareOp::Greater:
-    return I > Bound;
-  case CompareOp::GreaterEqual:
-    return I >= Bound;
-  case CompareOp::NotEqual:
-    return I != Bound;
-  }
-  return false;
-}
-
 std::string describe(const LoopBounds &L) {
   return "for (i = " + std::to_string(L.First) + "; i " + opName(L.Op) + " " +
          std::to_string(L.Bound) + "; i += " + std::to_string(L.Step) + ")";
-}
-
-/// Runs 'for (i = First; i OP Bound; i += Step)' and returns the indices it
-/// visits, or std::nullopt when it runs more than Limit iterations.
-std::optional<std::vector<int64_t>> runLoop(int64_t First, CompareOp Op,
-                                            int64_t Bound, int64_t Step,
-                                            size_t Limit) {
-  std::vector<int64_t> Visited;
-  for (__int128 I = First; holds(I, Op, Bound); I += Step) {
-    if (Visited.size() == Limit)
-      return std::nullopt;
-    Visited.push_back(static_cast<int64_t>(I));
-  }
-  return Visited;
 }
 
 /// The reference trip count: std::nullopt for a zero step, a step going the

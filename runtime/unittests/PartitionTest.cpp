@@ -2,6 +2,8 @@
 
 #include "homp/Partition.h"
 
+#include "Reference.h"
+
 #include <gtest/gtest.h>
 
 using namespace homp;
@@ -35,17 +37,11 @@ TEST(BlockPartition, MatchesHandWrittenSplit) {
   for (unsigned Devices = 1; Devices <= 8; ++Devices)
     for (int64_t N = 0; N <= 100; ++N)
       for (unsigned D = 0; D < Devices; ++D) {
-        int64_t Rem = N % Devices, Size = N / Devices, PSize, Start;
-        if (D < Rem) {
-          PSize = Size + 1;
-          Start = PSize * D;
-        } else {
-          PSize = Size;
-          Start = Size * D + Rem;
-        }
+        Range Want = reference::handWrittenBlock(N, Devices, D);
         Range R = blockPart(N, Devices, D);
-        EXPECT_EQ(R.Begin, PSize ? Start : R.Begin);
-        EXPECT_EQ(R.size(), PSize);
+        EXPECT_EQ(R.size(), Want.size()) << "N=" << N << " D=" << D;
+        if (!Want.empty())
+          EXPECT_EQ(R, Want) << "N=" << N << " D=" << D;
       }
 }
 

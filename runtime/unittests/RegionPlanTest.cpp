@@ -9,6 +9,8 @@
 
 #include "homp/RegionPlan.h"
 
+#include "Reference.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <vector>
 
 using namespace homp;
+using namespace homp::reference;
 
 namespace homp {
 static void PrintTo(const Range &R, std::ostream *OS) {
@@ -63,51 +66,6 @@ RegionDescriptor region(std::vector<ArrayDesc> Arrays, CompareOp Op,
 
 LoopBounds loop(int64_t First, CompareOp Op, int64_t Bound, int64_t Step) {
   return {First, Bound, Step, Op};
-}
-
-bool holds(int64_t I, CompareOp Op, int64_t Bound) {
-  switch (Op) {
-  case CompareOp::Less:
-    return I < Bound;
-  case CompareOp::LessEqual:
-    return I <= Bound;
-  case CompareOp::Greater:
-    return I > Bound;
-  case CompareOp::GreaterEqual:
-    return I >= Bound;
-  case CompareOp::NotEqual:
-    return I != Bound;
-  }
-  return false;
-}
-
-/// The indices 'for (i = First; i OP Bound; i += Step)' visits; std::nullopt
-/// when it runs more than Limit iterations.
-std::optional<std::vector<int64_t>> runLoop(int64_t First, CompareOp Op,
-                                            int64_t Bound, int64_t Step,
-                                            size_t Limit = 100000) {
-  std::vector<int64_t> Visited;
-  for (int64_t I = First; holds(I, Op, Bound); I += Step) {
-    if (Visited.size() == Limit)
-      return std::nullopt;
-    Visited.push_back(I);
-  }
-  return Visited;
-}
-
-/// The hand-written BLOCK split of [0, N) of PMAM'15 Figure 1.
-Range referenceBlock(int64_t N, unsigned Devices, unsigned D) {
-  if (N <= 0)
-    return {0, 0};
-  int64_t Rem = N % Devices, Size = N / Devices, PSize, Start;
-  if (D < Rem) {
-    PSize = Size + 1;
-    Start = PSize * D;
-  } else {
-    PSize = Size;
-    Start = Size * D + Rem;
-  }
-  return {Start, Start + PSize};
 }
 
 std::string str(Range R) {
@@ -193,12 +151,12 @@ std::string checkPlan(const RegionDescriptor &Desc, unsigned NumDevices,
         Expected = Whole;
         break;
       case ArrayPolicy::Block: {
-        Range R = referenceBlock(Extents[A].Length, NumDevices, D);
+        Range R = handWrittenBlock(Extents[A].Length, NumDevices, D);
         Expected = {R.Begin + Whole.Begin, R.End + Whole.Begin};
         break;
       }
       case ArrayPolicy::SameAs: {
-        Range R = referenceBlock(Extents[AD.SameAs].Length, NumDevices, D);
+        Range R = handWrittenBlock(Extents[AD.SameAs].Length, NumDevices, D);
         int64_t Lower = Extents[AD.SameAs].Lower;
         Expected = intersect({R.Begin + Lower, R.End + Lower}, Whole);
         break;
@@ -250,10 +208,10 @@ std::string checkPlan(const RegionDescriptor &Desc, unsigned NumDevices,
   } else {
     for (unsigned D = 0; D < NumDevices; ++D)
       if (!sameRange(Plan.Devices[D].Iterations,
-                     referenceBlock(Trip, NumDevices, D))) {
+                     handWrittenBlock(Trip, NumDevices, D))) {
         OS << "device " << D << " runs " << str(Plan.Devices[D].Iterations)
            << ", expected the BLOCK part "
-           << str(referenceBlock(Trip, NumDevices, D));
+           << str(handWrittenBlock(Trip, NumDevices, D));
         return OS.str();
       }
   }
