@@ -127,8 +127,9 @@ bool Parser::increment(TokenRange R) {
   auto IsVarAt = [&](unsigned Offset) {
     return isVar(Toks, R.Begin + Offset, L.VarName);
   };
-  if (N == 2 && ((IsVarAt(0) && At(1).isOneOf(tok::plusplus, tok::minusminus)) ||
-                 (IsVarAt(1) && At(0).isOneOf(tok::plusplus, tok::minusminus)))) {
+  if (N == 2 &&
+      ((IsVarAt(0) && At(1).isOneOf(tok::plusplus, tok::minusminus)) ||
+       (IsVarAt(1) && At(0).isOneOf(tok::plusplus, tok::minusminus)))) {
     L.StepNegated = At(0).is(tok::minusminus) || At(1).is(tok::minusminus);
     return true;
   }
@@ -150,7 +151,8 @@ bool Parser::increment(TokenRange R) {
     }
   }
   return error(R.Begin, "the loop increment must be ++, --, +=, -= or "
-                        "'var = var +/- step' on '" + L.VarName + "'");
+                        "'var = var +/- step' on '" +
+                            L.VarName + "'");
 }
 
 std::optional<CanonicalLoop> parseCanonicalLoop(ArrayRef<Token> Toks,

@@ -21,18 +21,18 @@ enum class CompareOp { Less, LessEqual, Greater, GreaterEqual, NotEqual };
 llvm::StringRef compareOpName(CompareOp Op);
 
 struct CanonicalLoop {
-  unsigned For = 0;         ///< index of 'for'
-  unsigned RParen = 0;      ///< index of the ')' closing the header
-  TokenRange InitTarget;    ///< 'int i' or 'i': what the initializer assigns
-  TokenRange TypeTokens;    ///< declared type ('int'), empty if not declared
-  TokenRange Lower;         ///< the initial value expression
-  unsigned Var = 0;         ///< index of the loop variable in the test
+  unsigned For = 0;      ///< index of 'for'
+  unsigned RParen = 0;   ///< index of the ')' closing the header
+  TokenRange InitTarget; ///< 'int i' or 'i': what the initializer assigns
+  TokenRange TypeTokens; ///< declared type ('int'), empty if not declared
+  TokenRange Lower;      ///< the initial value expression
+  unsigned Var = 0;      ///< index of the loop variable in the test
   CompareOp Op = CompareOp::Less; ///< with the variable on the left
-  TokenRange Bound;         ///< the test's other operand
-  TokenRange Increment;     ///< the increment expression, as written
-  TokenRange Step;          ///< step expression; empty means 1
-  bool StepNegated = false; ///< '--' or '-=': the step is -(Step)
-  TokenRange Body;          ///< the loop's statement
+  TokenRange Bound;               ///< the test's other operand
+  TokenRange Increment;           ///< the increment expression, as written
+  TokenRange Step;                ///< step expression; empty means 1
+  bool StepNegated = false;       ///< '--' or '-=': the step is -(Step)
+  TokenRange Body;                ///< the loop's statement
   std::string VarName;
 };
 
@@ -44,9 +44,9 @@ struct LoopError {
 
 /// Reads the loop starting at Toks[For] ('for') and ending at End.
 /// Returns the loop, or the error in Err.
-std::optional<CanonicalLoop> parseCanonicalLoop(llvm::ArrayRef<clang::Token> Toks,
-                                                unsigned For, unsigned End,
-                                                LoopError &Err);
+std::optional<CanonicalLoop>
+parseCanonicalLoop(llvm::ArrayRef<clang::Token> Toks, unsigned For,
+                   unsigned End, LoopError &Err);
 
 } // namespace homp
 

@@ -2,7 +2,6 @@
 
 #include "Clauses.h"
 
-
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -70,8 +69,15 @@ parseDeviceList(ArrayRef<Token> Toks, TokenRange Args, const SyntaxContext &Ctx,
 }
 
 namespace {
-enum class PolicyName { Block, Duplicate, Align, Auto, LaterData, LaterLoop,
-                        Unknown };
+enum class PolicyName {
+  Block,
+  Duplicate,
+  Align,
+  Auto,
+  LaterData,
+  LaterLoop,
+  Unknown
+};
 }
 
 static PolicyName classify(StringRef Name) {

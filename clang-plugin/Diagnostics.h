@@ -17,7 +17,8 @@ enum class Diag {
 #include "Diagnostics.def"
 };
 
-/// Reports the diagnostics of Diagnostics.def through a clang DiagnosticsEngine.
+/// Reports the diagnostics of Diagnostics.def through a clang
+/// DiagnosticsEngine.
 class Diagnostics {
 public:
   explicit Diagnostics(clang::DiagnosticsEngine &Engine);

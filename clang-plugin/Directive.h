@@ -1,4 +1,5 @@
-//===-- Directive.h - Token-level view of one '#pragma omp' line -*- C++ -*-===//
+//===-- Directive.h - Token-level view of one '#pragma omp' line -*- C++
+//-*-===//
 //
 // The plugin sees a pragma as the tokens between 'omp' and the end of the
 // line. This file splits them into directive-name words and clauses, without
@@ -63,9 +64,9 @@ std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks);
 llvm::StringRef identifierName(const clang::Token &Tok);
 
 /// Splits R at the top-level (outside (), [], {}) tokens of kind K.
-llvm::SmallVector<TokenRange, 4> splitTopLevel(llvm::ArrayRef<clang::Token> Toks,
-                                               TokenRange R,
-                                               clang::tok::TokenKind K);
+llvm::SmallVector<TokenRange, 4>
+splitTopLevel(llvm::ArrayRef<clang::Token> Toks, TokenRange R,
+              clang::tok::TokenKind K);
 
 /// Index of the first top-level token of kind K in R that is not the ':' of a
 /// conditional operator, or std::nullopt.

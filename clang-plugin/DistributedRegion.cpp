@@ -33,10 +33,10 @@ struct MapItem {
   std::optional<Policy> Dist;
   Resolved How;
   StringRef MapType;
-  std::string Name;          ///< spelling of the item's base
-  bool Simple = false;       ///< 'name' or 'name[lo:len]'
+  std::string Name;    ///< spelling of the item's base
+  bool Simple = false; ///< 'name' or 'name[lo:len]'
   bool HasSection = false;
-  TokenRange Lower, Length;  ///< section bounds (possibly empty)
+  TokenRange Lower, Length; ///< section bounds (possibly empty)
   // Elements the loop body uses, relative to the loop variable.
   bool Used = false, UsesKnown = true;
   int64_t MinOffset = 0, MaxOffset = 0;
@@ -86,11 +86,14 @@ private:
   bool statement();
   bool innerDirective(unsigned Begin, unsigned End);
   bool resolveAlignments();
-  std::optional<Resolved> resolve(unsigned Item, SmallVectorImpl<bool> &Visiting);
+  std::optional<Resolved> resolve(unsigned Item,
+                                  SmallVectorImpl<bool> &Visiting);
   void scanUses();
 
   // Output.
-  void code(StringRef Text, SourceLocation Loc) { Synth.append(Out, Text, Loc); }
+  void code(StringRef Text, SourceLocation Loc) {
+    Synth.append(Out, Text, Loc);
+  }
   void toks(ArrayRef<Token> Toks, TokenRange R) {
     Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
   }
@@ -312,7 +315,8 @@ bool Rewriter::targetClauses() {
         TargetIf.push_back({C.Args.Begin + 2, C.Args.End});
         continue;
       }
-      bool Modified = C.Args.size() > 2 && Body[C.Args.Begin + 1].is(tok::colon);
+      bool Modified =
+          C.Args.size() > 2 && Body[C.Args.Begin + 1].is(tok::colon);
       if (!Modified) {
         TargetIf.push_back(C.Args);
         if (TargetWords.has("parallel"))
@@ -372,8 +376,7 @@ bool Rewriter::mapItem(TokenRange Item, StringRef MapType, MapClause &M) {
       if (!Ps)
         return false;
       if (Ps->size() > 1) {
-        Diags.report(Body[(*Ps)[1].Index].getLocation(),
-                     Diag::NotSupportedYet)
+        Diags.report(Body[(*Ps)[1].Index].getLocation(), Diag::NotSupportedYet)
             << "distributing more than one dimension of an array";
         return false;
       }
@@ -644,8 +647,8 @@ std::string Rewriter::descriptor() const {
   raw_string_ostream OS(D);
   PresumedLoc P = PP.getSourceManager().getPresumedLoc(loc());
   OS << "homp 1\nloc " << (P.isValid() ? P.getFilename() : "<unknown>") << ':'
-     << (P.isValid() ? P.getLine() : 0) << ':' << (P.isValid() ? P.getColumn() : 0)
-     << '\n';
+     << (P.isValid() ? P.getLine() : 0) << ':'
+     << (P.isValid() ? P.getColumn() : 0) << '\n';
   if (!HasDeviceClause)
     OS << "device default\n";
   for (const DeviceSpec &S : Devices) {
@@ -931,12 +934,10 @@ std::optional<TokenVector> Rewriter::run() {
 
 } // namespace
 
-std::optional<TokenVector> rewriteDistributedRegion(Preprocessor &PP,
-                                                    Diagnostics &Diags,
-                                                    const SyntaxContext &Ctx,
-                                                    unsigned Id,
-                                                    ArrayRef<Token> Line,
-                                                    ArrayRef<Token> Stmt) {
+std::optional<TokenVector>
+rewriteDistributedRegion(Preprocessor &PP, Diagnostics &Diags,
+                         const SyntaxContext &Ctx, unsigned Id,
+                         ArrayRef<Token> Line, ArrayRef<Token> Stmt) {
   return Rewriter(PP, Diags, Ctx, Id, Line, Stmt).run();
 }
 

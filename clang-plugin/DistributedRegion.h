@@ -35,12 +35,11 @@ namespace homp {
 /// included) and whose statement is Stmt. Id makes the names it declares
 /// unique in the translation unit. Returns the tokens that replace both, or
 /// std::nullopt after reporting errors.
-std::optional<TokenVector> rewriteDistributedRegion(clang::Preprocessor &PP,
-                                                    Diagnostics &Diags,
-                                                    const SyntaxContext &Ctx,
-                                                    unsigned Id,
-                                                    llvm::ArrayRef<clang::Token> Line,
-                                                    llvm::ArrayRef<clang::Token> Stmt);
+std::optional<TokenVector>
+rewriteDistributedRegion(clang::Preprocessor &PP, Diagnostics &Diags,
+                         const SyntaxContext &Ctx, unsigned Id,
+                         llvm::ArrayRef<clang::Token> Line,
+                         llvm::ArrayRef<clang::Token> Stmt);
 
 } // namespace homp
 

@@ -160,8 +160,8 @@ static std::optional<ExtensionUse> findHompSpelling(const Directive &D) {
     if (D.Words[W].Name == "distribute" && D.Words[W - 1].Name != "teams")
       return ExtensionUse{D.Words[W].Index,
                           "'distribute' over devices (without 'teams')"};
-  if (!D.Words.empty() && (D.Words[0].Name == "halo_exchange" ||
-                           D.Words[0].Name == "halo_update"))
+  if (!D.Words.empty() &&
+      (D.Words[0].Name == "halo_exchange" || D.Words[0].Name == "halo_update"))
     return ExtensionUse{D.Words[0].Index, "'" + D.Words[0].Name.str() + "'"};
   return std::nullopt;
 }

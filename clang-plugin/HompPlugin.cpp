@@ -70,8 +70,7 @@ private:
     if (WarnedAboutPass || isHompPassLoaded(CI.getCodeGenOpts()))
       return;
     WarnedAboutPass = true;
-    Diags.report(Loc, homp::Diag::PassNotLoaded)
-        << PassLibraryName;
+    Diags.report(Loc, homp::Diag::PassNotLoaded) << PassLibraryName;
   }
 
   CompilerInstance &CI;

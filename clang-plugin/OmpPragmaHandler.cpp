@@ -132,8 +132,9 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
       Diags.report(UseLoc, Diag::OutsideRegion) << *Clause;
     else
       Diags.report(UseLoc, Diag::NotSupportedYet)
-          << ("'" + (D.Words.empty() ? std::string("omp")
-                                     : D.Words.front().Name.str()) +
+          << ("'" +
+              (D.Words.empty() ? std::string("omp")
+                               : D.Words.front().Name.str()) +
               "'");
     return;
   }

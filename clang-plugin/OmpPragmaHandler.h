@@ -34,7 +34,8 @@ public:
 private:
   void handleExtensions(clang::Preprocessor &PP,
                         llvm::ArrayRef<clang::Token> Line,
-                        const struct Directive &D, clang::SourceLocation UseLoc);
+                        const struct Directive &D,
+                        clang::SourceLocation UseLoc);
 
   Diagnostics &Diags;
   SyntaxContext Ctx;

@@ -246,4 +246,3 @@ bool scanStatement(TokenSource &Source, TokenVector &Out, Token &ErrorTok) {
 }
 
 } // namespace homp
-

@@ -4,7 +4,6 @@
 
 #include "clang/Lex/Lexer.h"
 
-
 using namespace clang;
 using namespace llvm;
 

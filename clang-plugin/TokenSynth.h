@@ -21,7 +21,8 @@ public:
   explicit TokenSynth(clang::Preprocessor &PP) : PP(PP) {}
 
   /// Appends the tokens of Code, every one located at Loc.
-  void append(TokenVector &Out, llvm::StringRef Code, clang::SourceLocation Loc);
+  void append(TokenVector &Out, llvm::StringRef Code,
+              clang::SourceLocation Loc);
 
   /// Appends Toks unchanged.
   static void append(TokenVector &Out, llvm::ArrayRef<clang::Token> Toks) {

@@ -49,7 +49,8 @@ int64_t beginDistributed(const char *Descriptor, void *ChunkVar,
     Extents.push_back({A.Lower, A.Length});
   PlanError Err;
   if (!planRegion(D, R->Devices.size(), R->Loop, Extents, R->Plan, Err)) {
-    int Device = Err.Kind == PlanError::OutsidePart ? R->Devices[Err.Device] : 0;
+    int Device =
+        Err.Kind == PlanError::OutsidePart ? R->Devices[Err.Device] : 0;
     regionError(D, describePlanError(D, Err, Device));
     delete R;
     return HostFallback;

@@ -1,4 +1,5 @@
-//===-- DeviceArgs.h - One device's copy of the kernel arguments -*- C++ -*-===//
+//===-- DeviceArgs.h - One device's copy of the kernel arguments -*- C++
+//-*-===//
 //
 // A distributed launch calls libomptarget once per device with a copy of the
 // kernel arguments clang built, in which the entries of distributed arrays

@@ -100,8 +100,8 @@ void prepareSlot(const RegionInstance &R, const KernelArgs &Args,
       if (S.IsHost)
         continue;
       Range Part = S.Plan->Parts[A];
-      char *Ptr = V.Begin + (Part.empty() ? 0 : (Part.Begin - V.Lower)) *
-                                V.ElemSize;
+      char *Ptr =
+          V.Begin + (Part.empty() ? 0 : (Part.Begin - V.Lower)) * V.ElemSize;
       S.Args->narrowEntry(K, Ptr, Part.size() * V.ElemSize);
       continue;
     }
@@ -207,8 +207,8 @@ void report(const RegionInstance &R, std::vector<Slot *> &ById,
     Row.Seconds = S->Seconds;
     Rows.push_back(Row);
   }
-  std::string Text = formatRegionReport(R.Info->Desc.Location,
-                                        R.Plan.TripCount, Seconds, Rows);
+  std::string Text = formatRegionReport(R.Info->Desc.Location, R.Plan.TripCount,
+                                        Seconds, Rows);
   std::fputs(Text.c_str(), stderr);
 }
 
@@ -294,20 +294,21 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
                                                  "does not match the region")
                                    : "device " + std::to_string(S.Device) +
                                          " failed to run its part";
-    if (!Thunk || S.IsHost ||
-        settings().Offload == OffloadPolicy::Mandatory) {
+    if (!Thunk || S.IsHost || settings().Offload == OffloadPolicy::Mandatory) {
       std::fprintf(stderr, "homp: error: region %s: %s\n", D.Location.c_str(),
                    Message.c_str());
       std::exit(EXIT_FAILURE);
     }
-    std::fprintf(stderr, "homp: warning: region %s: %s; running it on the "
-                         "host\n",
+    std::fprintf(stderr,
+                 "homp: warning: region %s: %s; running it on the "
+                 "host\n",
                  D.Location.c_str(), Message.c_str());
     S.IsHost = true;
     prepareSlot(*R, *Args, E, S);
     if (runOnHost(Thunk, S) != 0) {
-      std::fprintf(stderr, "homp: error: region %s: the homp pass's host "
-                           "entry does not match the region\n",
+      std::fprintf(stderr,
+                   "homp: error: region %s: the homp pass's host "
+                   "entry does not match the region\n",
                    D.Location.c_str());
       std::exit(EXIT_FAILURE);
     }

@@ -22,8 +22,8 @@ namespace homp {
 const Settings &settings() {
   static const Settings S = [] {
     std::string Error;
-    std::optional<Settings> Read = readSettings(
-        [](const char *Name) { return std::getenv(Name); }, Error);
+    std::optional<Settings> Read =
+        readSettings([](const char *Name) { return std::getenv(Name); }, Error);
     if (!Read) {
       std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
       std::exit(EXIT_FAILURE);
@@ -35,8 +35,8 @@ const Settings &settings() {
 
 RegionInfo &regionInfo(const char *Descriptor) {
   static std::mutex M;
-  static auto *Cache = new std::unordered_map<const char *,
-                                              std::unique_ptr<RegionInfo>>();
+  static auto *Cache =
+      new std::unordered_map<const char *, std::unique_ptr<RegionInfo>>();
   std::lock_guard<std::mutex> Lock(M);
   std::unique_ptr<RegionInfo> &Slot = (*Cache)[Descriptor];
   if (!Slot) {

@@ -50,7 +50,8 @@ static SmallVector<CallBase *, 8> callsTo(Function *F) {
 }
 
 /// The host version of the region whose id is RegionId: clang names the id
-/// '.__omp_offloading_<entry>.region_id' and the function '__omp_offloading_<entry>'.
+/// '.__omp_offloading_<entry>.region_id' and the function
+/// '__omp_offloading_<entry>'.
 static Function *hostVersion(Module &M, Value *RegionId) {
   auto *GV = dyn_cast<GlobalVariable>(RegionId->stripPointerCasts());
   if (!GV)
@@ -123,8 +124,8 @@ PassSummary runHompPass(Module &M) {
   if (Markers.empty() || Launches.empty())
     return S;
 
-  FunctionCallee Distributed =
-      M.getOrInsertFunction(names::DistributedMarker, Marker->getFunctionType());
+  FunctionCallee Distributed = M.getOrInsertFunction(names::DistributedMarker,
+                                                     Marker->getFunctionType());
   for (CallBase *CB : Markers) {
     CB->setCalledOperand(Distributed.getCallee());
     CB->mutateFunctionType(Distributed.getFunctionType());

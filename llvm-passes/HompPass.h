@@ -16,9 +16,9 @@ namespace homp {
 /// What the pass did to one module.
 struct PassSummary {
   bool IsDeviceModule = false;
-  unsigned Markers = 0;         ///< region markers armed
-  unsigned Launches = 0;        ///< kernel launches redirected
-  unsigned Thunks = 0;          ///< host thunks built
+  unsigned Markers = 0;  ///< region markers armed
+  unsigned Launches = 0; ///< kernel launches redirected
+  unsigned Thunks = 0;   ///< host thunks built
 };
 
 /// Transforms M; returns what it did.

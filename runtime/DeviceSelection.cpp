@@ -50,12 +50,12 @@ std::vector<int> resolveDevices(const std::vector<DeviceSpecKind> &Specs,
     case DeviceSpecKind::Range: {
       // Only offload devices are counted: id:count never reaches the host.
       int64_t First = std::max<int64_t>(Values[V], 0);
-      int64_t Last = Values[V + 1] > 0 && Values[V] < Env.NumDevices
-                         ? std::min<int64_t>(Env.NumDevices,
-                                             Values[V] + std::min<int64_t>(
-                                                             Values[V + 1],
-                                                             Env.NumDevices))
-                         : 0;
+      int64_t Last =
+          Values[V + 1] > 0 && Values[V] < Env.NumDevices
+              ? std::min<int64_t>(Env.NumDevices,
+                                  Values[V] + std::min<int64_t>(Values[V + 1],
+                                                                Env.NumDevices))
+              : 0;
       for (int64_t D = First; D < Last; ++D)
         Add(D);
       break;

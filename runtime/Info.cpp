@@ -25,9 +25,9 @@ std::string formatRegionReport(const std::string &Location, int64_t TripCount,
                 Devices.size(), TotalSeconds * 1e3,
                 Mean > 0 ? Slowest / Mean : 1.0);
   Out += Line;
-  std::snprintf(Line, sizeof Line,
-                "homp:   %-8s %-24s %-26s %12s %12s %10s\n", "device",
-                "iterations", "indices", "bytes in", "bytes out", "time ms");
+  std::snprintf(Line, sizeof Line, "homp:   %-8s %-24s %-26s %12s %12s %10s\n",
+                "device", "iterations", "indices", "bytes in", "bytes out",
+                "time ms");
   Out += Line;
   for (const DeviceReport &D : Devices) {
     char Dev[16], Its[48], Idx[64];

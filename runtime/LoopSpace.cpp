@@ -27,7 +27,8 @@ std::optional<int64_t> tripCount(const LoopBounds &L) {
   case CompareOp::LessEqual:
     if (Step <= 0)
       return std::nullopt;
-    return First <= Bound ? static_cast<int64_t>((Bound - First) / Step + 1) : 0;
+    return First <= Bound ? static_cast<int64_t>((Bound - First) / Step + 1)
+                          : 0;
   case CompareOp::Greater:
     if (Step >= 0)
       return std::nullopt;

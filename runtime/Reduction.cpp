@@ -16,7 +16,9 @@ template <typename T> T load(const void *P) {
   return V;
 }
 
-template <typename T> void store(void *P, T V) { std::memcpy(P, &V, sizeof(T)); }
+template <typename T> void store(void *P, T V) {
+  std::memcpy(P, &V, sizeof(T));
+}
 
 template <typename T> T identity(ReductionOp Op) {
   switch (Op) {
@@ -78,25 +80,36 @@ template <typename F> void withType(ScalarType T, F &&Fn) {
   switch (T.Kind) {
   case ScalarType::Signed:
     switch (T.Size) {
-    case 1: return Fn(int8_t());
-    case 2: return Fn(int16_t());
-    case 4: return Fn(int32_t());
-    case 8: return Fn(int64_t());
+    case 1:
+      return Fn(int8_t());
+    case 2:
+      return Fn(int16_t());
+    case 4:
+      return Fn(int32_t());
+    case 8:
+      return Fn(int64_t());
     }
     break;
   case ScalarType::Unsigned:
     switch (T.Size) {
-    case 1: return Fn(uint8_t());
-    case 2: return Fn(uint16_t());
-    case 4: return Fn(uint32_t());
-    case 8: return Fn(uint64_t());
+    case 1:
+      return Fn(uint8_t());
+    case 2:
+      return Fn(uint16_t());
+    case 4:
+      return Fn(uint32_t());
+    case 8:
+      return Fn(uint64_t());
     }
     break;
   case ScalarType::Float:
     switch (T.Size) {
-    case sizeof(float): return Fn(float());
-    case sizeof(double): return Fn(double());
-    case sizeof(long double): return Fn((long double)0);
+    case sizeof(float):
+      return Fn(float());
+    case sizeof(double):
+      return Fn(double());
+    case sizeof(long double):
+      return Fn((long double)0);
     }
     break;
   case ScalarType::Bool:

@@ -38,8 +38,10 @@ bool deviceKind(const std::string &W, DeviceSpecKind &K) {
 
 bool compareOp(const std::string &W, CompareOp &Op) {
   static const std::pair<const char *, CompareOp> Ops[] = {
-      {"lt", CompareOp::Less},         {"le", CompareOp::LessEqual},
-      {"gt", CompareOp::Greater},      {"ge", CompareOp::GreaterEqual},
+      {"lt", CompareOp::Less},
+      {"le", CompareOp::LessEqual},
+      {"gt", CompareOp::Greater},
+      {"ge", CompareOp::GreaterEqual},
       {"ne", CompareOp::NotEqual}};
   for (const auto &[Name, Value] : Ops)
     if (W == Name) {

@@ -93,8 +93,8 @@ bool planRegion(const RegionDescriptor &Desc, unsigned NumDevices,
     chunkBounds(Loop, *Trip, P.Iterations, P.ChunkFirst, P.ChunkBound);
     for (size_t A = 0; A < NumArrays; ++A)
       if (Desc.Arrays[A].Policy == ArrayPolicy::FollowLoop)
-        P.Parts[A] = intersect(indexRange(Loop, P.Iterations),
-                               Arrays[A].range());
+        P.Parts[A] =
+            intersect(indexRange(Loop, P.Iterations), Arrays[A].range());
   }
 
   // Every use the plugin could see must hit the device's own part.
@@ -134,8 +134,9 @@ std::string describePlanError(const RegionDescriptor &Desc,
     OS << "; the loop reads '" << A.Name << "' at offsets " << A.MinOffset
        << ".." << A.MaxOffset << " (halos are not supported yet)";
   else
-    OS << "; align the loop with '" << A.Name << "' (dist_schedule(target: ALIGN("
-       << A.Name << "))) or make its extent match the loop's";
+    OS << "; align the loop with '" << A.Name
+       << "' (dist_schedule(target: ALIGN(" << A.Name
+       << "))) or make its extent match the loop's";
   return OS.str();
 }
 

@@ -120,9 +120,9 @@ TEST(DeviceSelection, DuplicatesDroppedFirstOrderKept) {
 TEST(DeviceSelection, ValuesConsumedInOrder) {
   EXPECT_EQ(resolve({K::One, K::Range, K::From}, {2, 0, 2, 3}),
             (Ids{2, 0, 1, 3, 4, 5}));
-  EXPECT_EQ(resolve({K::One, K::Host, K::Range, K::Default, K::From},
-                    {5, 0, 1, 4}),
-            (Ids{5, 6, 0, 2, 4}));
+  EXPECT_EQ(
+      resolve({K::One, K::Host, K::Range, K::Default, K::From}, {5, 0, 1, 4}),
+      (Ids{5, 6, 0, 2, 4}));
   EXPECT_EQ(resolve({K::Range, K::One, K::Range}, {4, 1, 7, 1, 1}),
             (Ids{4, 1}));
   EXPECT_EQ(resolve({K::From, K::One}, {9, 0}), (Ids{0}));

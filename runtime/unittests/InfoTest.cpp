@@ -12,8 +12,8 @@ using namespace homp;
 
 namespace {
 
-DeviceReport device(int Id, bool IsHost, Range Its, int64_t First,
-                    int64_t Last, int64_t In, int64_t Out, double Seconds) {
+DeviceReport device(int Id, bool IsHost, Range Its, int64_t First, int64_t Last,
+                    int64_t In, int64_t Out, double Seconds) {
   DeviceReport D;
   D.Device = Id;
   D.IsHost = IsHost;
@@ -89,32 +89,35 @@ TEST(Info, ImbalanceIsSlowestOverMean) {
   struct {
     std::vector<double> Seconds;
     double Expected;
-  } Cases[] = {{{1, 1, 1, 1}, 1.0},      {{1, 2, 3}, 1.5},
-               {{0.001, 0.003}, 1.5},    {{4, 0, 0, 0}, 4.0},
-               {{2, 1}, 4.0 / 3.0},      {{0.5}, 1.0},
+  } Cases[] = {{{1, 1, 1, 1}, 1.0},
+               {{1, 2, 3}, 1.5},
+               {{0.001, 0.003}, 1.5},
+               {{4, 0, 0, 0}, 4.0},
+               {{2, 1}, 4.0 / 3.0},
+               {{0.5}, 1.0},
                {{0.25, 0.5, 1.25}, 1.25 / (2.0 / 3.0)}};
   for (const auto &C : Cases) {
     std::vector<DeviceReport> Devices;
     for (size_t I = 0; I < C.Seconds.size(); ++I)
       Devices.push_back(device(static_cast<int>(I), false,
-                               {int64_t(I) * 10, int64_t(I) * 10 + 10}, 0, 9,
-                               8, 8, C.Seconds[I]));
-    std::string R = formatRegionReport("f.c:1:1", 10 * C.Seconds.size(), 1.0,
-                                       Devices);
+                               {int64_t(I) * 10, int64_t(I) * 10 + 10}, 0, 9, 8,
+                               8, C.Seconds[I]));
+    std::string R =
+        formatRegionReport("f.c:1:1", 10 * C.Seconds.size(), 1.0, Devices);
     EXPECT_NEAR(imbalance(R), C.Expected, 0.006) << R;
   }
   // No time measured at all: balanced.
-  std::string R = formatRegionReport(
-      "f.c:1:1", 4, 0, {device(0, false, {0, 2}, 0, 1, 0, 0, 0),
-                        device(1, false, {2, 4}, 2, 3, 0, 0, 0)});
+  std::string R = formatRegionReport("f.c:1:1", 4, 0,
+                                     {device(0, false, {0, 2}, 0, 1, 0, 0, 0),
+                                      device(1, false, {2, 4}, 2, 3, 0, 0, 0)});
   EXPECT_NEAR(imbalance(R), 1.0, 1e-9) << R;
 }
 
 TEST(Info, DeviceWithoutIterations) {
-  std::string R = formatRegionReport(
-      "f.c:2:3", 1, 0.001,
-      {device(0, false, {0, 1}, 7, 7, 8, 8, 0.001),
-       device(1, false, {0, 0}, 0, 0, 0, 0, 0)});
+  std::string R =
+      formatRegionReport("f.c:2:3", 1, 0.001,
+                         {device(0, false, {0, 1}, 7, 7, 8, 8, 0.001),
+                          device(1, false, {0, 0}, 0, 0, 0, 0, 0)});
   std::vector<std::string> L = lines(R);
   ASSERT_EQ(L.size(), 4u) << R;
   EXPECT_TRUE(has(L[2], "7 .. 7")) << L[2];
@@ -123,10 +126,10 @@ TEST(Info, DeviceWithoutIterations) {
 }
 
 TEST(Info, ReversedLoopIndices) {
-  std::string R = formatRegionReport(
-      "f.c:2:3", 100, 0.001,
-      {device(2, false, {0, 50}, 99, 50, 400, 400, 0.001),
-       device(5, false, {50, 100}, 49, 0, 400, 400, 0.001)});
+  std::string R =
+      formatRegionReport("f.c:2:3", 100, 0.001,
+                         {device(2, false, {0, 50}, 99, 50, 400, 400, 0.001),
+                          device(5, false, {50, 100}, 49, 0, 400, 400, 0.001)});
   EXPECT_TRUE(has(R, "99 .. 50")) << R;
   EXPECT_TRUE(has(R, "49 .. 0")) << R;
 }

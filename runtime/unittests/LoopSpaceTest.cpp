@@ -187,11 +187,11 @@ TEST(ChunkBounds, BruteForceGrid) {
             runLoop(First, L.Op, Bound, L.Step, *Trip + 5);
         std::vector<int64_t> Expected(All.begin() + K0, All.begin() + K1);
         ASSERT_TRUE(Visited.has_value())
-            << describe(L) << " [" << K0 << ", " << K1 << "): chunk "
-            << First << " .. " << Bound << " does not terminate";
+            << describe(L) << " [" << K0 << ", " << K1 << "): chunk " << First
+            << " .. " << Bound << " does not terminate";
         EXPECT_EQ(*Visited, Expected)
-            << describe(L) << " [" << K0 << ", " << K1 << "): chunk "
-            << First << " .. " << Bound;
+            << describe(L) << " [" << K0 << ", " << K1 << "): chunk " << First
+            << " .. " << Bound;
         auto Reached = [&](int64_t V) {
           return V == L.Bound ||
                  std::find(All.begin(), All.end(), V) != All.end();
@@ -257,8 +257,8 @@ TEST(IterationsIn, BruteForceGrid) {
         std::string What = describe(L) + " indices [" + std::to_string(Lo) +
                            ", " + std::to_string(Hi) + ")";
         if (Expected.empty()) {
-          EXPECT_TRUE(R.empty()) << What << " gave [" << R.Begin << ", "
-                                 << R.End << ")";
+          EXPECT_TRUE(R.empty())
+              << What << " gave [" << R.Begin << ", " << R.End << ")";
           continue;
         }
         EXPECT_EQ(R.Begin, Expected.front()) << What;
@@ -334,15 +334,14 @@ TEST(IndexRange, BruteForceGrid) {
           Hi = std::max(Hi, L.First + K * L.Step);
         }
         EXPECT_EQ(R, (Range{Lo, Hi + 1}))
-            << describe(L) << " [" << K0 << ", " << K1 << ") gave ["
-            << R.Begin << ", " << R.End << ")";
+            << describe(L) << " [" << K0 << ", " << K1 << ") gave [" << R.Begin
+            << ", " << R.End << ")";
       }
   }
 }
 
 TEST(IndexRange, Concrete) {
-  EXPECT_EQ(indexRange(loop(0, CompareOp::Less, 10, 3), {1, 3}),
-            (Range{3, 7}));
+  EXPECT_EQ(indexRange(loop(0, CompareOp::Less, 10, 3), {1, 3}), (Range{3, 7}));
   EXPECT_EQ(indexRange(loop(10, CompareOp::Greater, 0, -3), {1, 3}),
             (Range{4, 8}));
   EXPECT_EQ(indexRange(loop(Max64 - 10, CompareOp::Less, Max64, 4), {0, 3}),

@@ -26,11 +26,11 @@ static void PrintTo(const ScalarType &T, std::ostream *OS) { *OS << T.name(); }
 
 namespace {
 
-const ReductionOp AllOps[] = {
-    ReductionOp::Add,        ReductionOp::Sub,       ReductionOp::Mul,
-    ReductionOp::BitAnd,     ReductionOp::BitOr,     ReductionOp::BitXor,
-    ReductionOp::LogicalAnd, ReductionOp::LogicalOr, ReductionOp::Max,
-    ReductionOp::Min};
+const ReductionOp AllOps[] = {ReductionOp::Add,        ReductionOp::Sub,
+                              ReductionOp::Mul,        ReductionOp::BitAnd,
+                              ReductionOp::BitOr,      ReductionOp::BitXor,
+                              ReductionOp::LogicalAnd, ReductionOp::LogicalOr,
+                              ReductionOp::Max,        ReductionOp::Min};
 
 bool isBitwise(ReductionOp Op) {
   return Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr ||
@@ -98,12 +98,12 @@ TEST(Reduction, DecodesEveryCodeThePluginEmits) {
     int64_t Code;
     ScalarType::KindTy Kind;
     unsigned Size;
-  } Codes[] = {{101, ScalarType::Signed, 1},    {102, ScalarType::Signed, 2},
-               {104, ScalarType::Signed, 4},    {108, ScalarType::Signed, 8},
-               {201, ScalarType::Unsigned, 1},  {202, ScalarType::Unsigned, 2},
-               {204, ScalarType::Unsigned, 4},  {208, ScalarType::Unsigned, 8},
-               {304, ScalarType::Float, 4},     {308, ScalarType::Float, 8},
-               {316, ScalarType::Float, 16},    {401, ScalarType::Bool, 1}};
+  } Codes[] = {{101, ScalarType::Signed, 1},   {102, ScalarType::Signed, 2},
+               {104, ScalarType::Signed, 4},   {108, ScalarType::Signed, 8},
+               {201, ScalarType::Unsigned, 1}, {202, ScalarType::Unsigned, 2},
+               {204, ScalarType::Unsigned, 4}, {208, ScalarType::Unsigned, 8},
+               {304, ScalarType::Float, 4},    {308, ScalarType::Float, 8},
+               {316, ScalarType::Float, 16},   {401, ScalarType::Bool, 1}};
   for (const auto &C : Codes) {
     std::optional<ScalarType> T = decodeScalarType(C.Code, C.Size);
     ASSERT_TRUE(T.has_value()) << C.Code;
@@ -161,13 +161,13 @@ TEST(Reduction, BitwiseOperatorsNeedIntegers) {
 }
 
 TEST(Reduction, IdentityIsNeutralInt32) {
-  checkIdentity<int32_t>({0, 1, -1, 2, -7, 12345, INT32_MAX, INT32_MIN,
-                          0x5a5a5a5a});
+  checkIdentity<int32_t>(
+      {0, 1, -1, 2, -7, 12345, INT32_MAX, INT32_MIN, 0x5a5a5a5a});
 }
 
 TEST(Reduction, IdentityIsNeutralUInt64) {
-  checkIdentity<uint64_t>({0, 1, 2, 77, UINT64_MAX, uint64_t(1) << 63,
-                           0xdeadbeefcafef00dULL});
+  checkIdentity<uint64_t>(
+      {0, 1, 2, 77, UINT64_MAX, uint64_t(1) << 63, 0xdeadbeefcafef00dULL});
 }
 
 TEST(Reduction, IdentityIsNeutralDouble) {

@@ -1,4 +1,5 @@
-//===-- Reference.h - Independent references for the runtime tests -*- C++ -*-===//
+//===-- Reference.h - Independent references for the runtime tests -*- C++
+//-*-===//
 //
 // What the runtime computes, worked out the plain way: loops are run
 // literally, BLOCK splits are taken from the papers' hand-written code.
@@ -52,9 +53,9 @@ inline bool holds(__int128 I, CompareOp Op, __int128 Bound) {
 
 /// Runs 'for (i = First; i OP Bound; i += Step)' and returns the indices it
 /// visits, or std::nullopt when it runs more than Limit iterations.
-inline std::optional<std::vector<int64_t>>
-runLoop(int64_t First, CompareOp Op, int64_t Bound, int64_t Step,
-        size_t Limit = 100000) {
+inline std::optional<std::vector<int64_t>> runLoop(int64_t First, CompareOp Op,
+                                                   int64_t Bound, int64_t Step,
+                                                   size_t Limit = 100000) {
   std::vector<int64_t> Visited;
   for (__int128 I = First; holds(I, Op, Bound); I += Step) {
     if (Visited.size() == Limit)

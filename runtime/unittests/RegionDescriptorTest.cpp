@@ -14,8 +14,8 @@ namespace {
 RegionDescriptor parse(const std::string &Text) {
   RegionDescriptor D;
   std::string Error;
-  EXPECT_TRUE(parseRegionDescriptor(Text.c_str(), D, Error))
-      << Text << "\n" << Error;
+  EXPECT_TRUE(parseRegionDescriptor(Text.c_str(), D, Error)) << Text << "\n"
+                                                             << Error;
   return D;
 }
 
@@ -48,10 +48,9 @@ TEST(RegionDescriptor, ParsesEveryLineKind) {
                              "reduction max best\n"
                              "if\n");
   EXPECT_EQ(D.Location, "src/axpy.c:12:5");
-  EXPECT_EQ(D.Devices,
-            (std::vector<DeviceSpecKind>{DeviceSpecKind::All,
-                                         DeviceSpecKind::Range,
-                                         DeviceSpecKind::Host}));
+  EXPECT_EQ(D.Devices, (std::vector<DeviceSpecKind>{DeviceSpecKind::All,
+                                                    DeviceSpecKind::Range,
+                                                    DeviceSpecKind::Host}));
   EXPECT_EQ(D.Op, CompareOp::LessEqual);
   EXPECT_TRUE(D.LoopFollowsArray);
   EXPECT_EQ(D.LoopArray, 1u);
@@ -113,15 +112,13 @@ TEST(RegionDescriptor, Minimal) {
 }
 
 TEST(RegionDescriptor, EveryDeviceKind) {
-  RegionDescriptor D = parse(Head +
-                             "device default\ndevice all\ndevice host\n"
-                             "device one\ndevice from\ndevice range\n"
-                             "loop lt block\n");
-  EXPECT_EQ(D.Devices,
-            (std::vector<DeviceSpecKind>{
-                DeviceSpecKind::Default, DeviceSpecKind::All,
-                DeviceSpecKind::Host, DeviceSpecKind::One,
-                DeviceSpecKind::From, DeviceSpecKind::Range}));
+  RegionDescriptor D = parse(Head + "device default\ndevice all\ndevice host\n"
+                                    "device one\ndevice from\ndevice range\n"
+                                    "loop lt block\n");
+  EXPECT_EQ(D.Devices, (std::vector<DeviceSpecKind>{
+                           DeviceSpecKind::Default, DeviceSpecKind::All,
+                           DeviceSpecKind::Host, DeviceSpecKind::One,
+                           DeviceSpecKind::From, DeviceSpecKind::Range}));
 }
 
 TEST(RegionDescriptor, EveryComparison) {
@@ -156,11 +153,10 @@ TEST(RegionDescriptor, EveryReductionOperator) {
 
 TEST(RegionDescriptor, ArraysAndLoopInAnyOrder) {
   // The loop may name an array described after it; blank lines are skipped.
-  RegionDescriptor D = parse(Head +
-                             "\n"
-                             "loop gt array 0\n"
-                             "\n"
-                             "array a tofrom block -3 3\n");
+  RegionDescriptor D = parse(Head + "\n"
+                                    "loop gt array 0\n"
+                                    "\n"
+                                    "array a tofrom block -3 3\n");
   EXPECT_TRUE(D.LoopFollowsArray);
   EXPECT_EQ(D.LoopArray, 0u);
   ASSERT_EQ(D.Arrays.size(), 1u);

@@ -73,9 +73,7 @@ std::string str(Range R) {
 }
 
 /// Both empty, or equal.
-bool sameRange(Range A, Range B) {
-  return (A.empty() && B.empty()) || A == B;
-}
+bool sameRange(Range A, Range B) { return (A.empty() && B.empty()) || A == B; }
 
 Range intersect(Range A, Range B) {
   return {std::max(A.Begin, B.Begin), std::min(A.End, B.End)};
@@ -122,8 +120,8 @@ std::string checkPlan(const RegionDescriptor &Desc, unsigned NumDevices,
       RunBy[K] = static_cast<int>(D);
     }
     // The chunk loop, run literally, visits exactly the device's indices.
-    std::optional<std::vector<int64_t>> Chunk = runLoop(
-        P.ChunkFirst, Loop.Op, P.ChunkBound, Loop.Step, Trip + 5);
+    std::optional<std::vector<int64_t>> Chunk =
+        runLoop(P.ChunkFirst, Loop.Op, P.ChunkBound, Loop.Step, Trip + 5);
     std::vector<int64_t> Expected(Indices->begin() + P.Iterations.Begin,
                                   Indices->begin() + P.Iterations.End);
     if (!Chunk || *Chunk != Expected) {
@@ -221,15 +219,14 @@ std::string checkPlan(const RegionDescriptor &Desc, unsigned NumDevices,
     const DevicePlan &P = Plan.Devices[D];
     for (size_t A = 0; A < Desc.Arrays.size(); ++A) {
       const ArrayDesc &AD = Desc.Arrays[A];
-      if (AD.Policy == ArrayPolicy::Duplicate ||
-          AD.Uses != ArrayDesc::KnownUse)
+      if (AD.Policy == ArrayPolicy::Duplicate || AD.Uses != ArrayDesc::KnownUse)
         continue;
       for (int64_t K = P.Iterations.Begin; K < P.Iterations.End; ++K)
         for (int64_t Off = AD.MinOffset; Off <= AD.MaxOffset; ++Off) {
           int64_t I = (*Indices)[K] + Off;
           if (I < P.Parts[A].Begin || I >= P.Parts[A].End) {
-            OS << "device " << D << " uses element " << I << " of '"
-               << AD.Name << "' but holds " << str(P.Parts[A]);
+            OS << "device " << D << " uses element " << I << " of '" << AD.Name
+               << "' but holds " << str(P.Parts[A]);
             return OS.str();
           }
         }
@@ -242,8 +239,7 @@ std::string describe(const LoopBounds &L, unsigned NumDevices) {
   std::ostringstream OS;
   const char *Ops[] = {"<", "<=", ">", ">=", "!="};
   OS << "for (i = " << L.First << "; i " << Ops[static_cast<int>(L.Op)] << " "
-     << L.Bound << "; i += " << L.Step << ") on " << NumDevices
-     << " devices";
+     << L.Bound << "; i += " << L.Step << ") on " << NumDevices << " devices";
   return OS.str();
 }
 
@@ -274,8 +270,8 @@ TEST(RegionPlan, BlockArraysSplitEvenly) {
               array("c", ArrayPolicy::Duplicate)},
              CompareOp::Less);
   std::vector<ArrayExtent> Extents = {{0, 100}, {5, 7}, {-3, 10}};
-  RegionPlan Plan = planAndCheck(Desc, 4, loop(0, CompareOp::Less, 100, 1),
-                                 Extents);
+  RegionPlan Plan =
+      planAndCheck(Desc, 4, loop(0, CompareOp::Less, 100, 1), Extents);
   ASSERT_EQ(Plan.Devices.size(), 4u);
   EXPECT_EQ(Plan.Devices[0].Parts[0], (Range{0, 25}));
   EXPECT_EQ(Plan.Devices[3].Parts[0], (Range{75, 100}));
@@ -292,8 +288,7 @@ TEST(RegionPlan, BlockArraysSplitEvenly) {
 
 TEST(RegionPlan, BlockArraysEveryLengthAndDeviceCount) {
   RegionDescriptor Desc =
-      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)},
-             CompareOp::Less);
+      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)}, CompareOp::Less);
   for (unsigned Devices = 1; Devices <= 7; ++Devices)
     for (int64_t N = 0; N <= 50; ++N)
       for (int64_t Lower : {0, 1, -4})
@@ -343,9 +338,10 @@ TEST(RegionPlan, OwnerComputesBruteForce) {
               std::optional<std::vector<int64_t>> Indices =
                   runLoop(First, Op, Bound, Step);
               ASSERT_TRUE(Indices.has_value());
-              bool Inside = std::all_of(
-                  Indices->begin(), Indices->end(),
-                  [&](int64_t I) { return Lower <= I && I < Lower + N; });
+              bool Inside =
+                  std::all_of(Indices->begin(), Indices->end(), [&](int64_t I) {
+                    return Lower <= I && I < Lower + N;
+                  });
               for (unsigned Devices : {1u, 2u, 3u, 5u}) {
                 std::string What = describe(L, Devices) + " over x[" +
                                    std::to_string(Lower) + ":" +
@@ -513,12 +509,11 @@ TEST(RegionPlan, ReversedLoop) {
 
 TEST(RegionPlan, StepTwo) {
   RegionDescriptor Desc =
-      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)},
-             CompareOp::Less);
+      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)}, CompareOp::Less);
   RegionPlan Plan =
       planAndCheck(Desc, 4, loop(0, CompareOp::Less, 100, 2), {{0, 100}});
   EXPECT_EQ(Plan.TripCount, 50);
-  EXPECT_EQ(Plan.Devices[0].Iterations, (Range{0, 13})); // 0 .. 24
+  EXPECT_EQ(Plan.Devices[0].Iterations, (Range{0, 13}));  // 0 .. 24
   EXPECT_EQ(Plan.Devices[1].Iterations, (Range{13, 25})); // 26 .. 48
   EXPECT_EQ(Plan.Devices[1].ChunkFirst, 26);
   EXPECT_EQ(Plan.Devices[1].ChunkBound, 50);
@@ -540,8 +535,7 @@ TEST(RegionPlan, StepTwo) {
 
 TEST(RegionPlan, FewerIterationsThanDevices) {
   RegionDescriptor Desc =
-      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)},
-             CompareOp::Less);
+      region({knownUse(array("x", ArrayPolicy::Block), 0, 0)}, CompareOp::Less);
   RegionPlan Plan =
       planAndCheck(Desc, 5, loop(0, CompareOp::Less, 3, 1), {{0, 3}});
   for (unsigned D = 0; D < 3; ++D)
@@ -635,8 +629,8 @@ TEST(RegionPlan, UseAtOffsetMinusOneNamesTheDevice) {
   std::vector<ArrayExtent> Extents = {{0, 100}, {0, 100}};
   RegionPlan Plan;
   PlanError Err{};
-  ASSERT_FALSE(
-      planRegion(Desc, 4, loop(1, CompareOp::Less, 100, 1), Extents, Plan, Err));
+  ASSERT_FALSE(planRegion(Desc, 4, loop(1, CompareOp::Less, 100, 1), Extents,
+                          Plan, Err));
   EXPECT_EQ(Err.Kind, PlanError::OutsidePart);
   EXPECT_EQ(Err.Array, 0u);
   EXPECT_EQ(Err.Device, 1u);
@@ -672,11 +666,10 @@ TEST(RegionPlan, MisalignedSecondBlockArrayIsRefused) {
 TEST(RegionPlan, NonTerminatingLoopIsBadLoop) {
   RegionDescriptor Desc =
       region({array("x", ArrayPolicy::Block)}, CompareOp::Less);
-  const LoopBounds Bad[] = {loop(0, CompareOp::Less, 10, 0),
-                            loop(0, CompareOp::Less, 10, -1),
-                            loop(10, CompareOp::GreaterEqual, 0, 1),
-                            loop(0, CompareOp::NotEqual, 10, 2),
-                            loop(10, CompareOp::NotEqual, 0, 1)};
+  const LoopBounds Bad[] = {
+      loop(0, CompareOp::Less, 10, 0), loop(0, CompareOp::Less, 10, -1),
+      loop(10, CompareOp::GreaterEqual, 0, 1),
+      loop(0, CompareOp::NotEqual, 10, 2), loop(10, CompareOp::NotEqual, 0, 1)};
   for (const LoopBounds &L : Bad) {
     RegionPlan Plan;
     PlanError Err{};

@@ -17,7 +17,7 @@ namespace homp {
 enum class OffloadPolicy { Default, Mandatory, Disabled };
 
 struct Settings {
-  bool Info = false;                       ///< HOMP_INFO
+  bool Info = false;                              ///< HOMP_INFO
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
 };
 

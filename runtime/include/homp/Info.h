@@ -13,10 +13,10 @@ namespace homp {
 
 /// What one device did in one execution of a region.
 struct DeviceReport {
-  int Device = 0;          ///< its id
-  bool IsHost = false;     ///< the initial device, running in place
-  Range Iterations;        ///< iterations k it ran
-  int64_t FirstIndex = 0;  ///< index of its first and last iteration
+  int Device = 0;         ///< its id
+  bool IsHost = false;    ///< the initial device, running in place
+  Range Iterations;       ///< iterations k it ran
+  int64_t FirstIndex = 0; ///< index of its first and last iteration
   int64_t LastIndex = 0;
   int64_t BytesIn = 0, BytesOut = 0;
   double Seconds = 0;

@@ -1,4 +1,5 @@
-//===-- homp/RegionDescriptor.h - What the plugin says of a region -*- C++ -*-===//
+//===-- homp/RegionDescriptor.h - What the plugin says of a region -*- C++
+//-*-===//
 //
 // The clang plugin describes each distributed region in a string literal that
 // the region's marker call passes to libhomp, followed by the run-time values
@@ -41,8 +42,18 @@ enum class ArrayPolicy { Block, Duplicate, FollowLoop, SameAs };
 
 enum class MapKind { To, From, ToFrom, Alloc, Other };
 
-enum class ReductionOp { Add, Sub, Mul, BitAnd, BitOr, BitXor, LogicalAnd,
-                         LogicalOr, Max, Min };
+enum class ReductionOp {
+  Add,
+  Sub,
+  Mul,
+  BitAnd,
+  BitOr,
+  BitXor,
+  LogicalAnd,
+  LogicalOr,
+  Max,
+  Min
+};
 
 struct ArrayDesc {
   std::string Name;

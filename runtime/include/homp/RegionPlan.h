@@ -36,10 +36,10 @@ struct ArrayExtent {
 };
 
 struct DevicePlan {
-  Range Iterations;                ///< iterations k this device runs
-  int64_t ChunkFirst = 0;          ///< the loop's first index for it
-  int64_t ChunkBound = 0;          ///< and its test bound
-  std::vector<Range> Parts;        ///< per array: the indices it holds
+  Range Iterations;         ///< iterations k this device runs
+  int64_t ChunkFirst = 0;   ///< the loop's first index for it
+  int64_t ChunkBound = 0;   ///< and its test bound
+  std::vector<Range> Parts; ///< per array: the indices it holds
 };
 
 struct RegionPlan {
