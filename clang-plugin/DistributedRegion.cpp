@@ -864,13 +864,6 @@ std::optional<TokenVector> Rewriter::run() {
         << "this directive with homp extensions";
     return std::nullopt;
   }
-  if (TargetWords.has("data") || TargetWords.has("enter") ||
-      TargetWords.has("exit") || TargetWords.has("update")) {
-    Diags.report(loc(), Diag::NotSupportedYet)
-        << "distributed data on 'target data', 'target enter data', 'target "
-           "exit data' and 'target update'";
-    return std::nullopt;
-  }
   if (!targetClauses() || !statement() || !resolveAlignments())
     return std::nullopt;
   scanUses();

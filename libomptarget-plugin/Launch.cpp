@@ -176,15 +176,13 @@ void mergeDuplicates(const RegionInstance &R, const Entries &E,
         const char *Mine = Copy + I * Elem;
         if (std::memcmp(Mine, Original.data() + I * Elem, Elem) == 0)
           continue;
-        if (Writer[I] >= 0 && std::memcmp(Mine, Host + I * Elem, Elem) != 0) {
-          std::fprintf(stderr,
-                       "homp: error: region %s: devices %d and %d wrote "
-                       "different values to element %lld of '%s', which is "
-                       "not distributed; distribute it or use a reduction\n",
-                       D.Location.c_str(), Writer[I], S->Device,
-                       static_cast<long long>(I), D.Arrays[A].Name.c_str());
-          std::exit(EXIT_FAILURE);
-        }
+        if (Writer[I] >= 0 && std::memcmp(Mine, Host + I * Elem, Elem) != 0)
+          regionFatal(D, "devices " + std::to_string(Writer[I]) + " and " +
+                             std::to_string(S->Device) +
+                             " wrote different values to element " +
+                             std::to_string(I) + " of '" + D.Arrays[A].Name +
+                             "', which is not distributed; distribute it or "
+                             "use a reduction");
         std::memcpy(Host + I * Elem, Mine, Elem);
         Writer[I] = S->Device;
       }
@@ -287,31 +285,25 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
 
   // A device that failed had its data left untouched on the host: its part
   // runs again, in place, on the host.
+  const std::string Mismatch =
+      "the homp pass's host entry does not match the region";
   for (Slot &S : Slots) {
     if (S.Result == 0)
       continue;
-    std::string Message = S.IsHost ? std::string("the homp pass's host entry "
-                                                 "does not match the region")
-                                   : "device " + std::to_string(S.Device) +
-                                         " failed to run its part";
-    if (!Thunk || S.IsHost || settings().Offload == OffloadPolicy::Mandatory) {
-      std::fprintf(stderr, "homp: error: region %s: %s\n", D.Location.c_str(),
-                   Message.c_str());
-      std::exit(EXIT_FAILURE);
-    }
+    if (S.IsHost)
+      regionFatal(D, Mismatch);
+    std::string Failed =
+        "device " + std::to_string(S.Device) + " failed to run its part";
+    if (!Thunk || settings().Offload == OffloadPolicy::Mandatory)
+      regionFatal(D, Failed);
     std::fprintf(stderr,
                  "homp: warning: region %s: %s; running it on the "
                  "host\n",
-                 D.Location.c_str(), Message.c_str());
+                 D.Location.c_str(), Failed.c_str());
     S.IsHost = true;
     prepareSlot(*R, *Args, E, S);
-    if (runOnHost(Thunk, S) != 0) {
-      std::fprintf(stderr,
-                   "homp: error: region %s: the homp pass's host "
-                   "entry does not match the region\n",
-                   D.Location.c_str());
-      std::exit(EXIT_FAILURE);
-    }
+    if (runOnHost(Thunk, S) != 0)
+      regionFatal(D, Mismatch);
   }
 
   std::vector<Slot *> ById;

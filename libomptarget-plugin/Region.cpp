@@ -137,6 +137,12 @@ void regionError(const RegionDescriptor &Desc, const std::string &Message) {
                Desc.Location.c_str(), Message.c_str());
 }
 
+void regionFatal(const RegionDescriptor &Desc, const std::string &Message) {
+  std::fprintf(stderr, "homp: error: region %s: %s\n", Desc.Location.c_str(),
+               Message.c_str());
+  std::exit(EXIT_FAILURE);
+}
+
 void regionNote(const RegionDescriptor &Desc, const std::string &Message) {
   if (settings().Info)
     std::fprintf(stderr, "homp: region %s: %s\n", Desc.Location.c_str(),

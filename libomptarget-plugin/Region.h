@@ -81,6 +81,10 @@ RegionInstance *instanceOf(int64_t DeviceId);
 /// is fatal; otherwise it is a warning that the region runs on the host.
 void regionError(const RegionDescriptor &Desc, const std::string &Message);
 
+/// Reports an error after which no result would be right, and stops.
+[[noreturn]] void regionFatal(const RegionDescriptor &Desc,
+                              const std::string &Message);
+
 /// A note printed only under HOMP_INFO.
 void regionNote(const RegionDescriptor &Desc, const std::string &Message);
 
