@@ -10,6 +10,14 @@
 // RUN: llvm-objdump --offloading %t.arch | FileCheck %s --check-prefix=IMAGES
 // RUN: %t.arch | FileCheck %s --check-prefix=EXEC
 
+// GPU architectures alone need no flag beyond --offload-arch: hompcc finds
+// the ROCm device libraries, CUDA and LLVM's device runtimes itself.
+// RUN: %hompcc -O2 --offload-arch=sm_80,gfx90a %S/../Driver/Inputs/devices.c -o %t.gpu
+// RUN: llvm-objdump --offloading %t.gpu | FileCheck %s --check-prefix=GPU
+// GPU-DAG: arch            sm_80
+// GPU-DAG: arch            gfx90a
+// GPU-NOT: triple          x86_64-pc-linux-gnu
+
 // IMAGES-DAG: triple          x86_64-pc-linux-gnu
 // IMAGES-DAG: arch            sm_80
 // IMAGES-DAG: triple          nvptx64-nvidia-cuda
