@@ -134,6 +134,27 @@ int cpuThreadsPerDevice(int Devices) {
   return std::max(1, std::min(Default, Procs / std::max(1, Devices)));
 }
 
+/// A distributed array already mapped on a device (by an enclosing
+/// single-device 'target data', say) would keep the device's part there
+/// and later overwrite the other devices' results: refuse it.
+void checkNotMapped(const RegionInstance &R, const Entries &E, const Slot &S) {
+  if (S.IsHost)
+    return;
+  const RegionDescriptor &D = R.Info->Desc;
+  for (size_t A = 0; A < D.Arrays.size(); ++A) {
+    if (!D.Arrays[A].distributed() || !E.Arrays[A] || S.Plan->Parts[A].empty())
+      continue;
+    const ArrayValues &V = R.Arrays[A];
+    const char *Part =
+        V.Begin + (S.Plan->Parts[A].Begin - V.Lower) * V.ElemSize;
+    if (omp_target_is_present(Part, S.Device))
+      regionFatal(D, "'" + D.Arrays[A].Name + "' is already mapped on device " +
+                         std::to_string(S.Device) +
+                         " (by an enclosing 'target data'?); a distributed "
+                         "array must not be mapped when its region starts");
+  }
+}
+
 int runOnHost(HostThunk Thunk, Slot &S) {
   std::vector<void *> Params = S.Args->hostParams();
   return Thunk(Params.data(), static_cast<int64_t>(Params.size()));
@@ -248,8 +269,10 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
     }
     Slots.push_back(std::move(S));
   }
-  for (Slot &S : Slots)
+  for (Slot &S : Slots) {
     prepareSlot(*R, *Args, E, S);
+    checkNotMapped(*R, E, S);
+  }
 
   // Offload devices run on their proxies; the host part runs here. Devices
   // that run on the host's CPU (x86_64 offload devices, the host itself)
