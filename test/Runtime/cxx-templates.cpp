@@ -26,6 +26,14 @@ template <typename T> T total(const T *v, std::size_t n) {
   return s;
 }
 
+// An 'auto' loop variable takes the initial value's type.
+void iota(long *v, long n) {
+#pragma omp target teams distribute parallel for device(0:4) \
+    map(from: v[0:n] dist_data(BLOCK))
+  for (auto i = 0L; i < n; i += 1)
+    v[i] = i;
+}
+
 int main() {
   const long n = 999;
   std::vector<int> a(n);
@@ -42,6 +50,10 @@ int main() {
   long long sa = total(a.data(), std::size_t(n)), want = 6LL * (n - 1) * n / 2;
   bad += sa != want;
   bad += total(b.data(), std::size_t(n)) != double((n - 1) * n);
+  std::vector<long> c(n, -1);
+  iota(c.data(), n);
+  for (long i = 0; i < n; ++i)
+    bad += c[i] != i;
   std::puts(bad ? "FAIL" : "PASS");
   return bad != 0;
 }
