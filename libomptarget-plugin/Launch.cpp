@@ -16,6 +16,8 @@
 #include <cstring>
 #include <memory>
 
+#include <pthread.h>
+
 namespace homp {
 
 namespace {
@@ -155,6 +157,10 @@ void checkNotMapped(const RegionInstance &R, const Entries &E, const Slot &S) {
   }
 }
 
+/// Whether this is the program's main thread (libhomp is loaded there).
+pthread_t MainThread = pthread_self();
+bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
+
 int runOnHost(HostThunk Thunk, Slot &S) {
   std::vector<void *> Params = S.Args->hostParams();
   return Thunk(Params.data(), static_cast<int64_t>(Params.size()));
@@ -274,34 +280,40 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
     checkNotMapped(*R, E, S);
   }
 
-  // Offload devices run on their proxies; the host part runs here. Devices
-  // that run on the host's CPU (x86_64 offload devices, the host itself)
-  // share its cores: each runs its OpenMP teams with its share of them.
-  int Offloaded = 0;
-  for (Slot &S : Slots)
-    Offloaded += !S.IsHost;
+  // Each offload device runs on its proxy; the calling thread runs the host's
+  // part or, when it may launch kernels itself (the program's main thread,
+  // outside any parallel region), one device's, saving a hand-off. Devices
+  // on the host's CPU (x86_64 offload devices, the host) share its cores:
+  // each runs its OpenMP teams with its share of them.
   int Threads = cpuThreadsPerDevice(static_cast<int>(Slots.size()));
-  Completion Done(Offloaded);
-  for (Slot &S : Slots) {
+  auto Run = [&](Slot &S) {
+    Clock::time_point T = Clock::now();
+    S.Result = S.IsHost
+                   ? runOnHost(Thunk, S)
+                   : __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit,
+                                         HostPtr, &S.Args->args());
+    S.Seconds = secondsSince(T);
+  };
+  Slot *Here = nullptr;
+  for (Slot &S : Slots)
     if (S.IsHost)
+      Here = &S;
+  if (!Here && !Slots.empty() && onMainThread() && omp_get_level() == 0)
+    Here = &Slots.back();
+  Completion Done(static_cast<int>(Slots.size()) - (Here ? 1 : 0));
+  for (Slot &S : Slots) {
+    if (&S == Here)
       continue;
     ProxyPool::get().run(S.Device, [&, SP = &S] {
       omp_set_num_threads(Threads);
-      Clock::time_point T = Clock::now();
-      SP->Result = __tgt_target_kernel(Loc, SP->Device, NumTeams, ThreadLimit,
-                                       HostPtr, &SP->Args->args());
-      SP->Seconds = secondsSince(T);
+      Run(*SP);
       Done.done();
     });
   }
-  for (Slot &S : Slots) {
-    if (!S.IsHost)
-      continue;
+  if (Here) {
     int Before = omp_get_max_threads();
     omp_set_num_threads(Threads);
-    Clock::time_point T = Clock::now();
-    S.Result = runOnHost(Thunk, S);
-    S.Seconds = secondsSince(T);
+    Run(*Here);
     omp_set_num_threads(Before);
   }
   Done.wait();
