@@ -113,14 +113,6 @@ std::optional<unsigned> Directive::findWord(StringRef Name) const {
   return std::nullopt;
 }
 
-SmallVector<const Clause *, 2> Directive::clauses(StringRef Name) const {
-  SmallVector<const Clause *, 2> Found;
-  for (const Clause &C : Clauses)
-    if (C.Name == Name)
-      Found.push_back(&C);
-  return Found;
-}
-
 std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
   Directive D;
   D.Toks = Toks;

@@ -52,8 +52,6 @@ struct Directive {
   bool hasWord(llvm::StringRef Name) const;
   /// Index into Words of the first word called Name, if any.
   std::optional<unsigned> findWord(llvm::StringRef Name) const;
-  /// The clauses called Name, in order.
-  llvm::SmallVector<const Clause *, 2> clauses(llvm::StringRef Name) const;
 };
 
 /// Splits Toks into a directive. Returns std::nullopt when the tokens do not

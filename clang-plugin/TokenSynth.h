@@ -24,11 +24,6 @@ public:
   void append(TokenVector &Out, llvm::StringRef Code,
               clang::SourceLocation Loc);
 
-  /// Appends Toks unchanged.
-  static void append(TokenVector &Out, llvm::ArrayRef<clang::Token> Toks) {
-    Out.append(Toks.begin(), Toks.end());
-  }
-
   /// A string literal token whose value is Value.
   clang::Token stringLiteral(llvm::StringRef Value, clang::SourceLocation Loc);
 
