@@ -2,28 +2,14 @@
 
 #include "CanonicalLoop.h"
 
+#include "StatementScanner.h"
+
 #include "llvm/ADT/Twine.h"
 
 using namespace clang;
 using namespace llvm;
 
 namespace homp {
-
-StringRef compareOpName(CompareOp Op) {
-  switch (Op) {
-  case CompareOp::Less:
-    return "lt";
-  case CompareOp::LessEqual:
-    return "le";
-  case CompareOp::Greater:
-    return "gt";
-  case CompareOp::GreaterEqual:
-    return "ge";
-  case CompareOp::NotEqual:
-    return "ne";
-  }
-  llvm_unreachable("unknown comparison");
-}
 
 static std::optional<CompareOp> compareOp(const Token &T) {
   switch (T.getKind()) {
@@ -181,6 +167,55 @@ std::optional<CanonicalLoop> parseCanonicalLoop(ArrayRef<Token> Toks,
   if (!P.init(Parts[0]) || !P.test(Parts[1]) || !P.increment(Parts[2]))
     return std::nullopt;
   return P.L;
+}
+
+} // namespace homp
+
+namespace homp {
+
+std::optional<SmallVector<CanonicalLoop, 3>>
+parseLoopNest(ArrayRef<Token> Toks, unsigned For, unsigned End, unsigned Depth,
+              LoopError &Err) {
+  SmallVector<CanonicalLoop, 3> Nest;
+  unsigned B = For, E = End;
+  for (unsigned L = 0; L < Depth; ++L) {
+    std::optional<CanonicalLoop> Loop = parseCanonicalLoop(Toks, B, E, Err);
+    if (!Loop)
+      return std::nullopt;
+    // Bounds and steps of inner loops must not depend on outer variables.
+    for (const CanonicalLoop &Outer : Nest)
+      for (TokenRange R : {Loop->Lower, Loop->Bound, Loop->Step})
+        for (unsigned I = R.Begin; I < R.End; ++I)
+          if (Toks[I].is(tok::identifier) &&
+              identifierName(Toks[I]) == Outer.VarName) {
+            Err = {I, "the bounds of loop " + std::to_string(L + 1) +
+                          " of the nest use '" + Outer.VarName +
+                          "'; only rectangular nests can be distributed"};
+            return std::nullopt;
+          }
+    Nest.push_back(*Loop);
+    if (L + 1 == Depth)
+      break;
+    // The next loop is the whole body, maybe in braces.
+    B = Loop->Body.Begin;
+    E = Loop->Body.End;
+    if (B < E && Toks[B].is(tok::l_brace) && Toks[E - 1].is(tok::r_brace) &&
+        findClosing(Toks, B, E) == E - 1) {
+      ++B;
+      --E;
+    }
+    Token ErrorTok;
+    TokenVector Probe;
+    ArraySource Src(Toks.slice(B, E - B));
+    if (B >= E || Toks[B].isNot(tok::kw_for) ||
+        !scanStatement(Src, Probe, ErrorTok) || B + Src.consumed() != E) {
+      Err = {std::min(B, E == 0 ? 0 : E - 1),
+             "'collapse(" + std::to_string(Depth) + ")' needs " +
+                 std::to_string(Depth) + " perfectly nested loops"};
+      return std::nullopt;
+    }
+  }
+  return Nest;
 }
 
 } // namespace homp

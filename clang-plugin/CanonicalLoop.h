@@ -11,14 +11,13 @@
 
 #include "Directive.h"
 
+#include "homp/Abi.h"
+
 #include <string>
 
 namespace homp {
 
-enum class CompareOp { Less, LessEqual, Greater, GreaterEqual, NotEqual };
-
-/// The comparison's name in region descriptors ("lt", "le", ...).
-llvm::StringRef compareOpName(CompareOp Op);
+using abi::CompareOp;
 
 struct CanonicalLoop {
   unsigned For = 0;      ///< index of 'for'
@@ -47,6 +46,14 @@ struct LoopError {
 std::optional<CanonicalLoop>
 parseCanonicalLoop(llvm::ArrayRef<clang::Token> Toks, unsigned For,
                    unsigned End, LoopError &Err);
+
+/// Reads Depth perfectly nested loops ('collapse(Depth)'), the outermost
+/// starting at Toks[For] and ending at End. Inner loops may sit in braces;
+/// their bounds and steps must not use outer loop variables (the nest is a
+/// box of iterations).
+std::optional<llvm::SmallVector<CanonicalLoop, 3>>
+parseLoopNest(llvm::ArrayRef<clang::Token> Toks, unsigned For, unsigned End,
+              unsigned Depth, LoopError &Err);
 
 } // namespace homp
 

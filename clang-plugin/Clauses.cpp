@@ -2,7 +2,10 @@
 
 #include "Clauses.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <numeric>
 
 using namespace clang;
 using namespace llvm;
@@ -13,26 +16,104 @@ static bool isStar(ArrayRef<Token> Toks, TokenRange R) {
   return R.size() == 1 && Toks[R.Begin].is(tok::star);
 }
 
+static StringRef literalText(const Token &T) {
+  if (!T.isLiteral() || !T.getLiteralData())
+    return {};
+  return StringRef(T.getLiteralData(), T.getLength());
+}
+
+std::optional<int64_t> integerLiteral(const Token &T) {
+  if (T.isNot(tok::numeric_constant))
+    return std::nullopt;
+  StringRef Digits = literalText(T).rtrim("uUlLzZ");
+  int64_t V;
+  if (Digits.empty() || Digits.getAsInteger(0, V))
+    return std::nullopt;
+  return V;
+}
+
+/// A positive constant: an integer, a decimal literal or 'a / b'.
+static std::optional<std::pair<int64_t, int64_t>>
+rationalConstant(ArrayRef<Token> Toks, TokenRange R) {
+  auto Reduce = [](int64_t N, int64_t D) -> std::optional<std::pair<int64_t, int64_t>> {
+    if (N <= 0 || D <= 0)
+      return std::nullopt;
+    int64_t G = std::gcd(N, D);
+    return std::make_pair(N / G, D / G);
+  };
+  if (R.size() == 3 && Toks[R.Begin + 1].is(tok::slash)) {
+    std::optional<int64_t> N = integerLiteral(Toks[R.Begin]);
+    std::optional<int64_t> D = integerLiteral(Toks[R.Begin + 2]);
+    if (N && D)
+      return Reduce(*N, *D);
+    return std::nullopt;
+  }
+  if (R.size() != 1)
+    return std::nullopt;
+  if (std::optional<int64_t> N = integerLiteral(Toks[R.Begin]))
+    return Reduce(*N, 1);
+  StringRef Text = literalText(Toks[R.Begin]).rtrim("fFlL");
+  if (Toks[R.Begin].isNot(tok::numeric_constant) || Text.contains_insensitive('e') ||
+      Text.contains_insensitive('x'))
+    return std::nullopt;
+  auto [Whole, Frac] = Text.split('.');
+  if (Frac.size() > 9)
+    return std::nullopt;
+  int64_t W = 0, F = 0, Scale = 1;
+  if ((!Whole.empty() && Whole.getAsInteger(10, W)) ||
+      (!Frac.empty() && Frac.getAsInteger(10, F)))
+    return std::nullopt;
+  for (size_t I = 0; I < Frac.size(); ++I)
+    Scale *= 10;
+  return Reduce(W * Scale + F, Scale);
+}
+
+//===--- Devices ----------------------------------------------------------===//
+
+/// The abi::DeviceType bits of a device type token, if it names one.
+static std::optional<unsigned> deviceTypeBits(const Token &Tok,
+                                              const SyntaxContext &Ctx) {
+  if (!isDeviceTypeToken(Tok, Ctx))
+    return std::nullopt;
+  StringRef Name = identifierName(Tok);
+  Name.consume_front("HOMP_DEVICE_") || Name.consume_front("OMP_DEVICE_");
+  return StringSwitch<unsigned>(Name)
+      .Case("NVGPU", abi::TypeNVGPU)
+      .Case("AMDGPU", abi::TypeAMDGPU)
+      .Case("GPU", abi::TypeGPU)
+      .Case("CPU", abi::TypeCPU)
+      .Case("HOST", abi::TypeHost)
+      .Default(abi::TypeNVGPU | abi::TypeAMDGPU | abi::TypeCPU); // ALL
+}
+
 static std::optional<DeviceSpec> parseDeviceSpec(ArrayRef<Token> Toks,
                                                  TokenRange S,
                                                  const SyntaxContext &Ctx,
                                                  Diagnostics &Diags) {
   SourceLocation Loc = Toks[S.empty() ? S.Begin - 1 : S.Begin].getLocation();
-  if (S.empty()) {
+  auto Bad = [&]() -> std::optional<DeviceSpec> {
     Diags.report(Loc, Diag::BadDeviceSpec);
     return std::nullopt;
-  }
-  // Device type filters: 'spec & TYPE', 'spec : TYPE'.
-  for (unsigned I = S.Begin; I < S.End; ++I)
-    if (isDeviceTypeToken(Toks[I], Ctx)) {
-      Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
-          << "selecting devices by type";
-      return std::nullopt;
+  };
+  if (S.empty())
+    return Bad();
+  DeviceSpec Out;
+  // 'spec & TYPE' (PMAM'15): a filter on the devices the spec selects.
+  if (S.size() >= 3 && Toks[S.End - 2].is(tok::amp))
+    if (std::optional<unsigned> T = deviceTypeBits(Toks[S.End - 1], Ctx)) {
+      Out.Spec.Types = *T;
+      S.End -= 2;
     }
-  if (S.size() == 1 && isHostName(Toks[S.Begin], Ctx))
-    return DeviceSpec{DeviceSpec::Host, {}, {}};
-  if (isStar(Toks, S))
-    return DeviceSpec{DeviceSpec::All, {}, {}};
+  if (S.size() == 1 && isHostName(Toks[S.Begin], Ctx)) {
+    Out.Spec.Kind = abi::DeviceSpec::Host;
+    return Out;
+  }
+  if (S.size() == 1)
+    if (std::optional<unsigned> T = deviceTypeBits(Toks[S.Begin], Ctx)) {
+      Out.Spec.Kind = abi::DeviceSpec::All; // 'device(HOMP_DEVICE_GPU)'
+      Out.Spec.Types |= *T;
+      return Out;
+    }
 
   // Split at the top-level colons that are not part of '?:'.
   SmallVector<TokenRange, 3> Parts;
@@ -42,17 +123,43 @@ static std::optional<DeviceSpec> parseDeviceSpec(ArrayRef<Token> Toks,
     Rest.Begin = *Colon + 1;
   }
   Parts.push_back(Rest);
-
-  if (Parts.size() == 1)
-    return DeviceSpec{DeviceSpec::One, S, {}};
-  if (Parts.size() == 2 && !Parts[1].empty()) {
-    if (isStar(Toks, Parts[1]) && !Parts[0].empty())
-      return DeviceSpec{DeviceSpec::From, Parts[0], {}};
-    if (!isStar(Toks, Parts[1]) && !isStar(Toks, Parts[0]))
-      return DeviceSpec{DeviceSpec::Range, Parts[0], Parts[1]};
+  // A trailing ':TYPE' (HOMP'16) filters too; with a count, the count
+  // counts devices of that type.
+  if (Parts.size() >= 2 && Parts.back().size() == 1)
+    if (std::optional<unsigned> T = deviceTypeBits(Toks[Parts.back().Begin], Ctx)) {
+      if (Out.Spec.Types)
+        return Bad();
+      Out.Spec.Types = *T;
+      Out.Spec.TypedCount = Parts.size() == 3;
+      Parts.pop_back();
+    }
+  if (Parts.size() > 2 || std::any_of(Parts.begin() + 1, Parts.end(),
+                                      [](TokenRange R) { return R.empty(); }))
+    return Bad();
+  if (Parts.size() == 1) {
+    if (isStar(Toks, Parts[0])) {
+      Out.Spec.Kind = abi::DeviceSpec::All;
+      return Out;
+    }
+    if (Parts[0].empty())
+      return Bad();
+    Out.Spec.Kind = abi::DeviceSpec::One;
+    Out.Start = Parts[0];
+    return Out;
   }
-  Diags.report(Loc, Diag::BadDeviceSpec);
-  return std::nullopt;
+  if (isStar(Toks, Parts[0]))
+    return Bad();
+  Out.Start = Parts[0];
+  if (isStar(Toks, Parts[1])) {
+    if (Parts[0].empty())
+      return Bad();
+    Out.Spec.Kind = abi::DeviceSpec::From;
+    Out.Spec.TypedCount = false;
+    return Out;
+  }
+  Out.Spec.Kind = abi::DeviceSpec::Range;
+  Out.Count = Parts[1];
+  return Out;
 }
 
 std::optional<SmallVector<DeviceSpec, 4>>
@@ -68,25 +175,27 @@ parseDeviceList(ArrayRef<Token> Toks, TokenRange Args, const SyntaxContext &Ctx,
   return Specs;
 }
 
+//===--- Policies ---------------------------------------------------------===//
+
 namespace {
 enum class PolicyName {
   Block,
+  Cyclic,
   Duplicate,
   Align,
   Auto,
-  LaterData,
   LaterLoop,
   Unknown
 };
-}
+} // namespace
 
 static PolicyName classify(StringRef Name) {
   return StringSwitch<PolicyName>(Name)
       .Case("BLOCK", PolicyName::Block)
+      .Case("CYCLIC", PolicyName::Cyclic)
       .Cases("DUPLICATE", "FULL", PolicyName::Duplicate)
       .Case("ALIGN", PolicyName::Align)
       .Case("AUTO", PolicyName::Auto)
-      .Case("CYCLIC", PolicyName::LaterData)
       .Cases("SCHED_STATIC", "SCHED_DYNAMIC", "SCHED_GUIDED",
              PolicyName::LaterLoop)
       .Cases("MODEL_1_AUTO", "MODEL_2_AUTO", "SCHED_PROFILE_AUTO",
@@ -98,12 +207,12 @@ static PolicyName classify(StringRef Name) {
 static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
                                          unsigned End, bool ForLoop,
                                          Diagnostics &Diags) {
-  Policy P;
-  P.Index = I;
+  Policy Out;
+  Out.Index = I;
   const Token &T = Toks[I];
   if (T.is(tok::star)) {
     ++I;
-    return P;
+    return Out;
   }
   StringRef Name = identifierName(T);
   if (Name.empty()) {
@@ -111,68 +220,99 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
     return std::nullopt;
   }
   ++I;
-  TokenRange Args;
+  std::optional<TokenRange> Args;
   if (I < End && Toks[I].is(tok::l_paren)) {
     std::optional<unsigned> Close = findClosing(Toks, I, End);
     if (!Close) {
       Diags.report(Toks[I].getLocation(), Diag::ExpectedPolicy) << ForLoop;
       return std::nullopt;
     }
-    Args = {I + 1, *Close};
+    Args = TokenRange{I + 1, *Close};
     I = *Close + 1;
   }
+  abi::Policy &P = Out.P;
   switch (classify(Name)) {
   case PolicyName::Block:
-    if (!Args.empty()) {
-      Diags.report(T.getLocation(), Diag::NotSupportedYet) << "BLOCK(n)";
+  case PolicyName::Cyclic: {
+    bool IsBlock = classify(Name) == PolicyName::Block;
+    P.Kind = IsBlock && !Args ? abi::Policy::Block : abi::Policy::Cyclic;
+    P.SpelledBlock = IsBlock;
+    if (!Args)
+      return Out;
+    if (Args->empty()) {
+      Diags.report(T.getLocation(), Diag::BadBlockSize) << Name;
       return std::nullopt;
     }
-    P.Kind = Policy::Block;
-    return P;
+    if (Args->size() == 1)
+      if (std::optional<int64_t> N = integerLiteral(Toks[Args->Begin]);
+          N && *N <= 0) {
+        Diags.report(Toks[Args->Begin].getLocation(), Diag::BadBlockSize)
+            << Name;
+        return std::nullopt;
+      }
+    if (Args->size() == 2 && Toks[Args->Begin].is(tok::minus)) {
+      Diags.report(Toks[Args->Begin].getLocation(), Diag::BadBlockSize)
+          << Name;
+      return std::nullopt;
+    }
+    Out.Block = *Args;
+    return Out;
+  }
   case PolicyName::Duplicate:
-    if (ForLoop) {
-      Diags.report(T.getLocation(), Diag::PolicyNotForLoops) << Name;
-      return std::nullopt;
-    }
-    P.Kind = Policy::Duplicate;
-    return P;
-  case PolicyName::Align: {
-    P.Kind = Policy::AlignLoop;
-    if (Args.empty())
-      return P;
-    SmallVector<TokenRange, 2> Parts = splitTopLevel(Toks, Args, tok::comma);
-    if (Parts.size() > 1) {
-      Diags.report(Toks[Parts[1].Begin - 1].getLocation(),
-                   Diag::NotSupportedYet)
-          << "an ALIGN ratio";
-      return std::nullopt;
-    }
-    if (Parts[0].size() != 1 || identifierName(Toks[Parts[0].Begin]).empty()) {
-      Diags.report(Toks[Args.Begin].getLocation(), Diag::ExpectedPolicy)
+    if (Args) {
+      Diags.report(Toks[Args->Begin - 1].getLocation(), Diag::ExpectedPolicy)
           << ForLoop;
       return std::nullopt;
     }
-    P.AlignName = identifierName(Toks[Parts[0].Begin]).str();
-    if (P.AlignName != "loop")
-      P.Kind = Policy::AlignTo;
-    return P;
+    return Out;
+  case PolicyName::Align: {
+    P.Kind = abi::Policy::Align;
+    P.ToLoop = true;
+    if (!Args)
+      return Out;
+    SmallVector<TokenRange, 2> Parts = splitTopLevel(Toks, *Args, tok::comma);
+    if (Parts.size() > 2 || Parts[0].size() != 1 ||
+        identifierName(Toks[Parts[0].Begin]).empty()) {
+      Diags.report(Toks[Args->empty() ? Args->Begin - 1 : Args->Begin]
+                       .getLocation(),
+                   Diag::ExpectedPolicy)
+          << ForLoop;
+      return std::nullopt;
+    }
+    if (Parts.size() == 2) {
+      std::optional<std::pair<int64_t, int64_t>> R =
+          rationalConstant(Toks, Parts[1]);
+      if (!R) {
+        Diags.report(Toks[Parts[1].empty() ? Parts[1].Begin - 1
+                                           : Parts[1].Begin]
+                         .getLocation(),
+                     Diag::BadRatio);
+        return std::nullopt;
+      }
+      P.RatioNum = R->first;
+      P.RatioDen = R->second;
+    }
+    StringRef Target = identifierName(Toks[Parts[0].Begin]);
+    if (Target != "loop") {
+      P.ToLoop = false;
+      P.Target = Target.str();
+    }
+    return Out;
   }
   case PolicyName::Auto:
     if (!ForLoop) {
       Diags.report(T.getLocation(), Diag::PolicyOnlyForLoops) << Name;
       return std::nullopt;
     }
-    Diags.report(T.getLocation(), Diag::NotSupportedYet) << "AUTO";
-    return std::nullopt;
+    P.Kind = abi::Policy::Auto;
+    return Out;
   case PolicyName::LaterLoop:
     if (!ForLoop) {
       Diags.report(T.getLocation(), Diag::PolicyOnlyForLoops) << Name;
       return std::nullopt;
     }
-    [[fallthrough]];
-  case PolicyName::LaterData:
     Diags.report(T.getLocation(), Diag::NotSupportedYet)
-        << ("'" + Name.str() + "'");
+        << ("the scheduler kind '" + Name.str() + "'");
     return std::nullopt;
   case PolicyName::Unknown:
     Diags.report(T.getLocation(), Diag::UnknownPolicy) << Name;
@@ -181,11 +321,11 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
   llvm_unreachable("unknown policy class");
 }
 
-std::optional<SmallVector<Policy, 2>> parsePolicies(ArrayRef<Token> Toks,
+std::optional<SmallVector<Policy, 3>> parsePolicies(ArrayRef<Token> Toks,
                                                     TokenRange Args,
                                                     bool ForLoop,
                                                     Diagnostics &Diags) {
-  SmallVector<Policy, 2> Policies;
+  SmallVector<Policy, 3> Policies;
   unsigned I = Args.Begin;
   while (I < Args.End) {
     if (Toks[I].is(tok::comma)) {
@@ -224,6 +364,125 @@ std::optional<SmallVector<Policy, 2>> parsePolicies(ArrayRef<Token> Toks,
     return std::nullopt;
   }
   return Policies;
+}
+
+//===--- Topology ---------------------------------------------------------===//
+
+std::optional<TopologySpec> parseTopology(ArrayRef<Token> Toks, TokenRange Args,
+                                          Diagnostics &Diags) {
+  TopologySpec Out;
+  auto Bad = [&](unsigned At) -> std::optional<TopologySpec> {
+    Diags.report(Toks[std::min(At, Args.End - 1)].getLocation(),
+                 Diag::BadTopology);
+    return std::nullopt;
+  };
+  if (Args.empty())
+    return Bad(Args.Begin - 1);
+  unsigned I = Args.Begin;
+  if (Toks[I].is(tok::identifier)) {
+    Out.T.Name = identifierName(Toks[I]).str();
+    ++I;
+    if (I == Args.End) {
+      if (Out.T.Name == "target")
+        Out.Target = true;
+      else
+        Out.Reference = Out.T.Name;
+      Out.T.Name.clear();
+      return Out;
+    }
+  }
+  while (I < Args.End) {
+    if (Toks[I].isNot(tok::l_square))
+      return Bad(I);
+    std::optional<unsigned> Close = findClosing(Toks, I, Args.End);
+    if (!Close || *Close == I + 1)
+      return Bad(I);
+    TokenRange Dim{I + 1, *Close};
+    if (Out.T.Rank == abi::MaxRank) {
+      Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
+          << "a topology of more than 3 dimensions";
+      return std::nullopt;
+    }
+    bool Star = isStar(Toks, Dim);
+    if (!Star && Dim.size() == 1)
+      if (std::optional<int64_t> N = integerLiteral(Toks[Dim.Begin]);
+          N && *N <= 0) {
+        Diags.report(Toks[Dim.Begin].getLocation(), Diag::TopologySize);
+        return std::nullopt;
+      }
+    if (!Star && Dim.size() >= 1 && Toks[Dim.Begin].is(tok::minus)) {
+      Diags.report(Toks[Dim.Begin].getLocation(), Diag::TopologySize);
+      return std::nullopt;
+    }
+    Out.T.Given[Out.T.Rank++] = !Star;
+    Out.Dims.push_back(Star ? TokenRange{} : Dim);
+    I = *Close + 1;
+  }
+  if (Out.T.Rank == 0)
+    return Bad(Args.Begin);
+  return Out;
+}
+
+//===--- Halo -------------------------------------------------------------===//
+
+/// One side of a halo spec: 'width' or 'width:edge'; on success I is past it.
+static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
+                     int64_t &Width, abi::Edge &E, Diagnostics &Diags) {
+  if (I < End && Toks[I].is(tok::minus)) {
+    Diags.report(Toks[I].getLocation(), Diag::NegativeHalo);
+    return false;
+  }
+  std::optional<int64_t> W = I < End ? integerLiteral(Toks[I]) : std::nullopt;
+  if (!W) {
+    Diags.report(Toks[std::min(I, End - 1)].getLocation(), Diag::BadHalo);
+    return false;
+  }
+  Width = *W;
+  ++I;
+  if (I < End && Toks[I].is(tok::colon)) {
+    ++I;
+    StringRef Name = I < End ? identifierName(Toks[I]) : StringRef();
+    std::optional<abi::Edge> Edge = StringSwitch<std::optional<abi::Edge>>(Name)
+                                        .Case("periodic", abi::Edge::Periodic)
+                                        .Case("reflecting", abi::Edge::Reflecting)
+                                        .Case("none", abi::Edge::None)
+                                        .Default(std::nullopt);
+    if (!Edge) {
+      Diags.report(Toks[std::min(I, End - 1)].getLocation(), Diag::UnknownEdge)
+          << Name;
+      return false;
+    }
+    E = *Edge;
+    ++I;
+  }
+  return true;
+}
+
+std::optional<SmallVector<abi::Halo, 3>>
+parseHalo(ArrayRef<Token> Toks, TokenRange Args, Diagnostics &Diags) {
+  SmallVector<abi::Halo, 3> Out;
+  for (TokenRange Spec : splitTopLevel(Toks, Args, tok::comma)) {
+    abi::Halo H;
+    unsigned I = Spec.Begin;
+    if (!Spec.empty()) {
+      if (!haloSide(Toks, I, Spec.End, H.Left, H.LeftEdge, Diags))
+        return std::nullopt;
+      H.Right = H.Left;
+      H.RightEdge = H.LeftEdge;
+      if (I < Spec.End && Toks[I].is(tok::pipe))
+        ++I;
+      if (I < Spec.End &&
+          !haloSide(Toks, I, Spec.End, H.Right, H.RightEdge, Diags))
+        return std::nullopt;
+      if (I < Spec.End) {
+        Diags.report(Toks[I].getLocation(), Diag::BadHalo);
+        return std::nullopt;
+      }
+    }
+    Out.push_back(H);
+  }
+  // 'halo(1,)': the empty spec after the comma describes dimension 1.
+  return Out;
 }
 
 } // namespace homp

@@ -1,7 +1,9 @@
 //===-- Clauses.h - Parsing homp's extension clauses ------------*- C++ -*-===//
 //
-// The device list of 'device(...)' and the distribution policies of
-// 'dist_data', 'partition', 'dist_iteration' and 'dist_schedule(target: ...)'.
+// The device list of 'device(...)', 'topology(...)', the distribution
+// policies of 'dist_data', 'partition', 'dist_iteration' and
+// 'dist_schedule(target: ...)', and 'halo(...)'. Each parser fills the
+// records of homp/Abi.h and notes which tokens give their run-time values.
 // Errors are reported here, at the offending token.
 //
 //===----------------------------------------------------------------------===//
@@ -13,19 +15,16 @@
 #include "Directive.h"
 #include "Extensions.h"
 
+#include "homp/Abi.h"
+
+#include <optional>
 #include <string>
 
 namespace homp {
 
 /// One entry of a device list.
 struct DeviceSpec {
-  enum KindTy {
-    All,   ///< '*': every offload device
-    One,   ///< 'id'
-    From,  ///< 'id:*': every device from id on
-    Range, ///< 'id:count' or ':count'
-    Host,  ///< 'host'
-  } Kind;
+  abi::DeviceSpec Spec;
   TokenRange Start; ///< id expression (empty for ':count': 0)
   TokenRange Count; ///< count expression (Range only)
 };
@@ -38,21 +37,37 @@ parseDeviceList(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
 
 /// A distribution policy of one dimension (data) or one loop.
 struct Policy {
-  enum KindTy {
-    Block,     ///< BLOCK
-    Duplicate, ///< DUPLICATE, FULL, *
-    AlignLoop, ///< ALIGN, ALIGN(loop), ALIGN(label)
-    AlignTo,   ///< ALIGN(array)
-  } Kind = Duplicate;
-  std::string AlignName; ///< the name in ALIGN(name), if any
-  unsigned Index = 0;    ///< token index of the policy name
+  abi::Policy P;
+  TokenRange Block; ///< Cyclic: the block size expression (empty: 1)
+  unsigned Index = 0; ///< token index of the policy name
 };
 
 /// Parses a policy list: 'p, q', '[p][q]' or '[p], q'. ForLoop selects the
 /// loop policies (AUTO and the scheduler kinds) over the data ones.
-std::optional<llvm::SmallVector<Policy, 2>>
+std::optional<llvm::SmallVector<Policy, 3>>
 parsePolicies(llvm::ArrayRef<clang::Token> Toks, TokenRange Args, bool ForLoop,
               Diagnostics &Diags);
+
+/// 'topology([name] [d0][d1]...)', or a reference to a named topology.
+struct TopologySpec {
+  abi::Topology T;
+  llvm::SmallVector<TokenRange, 3> Dims; ///< per dimension ('*': empty)
+  std::string Reference; ///< 'topology(top1)': the name referred to
+  bool Target = false;   ///< 'topology(target)': the construct's own
+};
+
+/// Parses the argument list of a 'topology' clause.
+std::optional<TopologySpec> parseTopology(llvm::ArrayRef<clang::Token> Toks,
+                                          TokenRange Args, Diagnostics &Diags);
+
+/// Parses 'halo(...)': one spec per dimension, possibly empty.
+std::optional<llvm::SmallVector<abi::Halo, 3>>
+parseHalo(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
+          Diagnostics &Diags);
+
+/// The value of an integer literal token (decimal, hex or octal, with
+/// suffixes), if it is one.
+std::optional<int64_t> integerLiteral(const clang::Token &T);
 
 } // namespace homp
 

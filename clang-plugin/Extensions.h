@@ -16,6 +16,17 @@
 
 namespace homp {
 
+/// What a variable named in a directive is, as far as distributing it
+/// goes.
+struct VarShape {
+  enum KindTy { Scalar, Pointer, Array, Other } Kind = Other;
+  /// Pointer and Array: how many subscripts reach an element through
+  /// contiguous memory ('double *p': 1, 'double (*p)[8]': 2,
+  /// 'double a[4][8]': 2, 'double **q': 1).
+  unsigned Rank = 0;
+  bool Dependent = false; ///< a template's dependent type: not known yet
+};
+
 /// What recognising the extensions needs beyond the tokens.
 struct SyntaxContext {
   bool CPlusPlus = false;
@@ -23,6 +34,10 @@ struct SyntaxContext {
   /// called 'host', and then 'device(host)' is standard OpenMP.
   std::function<bool(const clang::Token &)> IsDeclared =
       [](const clang::Token &) { return false; };
+  /// The shape of the variable a name refers to where the pragma is;
+  /// std::nullopt if it names no variable.
+  std::function<std::optional<VarShape>(const clang::Token &)> ShapeOf =
+      [](const clang::Token &) { return std::nullopt; };
 };
 
 /// Where an extension is used and what it is called in diagnostics.

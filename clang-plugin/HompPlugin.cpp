@@ -43,6 +43,45 @@ bool isDeclared(Sema &S, const Token &Name) {
   return S.LookupName(R, S.getCurScope()) && !R.empty();
 }
 
+/// The shape of the variable Name refers to where the parser is now.
+std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
+  IdentifierInfo *II = Name.getIdentifierInfo();
+  if (!II)
+    return std::nullopt;
+  LookupResult R(S, DeclarationName(II), Name.getLocation(),
+                 Sema::LookupOrdinaryName);
+  R.suppressDiagnostics();
+  if (!S.LookupName(R, S.getCurScope()) || !R.isSingleResult())
+    return std::nullopt;
+  const auto *VD = dyn_cast<VarDecl>(R.getFoundDecl());
+  if (!VD)
+    return std::nullopt;
+  homp::VarShape Shape;
+  QualType T = VD->getType().getNonReferenceType();
+  if (T->isDependentType()) {
+    Shape.Dependent = true;
+    return Shape;
+  }
+  auto ArrayDims = [](QualType Q) {
+    unsigned N = 0;
+    while (const clang::ArrayType *AT = Q->getAsArrayTypeUnsafe()) {
+      ++N;
+      Q = AT->getElementType();
+    }
+    return N;
+  };
+  if (T->isPointerType()) {
+    Shape.Kind = homp::VarShape::Pointer;
+    Shape.Rank = 1 + ArrayDims(T->getPointeeType());
+  } else if (T->isArrayType()) {
+    Shape.Kind = homp::VarShape::Array;
+    Shape.Rank = ArrayDims(T);
+  } else if (T->isScalarType()) {
+    Shape.Kind = homp::VarShape::Scalar;
+  }
+  return Shape;
+}
+
 class HompConsumer : public SemaConsumer {
 public:
   HompConsumer(CompilerInstance &CI, bool PrintRegions)
@@ -58,6 +97,7 @@ public:
     homp::SyntaxContext Ctx;
     Ctx.CPlusPlus = S.getLangOpts().CPlusPlus;
     Ctx.IsDeclared = [&S](const Token &Name) { return isDeclared(S, Name); };
+    Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(
         Diags, std::move(Ctx),
         [this](SourceLocation Loc) { noteExtensionUse(Loc); });

@@ -2,8 +2,9 @@
 
 #include "OmpPragmaHandler.h"
 
+#include "DataRewriter.h"
 #include "Directive.h"
-#include "DistributedRegion.h"
+#include "KernelRewriter.h"
 #include "Extensions.h"
 #include "StatementScanner.h"
 
@@ -76,6 +77,24 @@ static void reenterTokens(Preprocessor &PP, ArrayRef<Token> Toks) {
                       /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
 }
 
+/// Enters tokens that were already lexed, letting the preprocessor expand
+/// only the '_Pragma' triggers among them (deferDirectives).
+static void reenterWithTriggers(Preprocessor &PP, ArrayRef<Token> Toks) {
+  if (Toks.empty())
+    return;
+  auto Copy = std::make_unique<Token[]>(Toks.size());
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    Copy[I] = Toks[I];
+    if (identifierName(Toks[I]) != "_Pragma")
+      Copy[I].setFlag(Token::DisableExpand);
+  }
+  PP.EnterTokenStream(std::move(Copy), Toks.size(),
+                      /*DisableMacroExpansion=*/false, /*IsReinject=*/true);
+}
+
+/// The word that marks a directive brought back by a trigger.
+static constexpr StringLiteral DeferredWord = "__homp_deferred";
+
 /// After an error in a region, its statement goes back without OpenMP
 /// directives: it still parses, and the error stays the only one.
 static TokenVector withoutDirectives(ArrayRef<Token> Stmt) {
@@ -90,6 +109,14 @@ static TokenVector withoutDirectives(ArrayRef<Token> Stmt) {
       Plain.push_back(T);
   }
   return Plain;
+}
+
+/// The directive's words as written ('target enter update').
+static std::string spellWords(Preprocessor &PP, const Directive &D) {
+  std::string S;
+  for (const Word &W : D.Words)
+    S += (S.empty() ? "" : " ") + W.Name.str();
+  return S;
 }
 
 /// Writes a rewritten region as source text, one directive per line.
@@ -123,10 +150,98 @@ static std::optional<std::string> regionOnlyClause(const Directive &D) {
   return std::nullopt;
 }
 
+TokenVector OmpPragmaHandler::deferDirectives(Preprocessor &PP,
+                                              ArrayRef<Token> Stmt,
+                                              const Scope &Around) {
+  TokenVector Out;
+  TokenSynth Synth(PP);
+  for (unsigned I = 0; I < Stmt.size(); ++I) {
+    if (Stmt[I].isNot(tok::annot_pragma_openmp)) {
+      Out.push_back(Stmt[I]);
+      continue;
+    }
+    unsigned End = I;
+    while (End < Stmt.size() && Stmt[End].isNot(tok::annot_pragma_openmp_end))
+      ++End;
+    if (End == Stmt.size()) {
+      Out.append(Stmt.begin() + I, Stmt.end());
+      break;
+    }
+    ArrayRef<Token> Line = Stmt.slice(I, End + 1 - I);
+    std::optional<Directive> D =
+        parseDirective(Line.drop_front().drop_back());
+    if (!D || !findExtension(*D, Ctx)) {
+      Out.append(Line.begin(), Line.end());
+    } else {
+      SourceLocation Loc = Line.front().getLocation();
+      unsigned K = static_cast<unsigned>(DeferredDirectives.size());
+      DeferredDirectives.push_back({TokenVector(Line.begin(), Line.end()), Around});
+      Synth.append(Out, "_Pragma(\"omp " + DeferredWord.str() + " " +
+                            std::to_string(K) + "\")",
+                   Loc);
+    }
+    I = End;
+  }
+  return Out;
+}
+
+void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
+                                           ArrayRef<Token> Line,
+                                           const Directive &D,
+                                           const Scope &Around) {
+  RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
+  if (!isDataRegion(D)) {
+    std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, {});
+    if (!R)
+      return;
+    for (const std::string &N : R->Distributed)
+      if (!FileScope.distributes(N))
+        FileScope.Distributed.push_back(N);
+    if (PrintRegions)
+      printRegion(PP, R->Tokens);
+    reenterTokens(PP, R->Tokens);
+    return;
+  }
+  TokenVector Stmt;
+  Token ErrorTok;
+  PreprocessorSource Source(PP);
+  ++Collecting;
+  bool Complete = scanStatement(Source, Stmt, ErrorTok);
+  --Collecting;
+  if (!Complete) {
+    Diags.report(ErrorTok.getLocation(), Diag::IncompleteStatement);
+    reenterTokens(PP, withoutDirectives(Stmt));
+    return;
+  }
+  std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, Stmt);
+  if (!R) {
+    reenterTokens(PP, withoutDirectives(Stmt));
+    return;
+  }
+  Scope Inside = Around;
+  Inside.Distributed.insert(Inside.Distributed.end(), R->Distributed.begin(),
+                            R->Distributed.end());
+  Inside.Labels.insert(Inside.Labels.end(), R->Labels.begin(), R->Labels.end());
+  TokenVector Out = R->Tokens;
+  TokenVector Deferred = deferDirectives(PP, Stmt, Inside);
+  Out.append(Deferred.begin(), Deferred.end());
+  TokenSynth(PP).append(Out, "}", Stmt.back().getLocation());
+  if (PrintRegions)
+    printRegion(PP, Out);
+  reenterWithTriggers(PP, Out);
+}
+
 void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
                                         const Directive &D,
-                                        SourceLocation UseLoc) {
+                                        SourceLocation UseLoc,
+                                        const Scope &Around) {
   SourceLocation Loc = Line.front().getLocation();
+  if (!D.Words.empty() && (D.Words[0].Name == "halo_exchange" ||
+                           D.Words[0].Name == "halo_update")) {
+    Diags.report(UseLoc, Diag::NotSupportedYet)
+        << ("'" + D.Words[0].Name + "'").str();
+    return;
+  }
   if (!D.hasWord("target")) {
     if (std::optional<std::string> Clause = regionOnlyClause(D))
       Diags.report(UseLoc, Diag::OutsideRegion) << *Clause;
@@ -138,11 +253,13 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
               "'");
     return;
   }
+  if (isDataConstruct(D))
+    return handleDataConstruct(PP, Line, D, Around);
   if (D.hasWord("enter") || D.hasWord("exit") || D.hasWord("update") ||
       D.hasWord("data")) {
-    Diags.report(Loc, Diag::NotSupportedYet)
-        << "distributed data on 'target data', 'target enter data', 'target "
-           "exit data' and 'target update'";
+    Diags.report(Loc, Diag::BadSpelling)
+        << spellWords(PP, D) << "expected 'target data', 'target enter data', "
+                                "'target exit data' or 'target update'";
     return;
   }
 
@@ -157,8 +274,8 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
     reenterTokens(PP, withoutDirectives(Stmt));
     return;
   }
-  std::optional<TokenVector> Region =
-      rewriteDistributedRegion(PP, Diags, Ctx, NextRegion++, Line, Stmt);
+  RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
+  std::optional<TokenVector> Region = rewriteKernel(RC, Line, Stmt);
   if (Region && PrintRegions)
     printRegion(PP, *Region);
   reenterTokens(PP, Region ? ArrayRef<Token>(*Region)
@@ -174,6 +291,25 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
     return;
   }
   ArrayRef<Token> Body = ArrayRef<Token>(Line).drop_front().drop_back();
+  // A directive deferDirectives took out, brought back where it was.
+  const Scope *Around = &FileScope;
+  Scope Merged;
+  if (Body.size() == 2 && identifierName(Body[0]) == DeferredWord) {
+    std::optional<int64_t> K =
+        Body[1].is(tok::numeric_constant)
+            ? std::optional<int64_t>(std::stoll(PP.getSpelling(Body[1])))
+            : std::nullopt;
+    if (K && *K >= 0 && static_cast<size_t>(*K) < DeferredDirectives.size()) {
+      Line.assign(DeferredDirectives[*K].Line.begin(),
+                  DeferredDirectives[*K].Line.end());
+      Merged = DeferredDirectives[*K].Around;
+      for (const std::string &N : FileScope.Distributed)
+        if (!Merged.distributes(N))
+          Merged.Distributed.push_back(N);
+      Around = &Merged;
+      Body = ArrayRef<Token>(Line).drop_front().drop_back();
+    }
+  }
 
   std::optional<Directive> D = parseDirective(Body);
   std::optional<ExtensionUse> Use;
@@ -186,7 +322,7 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
 
   SourceLocation Loc = Body[Use->Index].getLocation();
   OnExtension(Loc);
-  handleExtensions(PP, Line, *D, Loc);
+  handleExtensions(PP, Line, *D, Loc, *Around);
 }
 
 } // namespace homp

@@ -9,6 +9,7 @@
 #ifndef HOMP_CLANG_PLUGIN_OMPPRAGMAHANDLER_H
 #define HOMP_CLANG_PLUGIN_OMPPRAGMAHANDLER_H
 
+#include "ConstructModel.h"
 #include "Diagnostics.h"
 #include "Extensions.h"
 
@@ -35,7 +36,17 @@ private:
   void handleExtensions(clang::Preprocessor &PP,
                         llvm::ArrayRef<clang::Token> Line,
                         const struct Directive &D,
-                        clang::SourceLocation UseLoc);
+                        clang::SourceLocation UseLoc, const Scope &Around);
+  void handleDataConstruct(clang::Preprocessor &PP,
+                           llvm::ArrayRef<clang::Token> Line,
+                           const struct Directive &D, const Scope &Around);
+  /// Replaces the directives in Stmt that use extensions by triggers that
+  /// bring them back to this handler when the parser reaches them, so they
+  /// are read with what is declared before them (Around: the scope they
+  /// are in).
+  TokenVector deferDirectives(clang::Preprocessor &PP,
+                              llvm::ArrayRef<clang::Token> Stmt,
+                              const Scope &Around);
 
   Diagnostics &Diags;
   SyntaxContext Ctx;
@@ -46,6 +57,15 @@ private:
   /// Numbers the distributed regions of the translation unit.
   unsigned NextRegion = 0;
   bool PrintRegions = false;
+  /// Named topologies, and arrays 'target enter data' distributed, so far.
+  TopologyTable Topologies;
+  Scope FileScope;
+  /// Directives deferred by deferDirectives, with their scopes.
+  struct Deferred {
+    TokenVector Line;
+    Scope Around;
+  };
+  std::vector<Deferred> DeferredDirectives;
 };
 
 } // namespace homp

@@ -2,13 +2,15 @@
 //
 // Every symbol libhomp.so exports is defined in this file; exports.map keeps
 // everything else hidden. The __homp_* entry points are called by code the
-// homp plugin and pass generate, never by users.
+// homp plugin and pass generate (homp/EntryPoints.def), never by users.
 //
 //===----------------------------------------------------------------------===//
 
+#include "DataDirectives.h"
+#include "Devices.h"
+#include "Handles.h"
 #include "KernelArgs.h"
 #include "Launch.h"
-#include "Region.h"
 
 #include "homp/Version.h"
 
@@ -18,44 +20,63 @@
 
 using namespace homp;
 
+extern "C" {
+void __tgt_target_data_begin_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                    void **Bases, void **Ptrs, int64_t *Sizes,
+                                    int64_t *Types, void **Names,
+                                    void **Mappers);
+void __tgt_target_data_end_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                  void **Bases, void **Ptrs, int64_t *Sizes,
+                                  int64_t *Types, void **Names, void **Mappers);
+void __tgt_target_data_update_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                     void **Bases, void **Ptrs, int64_t *Sizes,
+                                     int64_t *Types, void **Names,
+                                     void **Mappers);
+void __tgt_target_data_begin_nowait_mapper(void *Loc, int64_t DeviceId,
+                                           int32_t N, void **Bases,
+                                           void **Ptrs, int64_t *Sizes,
+                                           int64_t *Types, void **Names,
+                                           void **Mappers, int32_t DepNum,
+                                           void *DepList, int32_t NoAliasNum,
+                                           void *NoAliasList);
+void __tgt_target_data_end_nowait_mapper(void *Loc, int64_t DeviceId,
+                                         int32_t N, void **Bases, void **Ptrs,
+                                         int64_t *Sizes, int64_t *Types,
+                                         void **Names, void **Mappers,
+                                         int32_t DepNum, void *DepList,
+                                         int32_t NoAliasNum,
+                                         void *NoAliasList);
+void __tgt_target_data_update_nowait_mapper(
+    void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs,
+    int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
+    int32_t DepNum, void *DepList, int32_t NoAliasNum, void *NoAliasList);
+}
+
 namespace {
 
-/// Device id that makes the launch fall back to the host (clang's own path).
-constexpr int64_t HostFallback = static_cast<int64_t>(0x4850ULL << 48);
+/// The first device a construct compiled without the homp pass runs on.
+int64_t firstDevice(ConstructInfo &Info, va_list Values) {
+  ConstructValues V = readValues(Info, Values);
+  std::vector<int> Devices = selectDevices(Info.Desc, V);
+  int64_t Device = omp_get_initial_device();
+  if (V.IfTrue && !Devices.empty())
+    Device = Devices.front();
+  if (!Info.WarnedNoPass.exchange(true))
+    constructNote(Info, "compiled without the homp pass; it runs on device " +
+                            std::to_string(Device) + " only");
+  return Device;
+}
 
-/// Creates the instance and its plan; on any problem the region runs on the
-/// host (or the program stops, under OMP_TARGET_OFFLOAD=MANDATORY).
-int64_t beginDistributed(const char *Descriptor, void *ChunkVar,
-                         va_list Values) {
-  RegionInfo &Info = regionInfo(Descriptor);
-  const RegionDescriptor &D = Info.Desc;
-  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
-  if (settings().Offload == OffloadPolicy::Disabled)
-    return HostFallback;
-  RegionInstance *R = createInstance(Info, ChunkVar, Values);
-  if (!R)
-    return HostFallback;
-  if (!R->IfTrue) {
-    delete R;
-    return HostFallback;
-  }
-  if (R->Devices.empty()) {
-    regionError(D, "none of the devices of its 'device' clause exists");
-    delete R;
-    return HostFallback;
-  }
-  std::vector<ArrayExtent> Extents;
-  for (const ArrayValues &A : R->Arrays)
-    Extents.push_back({A.Lower, A.Length});
-  PlanError Err;
-  if (!planRegion(D, R->Devices.size(), R->Loop, Extents, R->Plan, Err)) {
-    int Device =
-        Err.Kind == PlanError::OutsidePart ? R->Devices[Err.Device] : 0;
-    regionError(D, describePlanError(D, Err, Device));
-    delete R;
-    return HostFallback;
-  }
-  return handleOf(R);
+/// The data construct behind a handle, or nullptr for a plain device id.
+Instance *dataInstance(int64_t DeviceId) {
+  Instance *I = instanceOf(DeviceId);
+  return I && I->Kind == Instance::Data ? I : nullptr;
+}
+
+MapperArgs mapperArgs(void *Loc, int32_t N, void **Bases, void **Ptrs,
+                      int64_t *Sizes, int64_t *Types, void **Names,
+                      void **Mappers) {
+  return MapperArgs{Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers};
 }
 
 } // namespace
@@ -65,45 +86,107 @@ extern "C" {
 /// The homp version, e.g. "0.1.0".
 const char *homp_version(void) { return homp::Version; }
 
-/// The marker of a region compiled without the homp pass: the region runs,
-/// whole, on the first device of its list.
+/// The marker of a kernel compiled without the homp pass: it runs, whole,
+/// on the first device of its list.
 long long __homp_region(const char *Descriptor, void *ChunkVar, ...) {
-  RegionInfo &Info = regionInfo(Descriptor);
+  (void)ChunkVar;
   va_list Values;
   va_start(Values, ChunkVar);
-  RegionInstance *R = createInstance(Info, ChunkVar, Values);
+  int64_t Device = firstDevice(constructInfo(Descriptor), Values);
   va_end(Values);
-  int64_t Device = omp_get_initial_device();
-  if (R && R->IfTrue && !R->Devices.empty())
-    Device = R->Devices.front();
-  delete R;
-  if (!Info.WarnedNoPass.exchange(true))
-    regionNote(Info.Desc, "compiled without the homp pass; it runs on device " +
-                              std::to_string(Device) + " only");
   return Device;
 }
 
-/// The marker of a region the homp pass saw: returns the handle the launch
+/// The marker of a kernel the homp pass saw: returns the handle the launch
 /// receives as device id.
 long long __homp_region_distributed(const char *Descriptor, void *ChunkVar,
                                     ...) {
   va_list Values;
   va_start(Values, ChunkVar);
-  int64_t Handle = beginDistributed(Descriptor, ChunkVar, Values);
+  KernelInstance *K = beginKernel(constructInfo(Descriptor), ChunkVar, Values);
   va_end(Values);
-  return Handle;
+  return K ? handleOf(K) : HostFallback;
+}
+
+/// The marker of a data construct compiled without the homp pass: it maps
+/// its items, whole, on the first device of its list.
+long long __homp_data(const char *Descriptor, ...) {
+  va_list Values;
+  va_start(Values, Descriptor);
+  int64_t Device = firstDevice(constructInfo(Descriptor), Values);
+  va_end(Values);
+  return Device;
+}
+
+/// The marker of a data construct the homp pass saw.
+long long __homp_data_distributed(const char *Descriptor, ...) {
+  va_list Values;
+  va_start(Values, Descriptor);
+  Instance *DI = beginDataConstruct(constructInfo(Descriptor), Values);
+  va_end(Values);
+  return DI ? handleOf(DI) : HostFallback;
 }
 
 /// Replaces __tgt_target_kernel in modules the homp pass transformed.
 int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
                          int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                          HostThunk Thunk) {
-  if (RegionInstance *R = instanceOf(DeviceId))
-    return launchRegion(R, Loc, NumTeams, ThreadLimit, HostPtr, Args, Thunk);
+  if (Instance *I = instanceOf(DeviceId))
+    if (I->Kind == Instance::Kernel)
+      return launchKernel(static_cast<KernelInstance *>(I), Loc, NumTeams,
+                          ThreadLimit, HostPtr, Args, Thunk);
   if (DeviceId == HostFallback)
     return 1;
   return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
                              Args);
 }
+
+#define HOMP_DATA_ENTRY(Name, Call, Real)                                      \
+  void Name(void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs, \
+            int64_t *Sizes, int64_t *Types, void **Names, void **Mappers) {    \
+    if (Instance *DI = dataInstance(DeviceId))                             \
+      return runDataConstruct(                                                 \
+          DI, Call,                                                            \
+          mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
+    if (DeviceId == HostFallback)                                              \
+      return;                                                                  \
+    Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
+  }
+
+/// Replace the data mapping entry points in modules the pass transformed.
+HOMP_DATA_ENTRY(__homp_target_data_begin_mapper, MapperCall::Begin,
+                __tgt_target_data_begin_mapper)
+HOMP_DATA_ENTRY(__homp_target_data_end_mapper, MapperCall::End,
+                __tgt_target_data_end_mapper)
+HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
+                __tgt_target_data_update_mapper)
+#undef HOMP_DATA_ENTRY
+
+// The nowait forms run inside the target task clang made for them; homp's
+// part runs synchronously there.
+#define HOMP_DATA_NOWAIT_ENTRY(Name, Call, Real)                               \
+  void Name(void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs, \
+            int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,      \
+            int32_t DepNum, void *DepList, int32_t NoAliasNum,                 \
+            void *NoAliasList) {                                               \
+    if (Instance *DI = dataInstance(DeviceId))                             \
+      return runDataConstruct(                                                 \
+          DI, Call,                                                            \
+          mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
+    if (DeviceId == HostFallback)                                              \
+      return;                                                                  \
+    Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \
+         DepList, NoAliasNum, NoAliasList);                                    \
+  }
+
+HOMP_DATA_NOWAIT_ENTRY(__homp_target_data_begin_nowait_mapper,
+                       MapperCall::Begin,
+                       __tgt_target_data_begin_nowait_mapper)
+HOMP_DATA_NOWAIT_ENTRY(__homp_target_data_end_nowait_mapper, MapperCall::End,
+                       __tgt_target_data_end_nowait_mapper)
+HOMP_DATA_NOWAIT_ENTRY(__homp_target_data_update_nowait_mapper,
+                       MapperCall::Update,
+                       __tgt_target_data_update_nowait_mapper)
+#undef HOMP_DATA_NOWAIT_ENTRY
 
 } // extern "C"

@@ -33,6 +33,13 @@ void DeviceArgs::setEntry(unsigned K, void *Ptr) {
   Ptrs[K] = Ptr;
 }
 
+void DeviceArgs::setLiteral(unsigned K, void *Value) {
+  BasePtrs[K] = Value;
+  Ptrs[K] = Value;
+  Sizes[K] = 0;
+  Types[K] = MapLiteral | MapTargetParam;
+}
+
 static bool movesData(int64_t Type) {
   return !(Type & (MapLiteral | MapPrivate));
 }

@@ -24,6 +24,8 @@ public:
   explicit DeviceArgs(const KernelArgs &Original);
   DeviceArgs(const DeviceArgs &) = delete;
   DeviceArgs &operator=(const DeviceArgs &) = delete;
+  /// Moving keeps the entries where they are: Args keeps pointing at them.
+  DeviceArgs(DeviceArgs &&) = default;
 
   /// Narrows entry K to Size bytes at Ptr, inside its original data. The
   /// base stays, so the kernel's global indices keep working.
@@ -32,6 +34,9 @@ public:
   void moveEntry(unsigned K, void *Ptr);
   /// Makes entry K both base and data pointer Ptr.
   void setEntry(unsigned K, void *Ptr);
+  /// Makes entry K a parameter passed as it is (OpenMP's is_device_ptr):
+  /// the kernel receives Value and libomptarget maps nothing for it.
+  void setLiteral(unsigned K, void *Value);
   void addMapType(unsigned K, int64_t Bits) { Types[K] |= Bits; }
 
   KernelArgs &args() { return Args; }

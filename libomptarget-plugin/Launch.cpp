@@ -1,22 +1,23 @@
-//===-- Launch.cpp - Running a distributed region on its devices ----------===//
+//===-- Launch.cpp - Running a distributed kernel on its devices ----------===//
 
 #include "Launch.h"
 
 #include "DeviceArgs.h"
+#include "Devices.h"
 #include "ProxyPool.h"
+#include "Residency.h"
+#include "Transfers.h"
 
 #include "homp/Info.h"
+#include "homp/Reduction.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
-
-#include <pthread.h>
 
 namespace homp {
 
@@ -28,50 +29,102 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
-/// One device's share of a launch and everything it points at.
-struct Slot {
-  int Device = 0;
-  bool IsHost = false;
-  const DevicePlan *Plan = nullptr;
-  Chunk ChunkCopy{};
-  std::unique_ptr<DeviceArgs> Args;
-  std::vector<std::vector<char>> Reductions; ///< per reduction: its copy
-  std::vector<std::vector<char>> Staging;    ///< per array: duplicate copies
-  int Result = 0;
-  double Seconds = 0;
-  int64_t BytesIn = 0, BytesOut = 0; ///< what the launch asks to copy
-};
-
-/// The kernel-argument entries of the region's variables.
+/// The kernel-argument entries of the kernel's variables.
 struct Entries {
   unsigned Chunk = 0;
-  std::vector<std::optional<unsigned>> Arrays;
+  std::vector<std::optional<unsigned>> Items;
   std::vector<unsigned> Reductions;
+  struct Resident {
+    unsigned Entry;
+    ResidentArray *Array;
+  };
+  std::vector<Resident> Residents;
 };
 
-bool findEntries(const RegionInstance &R, const KernelArgs &Args, Entries &E,
-                 std::string &Error) {
+/// One device's share of a launch and everything it points at.
+struct Slot {
+  unsigned Position = 0;
+  int Device = 0;
+  bool IsHost = false;
+  const DeviceWork *Work = nullptr;
+  abi::Chunk Chunk{};
+  std::vector<Storage> Items;             ///< per array: device storage
+  std::vector<std::vector<char>> Staging; ///< per array: duplicates mapped back
+  std::vector<std::vector<char>> Reductions;
+  int64_t BytesIn = 0, BytesOut = 0, Launches = 0;
+  double Seconds = 0;
+  enum { Ok, FailedBeforeResults, FailedAfterResults, Fatal } Status = Ok;
+  std::string Error;
+};
+
+class Launcher {
+public:
+  Launcher(KernelInstance &K, KernelArgs &Args, HostThunk Thunk, void *Loc,
+           int32_t NumTeams, int32_t ThreadLimit, void *HostPtr)
+      : K(K), D(K.Info->Desc), Args(Args), Thunk(Thunk), Loc(Loc),
+        NumTeams(NumTeams), ThreadLimit(ThreadLimit), HostPtr(HostPtr) {}
+
+  int run();
+
+private:
+  bool findEntries(std::string &Error);
+  const Distribution &itemDist(size_t I) const { return K.Plan.Items[I]; }
+  bool isDuplicateBack(size_t I) const {
+    return itemDist(I).duplicated() && abi::copiesOut(D.Arrays[I].Map);
+  }
+  ProductSet itemHeld(size_t I, unsigned Pos) const;
+  void prepare(Slot &S);
+  void runSlot(Slot &S);
+  void copyIn(Slot &S);
+  DeviceArgs argsFor(Slot &S);
+  void launches(Slot &S, DeviceArgs &A);
+  void copyOut(Slot &S);
+  void rerunOnHost(Slot &S);
+  void combineReductions(std::vector<Slot *> &ById);
+  void mergeDuplicates(std::vector<Slot *> &ById);
+  void report(std::vector<Slot *> &ById, double Seconds);
+
+  KernelInstance &K;
+  const abi::Descriptor &D;
+  KernelArgs &Args;
+  HostThunk Thunk;
+  void *Loc;
+  int32_t NumTeams, ThreadLimit;
+  void *HostPtr;
+  Entries E;
+  int HostId = omp_get_initial_device();
+};
+
+/// Whether entry K of Args is a kernel parameter libomptarget maps (the
+/// kind homp can take over for a resident array).
+bool isMappedParam(const KernelArgs &Args, unsigned K) {
+  int64_t T = Args.ArgTypes[K];
+  return (T & MapTargetParam) && !(T & (MapLiteral | MapPrivate)) &&
+         !(T & MapMemberOfMask);
+}
+
+bool Launcher::findEntries(std::string &Error) {
   std::vector<bool> Claimed(Args.NumArgs, false);
-  std::optional<unsigned> K = claimEntry(Args, R.ChunkVar, Claimed);
-  if (!K) {
+  std::optional<unsigned> C = claimEntry(Args, K.ChunkVar, Claimed);
+  if (!C) {
     Error = "the region's kernel does not take homp's chunk variable (was it "
             "compiled by another homp version?)";
     return false;
   }
-  E.Chunk = *K;
-  const RegionDescriptor &D = R.Info->Desc;
-  for (size_t A = 0; A < D.Arrays.size(); ++A) {
-    std::optional<unsigned> AK = claimEntry(Args, R.Arrays[A].Begin, Claimed);
-    if (!AK && R.Arrays[A].Length > 0) {
-      Error = "'" + D.Arrays[A].Name +
-              "' is not among the region's mapped arguments";
+  E.Chunk = *C;
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    std::optional<unsigned> AK =
+        claimEntry(Args, K.Values.Arrays[I].first(), Claimed);
+    if (AK && !isMappedParam(Args, *AK)) {
+      Error = "'" + D.Arrays[I].Name +
+              "' is not passed to the kernel as a mapped parameter";
       return false;
     }
-    E.Arrays.push_back(AK);
+    E.Items.push_back(AK);
   }
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
     std::optional<unsigned> RK =
-        claimEntry(Args, R.Reductions[I].Address, Claimed);
+        claimEntry(Args, K.Values.Reductions[I].Address, Claimed);
     if (!RK) {
       Error = "reduction variable '" + D.Reductions[I].Name +
               "' is not among the region's mapped arguments";
@@ -79,104 +132,231 @@ bool findEntries(const RegionInstance &R, const KernelArgs &Args, Entries &E,
     }
     E.Reductions.push_back(*RK);
   }
+  // Everything else that points into a resident array uses its parts.
+  if (!anyResident())
+    return true;
+  for (unsigned I = 0; I < Args.NumArgs; ++I) {
+    if (Claimed[I] || !isMappedParam(Args, I))
+      continue;
+    ResidentArray *A = nullptr;
+    for (ResidentArray *R : K.AccessResidents)
+      if (R && (R->hostBegin() <= reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) &&
+                reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) <
+                    std::max(R->hostEnd(), R->hostBegin() + 1)))
+        A = R;
+    if (!A) {
+      A = acquireResident(Args.ArgPtrs[I]);
+      if (!A)
+        continue;
+      K.AccessResidents.push_back(A); // released with the instance
+    }
+    E.Residents.push_back({I, A});
+  }
   return true;
 }
 
-/// Points Slot's arguments at its part of every array and at its own chunk
-/// and reduction copies. The host runs in place, so its distributed arrays
-/// stay where they are.
-void prepareSlot(const RegionInstance &R, const KernelArgs &Args,
-                 const Entries &E, Slot &S) {
-  const RegionDescriptor &D = R.Info->Desc;
-  S.Args = std::make_unique<DeviceArgs>(Args);
-  S.ChunkCopy = {S.Plan->ChunkFirst, S.Plan->ChunkBound, R.ChunkVar->Step};
-  S.Args->setEntry(E.Chunk, &S.ChunkCopy);
-  S.Args->args().Tripcount = static_cast<uint64_t>(S.Plan->Iterations.size());
+ProductSet Launcher::itemHeld(size_t I, unsigned Pos) const {
+  const Distribution &X = itemDist(I);
+  return X.held(Pos).intersect(ProductSet::of(X.Shape.Section));
+}
+
+void Launcher::prepare(Slot &S) {
+  S.Items.assign(D.Arrays.size(), Storage());
   S.Staging.resize(D.Arrays.size());
-  for (size_t A = 0; A < D.Arrays.size(); ++A) {
-    if (!E.Arrays[A])
+  // A duplicate mapped back starts as the host's data on every device, so
+  // elements a device leaves alone compare equal when they are merged.
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (!isDuplicateBack(I) || K.ItemResidents[I])
       continue;
-    unsigned K = *E.Arrays[A];
-    const ArrayValues &V = R.Arrays[A];
-    if (D.Arrays[A].distributed()) {
-      if (S.IsHost)
-        continue;
-      Range Part = S.Plan->Parts[A];
-      char *Ptr =
-          V.Begin + (Part.empty() ? 0 : (Part.Begin - V.Lower)) * V.ElemSize;
-      S.Args->narrowEntry(K, Ptr, Part.size() * V.ElemSize);
-      continue;
-    }
-    // A duplicate mapped back: each device writes into its own copy, which
-    // starts as the host's data; the copies are merged after the launch.
-    int64_t Bytes = Args.ArgSizes[K];
-    S.Staging[A].assign(static_cast<char *>(Args.ArgPtrs[K]),
-                        static_cast<char *>(Args.ArgPtrs[K]) + Bytes);
-    S.Args->moveEntry(K, S.Staging[A].data());
-    S.Args->addMapType(K, MapTo);
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
+    const char *From = V.Base + Span.Begin * V.Shape.ElementSize;
+    S.Staging[I].assign(From, From + Span.size() * V.Shape.ElementSize);
   }
   S.Reductions.resize(D.Reductions.size());
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
-    const ScalarType &T = R.Reductions[I].Type;
-    S.Reductions[I].assign(T.Size, 0);
-    reductionIdentity(D.Reductions[I].Op, T, S.Reductions[I].data());
-    S.Args->setEntry(E.Reductions[I], S.Reductions[I].data());
+    std::optional<ScalarType> T = decodeScalarType(
+        K.Values.Reductions[I].TypeCode, K.Values.Reductions[I].Size);
+    S.Reductions[I].assign(T->Size, 0);
+    reductionIdentity(D.Reductions[I].Op, *T, S.Reductions[I].data());
   }
-  // Measured now: libomptarget may rewrite the arrays during the launch.
-  S.BytesIn = S.IsHost ? 0 : S.Args->bytesIn();
-  S.BytesOut = S.IsHost ? 0 : S.Args->bytesOut();
 }
 
-/// The OpenMP threads each of Devices devices uses when it runs on the
-/// host's cores: an equal share of the processors, at most what the program
-/// would use by default (OMP_NUM_THREADS).
-int cpuThreadsPerDevice(int Devices) {
-  static const int Procs = omp_get_num_procs();
-  static const int Default = omp_get_max_threads();
-  return std::max(1, std::min(Default, Procs / std::max(1, Devices)));
-}
-
-/// A distributed array already mapped on a device (by an enclosing
-/// single-device 'target data', say) would keep the device's part there
-/// and later overwrite the other devices' results: refuse it.
-void checkNotMapped(const RegionInstance &R, const Entries &E, const Slot &S) {
-  if (S.IsHost)
-    return;
-  const RegionDescriptor &D = R.Info->Desc;
-  for (size_t A = 0; A < D.Arrays.size(); ++A) {
-    if (!D.Arrays[A].distributed() || !E.Arrays[A] || S.Plan->Parts[A].empty())
+void Launcher::copyIn(Slot &S) {
+  for (size_t I = 0; I < D.Arrays.size() && S.Status == Slot::Ok; ++I) {
+    if (K.ItemResidents[I])
       continue;
-    const ArrayValues &V = R.Arrays[A];
-    const char *Part =
-        V.Begin + (S.Plan->Parts[A].Begin - V.Lower) * V.ElemSize;
-    if (omp_target_is_present(Part, S.Device))
-      regionFatal(D, "'" + D.Arrays[A].Name + "' is already mapped on device " +
-                         std::to_string(S.Device) +
-                         " (by an enclosing 'target data'?); a distributed "
-                         "array must not be mapped when its region starts");
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    ProductSet Held = itemHeld(I, S.Position);
+    if (Held.empty())
+      continue;
+    const Distribution &X = itemDist(I);
+    if (!X.duplicated() && E.Items[I]) {
+      // An array a single-device 'target data' already maps there would
+      // keep that copy and overwrite the other devices' results later.
+      Index First{};
+      for (unsigned Dm = 0; Dm < V.Shape.Rank; ++Dm)
+        First[Dm] = X.Owned[S.Position].Dims[Dm].hull().Begin;
+      if (omp_target_is_present(V.Base + V.Shape.offset(First) *
+                                             V.Shape.ElementSize,
+                                S.Device)) {
+        S.Status = Slot::Fatal;
+        S.Error = "'" + D.Arrays[I].Name + "' is already mapped on device " +
+                  std::to_string(S.Device) +
+                  " (by an enclosing 'target data'?); a distributed array "
+                  "must not be mapped when its region starts";
+        return;
+      }
+    }
+    if (!allocateStorage(S.Device, V.Shape, V.Shape.span(Held), S.Items[I],
+                         S.Error)) {
+      S.Error += " for its part of '" + D.Arrays[I].Name + "'";
+      S.Status = Slot::FailedBeforeResults;
+      return;
+    }
+    bool In = abi::copiesIn(D.Arrays[I].Map) || isDuplicateBack(I);
+    if (In && !copyElements(Direction::ToDevice, V.Shape, V.Base, S.Items[I],
+                            Held, S.BytesIn)) {
+      S.Error = "copying '" + D.Arrays[I].Name + "' to device " +
+                std::to_string(S.Device) + " failed";
+      S.Status = Slot::FailedBeforeResults;
+    }
   }
 }
 
-/// Whether this is the program's main thread (libhomp is loaded there).
-pthread_t MainThread = pthread_self();
-bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
-
-int runOnHost(HostThunk Thunk, Slot &S) {
-  std::vector<void *> Params = S.Args->hostParams();
-  return Thunk(Params.data(), static_cast<int64_t>(Params.size()));
+DeviceArgs Launcher::argsFor(Slot &S) {
+  DeviceArgs A(Args);
+  A.setEntry(E.Chunk, &S.Chunk);
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (!E.Items[I])
+      continue;
+    unsigned Ent = *E.Items[I];
+    void *Base = A.base(Ent);
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    if (ResidentArray *R = K.ItemResidents[I]) {
+      std::optional<unsigned> Q = R->Dist.positionOf(S.Device);
+      A.setLiteral(Ent, Q ? R->deviceAddress(*Q, Base) : Base);
+    } else if (!S.Staging[I].empty() && S.IsHost) {
+      Storage Host{HostId, S.Staging[I].data(),
+                   V.Shape.span(ProductSet::of(V.Shape.Section))};
+      A.setLiteral(Ent, deviceAddress(V.Shape, V.Base, Host, Base));
+    } else if (S.Items[I].Ptr) {
+      A.setLiteral(Ent, deviceAddress(V.Shape, V.Base, S.Items[I], Base));
+    } else {
+      A.setLiteral(Ent, Base); // the host's own memory, or nothing held
+    }
+  }
+  for (const Entries::Resident &R : E.Residents) {
+    void *Base = A.base(R.Entry);
+    std::optional<unsigned> Q = R.Array->Dist.positionOf(S.Device);
+    A.setLiteral(R.Entry, Q ? R.Array->deviceAddress(*Q, Base) : Base);
+  }
+  for (size_t I = 0; I < D.Reductions.size(); ++I)
+    A.setEntry(E.Reductions[I], S.Reductions[I].data());
+  return A;
 }
 
-/// Combines the devices' reduction copies in ascending device order, then
-/// with the variable's value before the region.
-void combineReductions(const RegionInstance &R, std::vector<Slot *> &ById) {
-  const RegionDescriptor &D = R.Info->Desc;
+void Launcher::launches(Slot &S, DeviceArgs &A) {
+  for (const LaunchPiece &P : S.Work->Pieces) {
+    uint64_t Trip = 1;
+    for (unsigned L = 0; L < K.Nest.Rank; ++L) {
+      S.Chunk.Loops[L] = chunkOf(K.Nest.Loops[L], K.Nest.Trips[L], P.Loops[L]);
+      Trip *= static_cast<uint64_t>(P.Loops[L].Count);
+    }
+    int Rc;
+    if (S.IsHost) {
+      std::vector<void *> Params = A.hostParams();
+      Rc = Thunk(Params.data(), static_cast<int64_t>(Params.size()));
+      if (Rc != 0) {
+        S.Status = Slot::Fatal;
+        S.Error = "the homp pass's host entry does not match the region";
+        return;
+      }
+    } else {
+      // libomptarget may rewrite the argument arrays it is given.
+      DeviceArgs Launch(A.args());
+      Launch.args().Tripcount = Trip;
+      Rc = __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit, HostPtr,
+                               &Launch.args());
+    }
+    ++S.Launches;
+    if (Rc != 0) {
+      S.Status = Slot::FailedBeforeResults;
+      S.Error = "device " + std::to_string(S.Device) + " failed to run its part";
+      return;
+    }
+  }
+}
+
+void Launcher::copyOut(Slot &S) {
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (!S.Items[I].Ptr)
+      continue;
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    bool Ok = true;
+    if (isDuplicateBack(I)) {
+      Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
+      char *Stage =
+          S.Staging[I].data() - Span.Begin * V.Shape.ElementSize;
+      Ok = copyElements(Direction::FromDevice, V.Shape, Stage, S.Items[I],
+                        ProductSet::of(V.Shape.Section), S.BytesOut);
+    } else if (abi::copiesOut(D.Arrays[I].Map) && !itemDist(I).duplicated()) {
+      Ok = copyElements(Direction::FromDevice, V.Shape, V.Base, S.Items[I],
+                        itemDist(I).Owned[S.Position], S.BytesOut);
+    }
+    if (!Ok && S.Status == Slot::Ok) {
+      S.Status = Slot::FailedAfterResults;
+      S.Error = "copying '" + D.Arrays[I].Name + "' back from device " +
+                std::to_string(S.Device) + " failed";
+    }
+  }
+}
+
+void Launcher::runSlot(Slot &S) {
+  Clock::time_point T = Clock::now();
+  if (!S.IsHost)
+    copyIn(S);
+  if (S.Status == Slot::Ok) {
+    DeviceArgs A = argsFor(S);
+    launches(S, A);
+  }
+  if (S.Status == Slot::Ok && !S.IsHost)
+    copyOut(S);
+  for (Storage &St : S.Items)
+    freeStorage(St);
+  S.Seconds = secondsSince(T);
+}
+
+void Launcher::rerunOnHost(Slot &S) {
+  std::fprintf(stderr,
+               "homp: warning: region %s: %s; running its part on the host\n",
+               K.Info->Location.c_str(), S.Error.c_str());
+  Slot Again;
+  Again.Position = S.Position;
+  Again.Device = S.Device;
+  Again.IsHost = true;
+  Again.Work = S.Work;
+  prepare(Again);
+  Again.Items.assign(D.Arrays.size(), Storage());
+  runSlot(Again);
+  if (Again.Status != Slot::Ok)
+    constructFatal(*K.Info, Again.Error);
+  S.Staging = std::move(Again.Staging);
+  S.Reductions = std::move(Again.Reductions);
+  S.Launches += Again.Launches;
+  S.Seconds += Again.Seconds;
+  S.Status = Slot::Ok;
+}
+
+void Launcher::combineReductions(std::vector<Slot *> &ById) {
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
-    const ScalarType &T = R.Reductions[I].Type;
+    ScalarType T = *decodeScalarType(K.Values.Reductions[I].TypeCode,
+                                     K.Values.Reductions[I].Size);
     std::vector<char> Acc(ById.front()->Reductions[I]);
     for (size_t S = 1; S < ById.size(); ++S)
       reductionCombine(D.Reductions[I].Op, T, Acc.data(),
                        ById[S]->Reductions[I].data());
-    reductionCombine(D.Reductions[I].Op, T, R.Reductions[I].Address,
+    reductionCombine(D.Reductions[I].Op, T, K.Values.Reductions[I].Address,
                      Acc.data());
   }
 }
@@ -184,30 +364,32 @@ void combineReductions(const RegionInstance &R, std::vector<Slot *> &ById) {
 /// Puts the devices' copies of duplicate arrays mapped back together: an
 /// element one device changed takes that value; two devices changing it to
 /// different values is an error, since no single answer is right.
-void mergeDuplicates(const RegionInstance &R, const Entries &E,
-                     const KernelArgs &Args, std::vector<Slot *> &ById) {
-  const RegionDescriptor &D = R.Info->Desc;
+void Launcher::mergeDuplicates(std::vector<Slot *> &ById) {
   for (size_t A = 0; A < D.Arrays.size(); ++A) {
-    if (D.Arrays[A].distributed() || !E.Arrays[A])
+    if (!isDuplicateBack(A) || K.ItemResidents[A])
       continue;
-    char *Host = static_cast<char *>(Args.ArgPtrs[*E.Arrays[A]]);
-    int64_t Bytes = Args.ArgSizes[*E.Arrays[A]];
-    int64_t Elem = std::max<int64_t>(1, R.Arrays[A].ElemSize);
-    if (Bytes % Elem)
-      Elem = 1;
-    std::vector<char> Original(Host, Host + Bytes);
-    std::vector<int> Writer(Bytes / Elem, -1);
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[A];
+    Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
+    int64_t Elem = V.Shape.ElementSize;
+    char *Host = V.Base + Span.Begin * Elem;
+    int64_t Count = Span.size();
+    std::vector<char> Original(Host, Host + Count * Elem);
+    std::vector<int> Writer(Count, -1);
     for (Slot *S : ById) {
+      if (S->Staging[A].empty())
+        continue;
       const char *Copy = S->Staging[A].data();
-      for (int64_t I = 0; I < Bytes / Elem; ++I) {
+      for (int64_t I = 0; I < Count; ++I) {
         const char *Mine = Copy + I * Elem;
         if (std::memcmp(Mine, Original.data() + I * Elem, Elem) == 0)
           continue;
         if (Writer[I] >= 0 && std::memcmp(Mine, Host + I * Elem, Elem) != 0)
-          regionFatal(D, "devices " + std::to_string(Writer[I]) + " and " +
+          constructFatal(*K.Info,
+                         "devices " + std::to_string(Writer[I]) + " and " +
                              std::to_string(S->Device) +
                              " wrote different values to element " +
-                             std::to_string(I) + " of '" + D.Arrays[A].Name +
+                             std::to_string(Span.Begin + I) + " of '" +
+                             D.Arrays[A].Name +
                              "', which is not distributed; distribute it or "
                              "use a reduction");
         std::memcpy(Host + I * Elem, Mine, Elem);
@@ -217,128 +399,89 @@ void mergeDuplicates(const RegionInstance &R, const Entries &E,
   }
 }
 
-void report(const RegionInstance &R, std::vector<Slot *> &ById,
-            double Seconds) {
+void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
+  const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
   for (Slot *S : ById) {
     DeviceReport Row;
     Row.Device = S->Device;
-    Row.IsHost = S->IsHost;
-    Row.Iterations = S->Plan->Iterations;
-    Row.FirstIndex = indexOf(R.Loop, S->Plan->Iterations.Begin);
-    Row.LastIndex = indexOf(R.Loop, S->Plan->Iterations.End - 1);
+    Row.IsHost = S->Device == HostId;
+    Row.Type = deviceTypeName(Env.typeOf(S->Device));
+    Row.Work = describeWork(K.Nest, S->Work->Iterations);
+    Row.Launches = S->Launches;
     Row.BytesIn = S->BytesIn;
     Row.BytesOut = S->BytesOut;
     Row.Seconds = S->Seconds;
     Rows.push_back(Row);
   }
-  std::string Text = formatRegionReport(R.Info->Desc.Location, R.Plan.TripCount,
-                                        Seconds, Rows);
+  std::string Title = "kernel " + K.Info->Location + ": " +
+                      std::to_string(K.Nest.iterations()) + " iterations on " +
+                      std::to_string(Rows.size()) + " device" +
+                      (Rows.size() == 1 ? "" : "s");
+  if (K.Topo.rank() > 1)
+    Title += " (topology " + K.Topo.str() + ")";
+  std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
   std::fputs(Text.c_str(), stderr);
 }
 
-} // namespace
-
-int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
-                 int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
-                 HostThunk Thunk) {
-  std::unique_ptr<RegionInstance> R(Instance);
-  const RegionDescriptor &D = R->Info->Desc;
+int Launcher::run() {
   Clock::time_point Start = Clock::now();
-  if (Args->Version != SupportedKernelArgsVersion) {
-    regionError(D, "clang passed kernel arguments of version " +
-                       std::to_string(Args->Version) +
-                       "; homp supports version " +
-                       std::to_string(SupportedKernelArgsVersion));
+  std::string Error;
+  bool UsesResidents =
+      std::any_of(K.AccessResidents.begin(), K.AccessResidents.end(),
+                  [](ResidentArray *R) { return R != nullptr; }) ||
+      std::any_of(K.ItemResidents.begin(), K.ItemResidents.end(),
+                  [](ResidentArray *R) { return R != nullptr; });
+  if (Args.Version != SupportedKernelArgsVersion) {
+    Error = "clang passed kernel arguments of version " +
+            std::to_string(Args.Version) + "; homp supports version " +
+            std::to_string(SupportedKernelArgsVersion);
+  } else if (findEntries(Error)) {
+    UsesResidents |= !E.Residents.empty();
+    Error.clear();
+  }
+  if (!Error.empty()) {
+    if (UsesResidents)
+      constructFatal(*K.Info, Error);
+    constructError(*K.Info, Error);
     return 1; // clang runs the whole region on the host
   }
-  Entries E;
-  std::string Error;
-  if (!findEntries(*R, *Args, E, Error)) {
-    regionError(D, Error);
-    return 1;
-  }
-  int Host = omp_get_initial_device();
+
   std::vector<Slot> Slots;
-  Slots.reserve(R->Devices.size());
-  for (size_t I = 0; I < R->Devices.size(); ++I) {
-    if (R->Plan.Devices[I].Iterations.empty())
+  std::vector<int> Ids;
+  for (unsigned P = 0; P < K.Devices.size(); ++P) {
+    if (K.Plan.Work[P].Iterations.empty())
       continue;
     Slot S;
-    S.Device = R->Devices[I];
-    S.IsHost = S.Device == Host;
-    S.Plan = &R->Plan.Devices[I];
+    S.Position = P;
+    S.Device = K.Devices[P];
+    S.IsHost = S.Device == HostId;
+    S.Work = &K.Plan.Work[P];
     if (S.IsHost && !Thunk) {
-      regionError(D, "the host cannot take part: the homp pass found no host "
-                     "version of the region");
+      Error = "the host cannot take part: the homp pass found no host version "
+              "of the region";
+      if (UsesResidents)
+        constructFatal(*K.Info, Error);
+      constructError(*K.Info, Error);
       return 1;
     }
+    prepare(S);
     Slots.push_back(std::move(S));
+    Ids.push_back(Slots.back().Device);
   }
-  for (Slot &S : Slots) {
-    prepareSlot(*R, *Args, E, S);
-    checkNotMapped(*R, E, S);
-  }
+  runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
 
-  // Each offload device runs on its proxy; the calling thread runs the host's
-  // part or, when it may launch kernels itself (the program's main thread,
-  // outside any parallel region), one device's, saving a hand-off. Devices
-  // on the host's CPU (x86_64 offload devices, the host) share its cores:
-  // each runs its OpenMP teams with its share of them.
-  int Threads = cpuThreadsPerDevice(static_cast<int>(Slots.size()));
-  auto Run = [&](Slot &S) {
-    Clock::time_point T = Clock::now();
-    S.Result = S.IsHost
-                   ? runOnHost(Thunk, S)
-                   : __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit,
-                                         HostPtr, &S.Args->args());
-    S.Seconds = secondsSince(T);
-  };
-  Slot *Here = nullptr;
-  for (Slot &S : Slots)
-    if (S.IsHost)
-      Here = &S;
-  if (!Here && !Slots.empty() && onMainThread() && omp_get_level() == 0)
-    Here = &Slots.back();
-  Completion Done(static_cast<int>(Slots.size()) - (Here ? 1 : 0));
+  // A device whose part failed before any result reached the host runs it
+  // again, on the host, when that is safe: no data lives on the devices.
   for (Slot &S : Slots) {
-    if (&S == Here)
+    if (S.Status == Slot::Ok)
       continue;
-    ProxyPool::get().run(S.Device, [&, SP = &S] {
-      omp_set_num_threads(Threads);
-      Run(*SP);
-      Done.done();
-    });
-  }
-  if (Here) {
-    int Before = omp_get_max_threads();
-    omp_set_num_threads(Threads);
-    Run(*Here);
-    omp_set_num_threads(Before);
-  }
-  Done.wait();
-
-  // A device that failed had its data left untouched on the host: its part
-  // runs again, in place, on the host.
-  const std::string Mismatch =
-      "the homp pass's host entry does not match the region";
-  for (Slot &S : Slots) {
-    if (S.Result == 0)
-      continue;
-    if (S.IsHost)
-      regionFatal(D, Mismatch);
-    std::string Failed =
-        "device " + std::to_string(S.Device) + " failed to run its part";
-    if (!Thunk || settings().Offload == OffloadPolicy::Mandatory)
-      regionFatal(D, Failed);
-    std::fprintf(stderr,
-                 "homp: warning: region %s: %s; running it on the "
-                 "host\n",
-                 D.Location.c_str(), Failed.c_str());
-    S.IsHost = true;
-    prepareSlot(*R, *Args, E, S);
-    if (runOnHost(Thunk, S) != 0)
-      regionFatal(D, Mismatch);
+    bool CanRerun = S.Status == Slot::FailedBeforeResults && Thunk &&
+                    !UsesResidents &&
+                    settings().Offload != OffloadPolicy::Mandatory;
+    if (!CanRerun)
+      constructFatal(*K.Info, S.Error);
+    rerunOnHost(S);
   }
 
   std::vector<Slot *> ById;
@@ -347,12 +490,111 @@ int launchRegion(RegionInstance *Instance, void *Loc, int32_t NumTeams,
   std::sort(ById.begin(), ById.end(),
             [](const Slot *A, const Slot *B) { return A->Device < B->Device; });
   if (!ById.empty()) {
-    combineReductions(*R, ById);
-    mergeDuplicates(*R, E, *Args, ById);
+    combineReductions(ById);
+    mergeDuplicates(ById);
   }
   if (settings().Info)
-    report(*R, ById, secondsSince(Start));
+    report(ById, secondsSince(Start));
   return 0;
+}
+
+} // namespace
+
+KernelInstance::~KernelInstance() {
+  std::vector<int64_t> Bytes;
+  std::string Error;
+  for (std::vector<ResidentArray *> *List : {&AccessResidents, &ItemResidents})
+    for (ResidentArray *R : *List)
+      if (R && !releaseResident(R, abi::copiesOut(R->Map), false, Bytes, Error))
+        constructFatal(*Info, Error);
+}
+
+KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
+                            va_list Values) {
+  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
+  if (settings().Offload == OffloadPolicy::Disabled)
+    return nullptr;
+  const abi::Descriptor &D = Info.Desc;
+  auto K = std::make_unique<KernelInstance>();
+  K->Info = &Info;
+  K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);
+  K->Values = readValues(Info, Values);
+  if (!K->Values.IfTrue)
+    return nullptr;
+  for (size_t I = 0; I < D.Reductions.size(); ++I) {
+    const ConstructValues::ReductionValues &R = K->Values.Reductions[I];
+    std::optional<ScalarType> T = decodeScalarType(R.TypeCode, R.Size);
+    if (!T || !reductionApplies(D.Reductions[I].Op, *T)) {
+      constructError(Info, "cannot reduce '" + D.Reductions[I].Name +
+                               "' with '" +
+                               abi::reductionOpName(D.Reductions[I].Op) +
+                               "' across devices: unsupported type");
+      return nullptr;
+    }
+  }
+  K->Devices = selectDevices(D, K->Values);
+  if (K->Devices.empty()) {
+    constructError(Info, std::string("none of the devices of its 'device' "
+                                     "clause exists") +
+                             (settings().Devices ? " (or HOMP_DEVICES admits "
+                                                   "none of them)"
+                                                 : ""));
+    return nullptr;
+  }
+  std::string Error;
+  std::optional<Topology> Topo = constructTopology(
+      D, K->Values, static_cast<unsigned>(K->Devices.size()), Error);
+  if (!Topo) {
+    constructError(Info, Error);
+    return nullptr;
+  }
+  K->Topo = *Topo;
+  K->Nest.Rank = static_cast<unsigned>(D.Loops.size());
+  for (unsigned L = 0; L < K->Nest.Rank; ++L) {
+    const abi::ChunkLoop &C = K->ChunkVar->Loops[L];
+    K->Nest.Loops[L] = {C.First, C.Bound, C.Step, D.Loops[L].Op};
+  }
+
+  KernelPlanInput In;
+  In.Desc = &D;
+  In.Devices = K->Devices;
+  In.Topo = K->Topo;
+  In.Nest = K->Nest;
+  In.LoopBlocks = K->Values.LoopBlocks;
+  bool UsesResidents = false;
+  for (const ConstructValues::ArrayValues &A : K->Values.Arrays) {
+    In.ItemShapes.push_back(A.Shape);
+    In.ItemBlocks.push_back(A.Blocks);
+    ResidentArray *R = acquireResident(A.first());
+    K->ItemResidents.push_back(R);
+    In.ItemResidents.push_back(R ? &R->Dist : nullptr);
+    UsesResidents |= R != nullptr;
+  }
+  for (void *Addr : K->Values.AccessAddresses) {
+    ResidentArray *R = Addr ? acquireResident(Addr) : nullptr;
+    K->AccessResidents.push_back(R);
+    In.AccessResidents.push_back(
+        {R ? &R->Dist : nullptr, R ? R->Where : std::string()});
+    UsesResidents |= R != nullptr;
+  }
+  In.LabelIndices = labelIndices;
+  if (!planKernel(In, K->Plan, Error)) {
+    // Data lives on the devices: the host cannot run the kernel instead.
+    if (UsesResidents)
+      constructFatal(Info, Error);
+    constructError(Info, Error);
+    return nullptr;
+  }
+  unsigned Bad;
+  K->Nest.computeTrips(Bad);
+  return K.release();
+}
+
+int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
+                 int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
+                 HostThunk Thunk) {
+  std::unique_ptr<KernelInstance> K(Instance);
+  return Launcher(*K, *Args, Thunk, Loc, NumTeams, ThreadLimit, HostPtr).run();
 }
 
 } // namespace homp

@@ -1,10 +1,16 @@
-//===-- Launch.h - Running a distributed region on its devices --*- C++ -*-===//
+//===-- Launch.h - Running a distributed kernel on its devices --*- C++ -*-===//
 
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_LAUNCH_H
 #define HOMP_LIBOMPTARGET_PLUGIN_LAUNCH_H
 
+#include "Construct.h"
+#include "Handles.h"
 #include "KernelArgs.h"
-#include "Region.h"
+
+#include "homp/DataEnvironment.h"
+#include "homp/KernelPlan.h"
+
+#include <cstdarg>
 
 namespace homp {
 
@@ -13,12 +19,37 @@ namespace homp {
 /// checking their number; it returns non-zero when the number is wrong.
 using HostThunk = int (*)(void **Params, int64_t NumParams);
 
-/// Runs the region R (consumed) with clang's kernel arguments Args: each
-/// device of its plan runs its chunk on its proxy thread, the host (if it
-/// takes part) runs in place through Thunk; reductions and duplicates are
-/// combined afterwards. Returns 0, or non-zero when the region must run on
-/// the host instead (clang then calls the host fallback).
-int launchRegion(RegionInstance *R, void *Loc, int32_t NumTeams,
+/// One execution of a distributed kernel, from its marker call to its
+/// launch.
+struct KernelInstance : Instance {
+  KernelInstance() : Instance(Kernel) {}
+  ~KernelInstance() override;
+
+  ConstructInfo *Info = nullptr;
+  abi::Chunk *ChunkVar = nullptr;
+  ConstructValues Values;
+  std::vector<int> Devices;
+  Topology Topo;
+  LoopNest Nest;
+  KernelPlan Plan;
+  /// Per access: the resident array it uses (a reference held), or nullptr.
+  std::vector<ResidentArray *> AccessResidents;
+  /// Per array: the resident array it is (a reference held), or nullptr.
+  std::vector<ResidentArray *> ItemResidents;
+};
+
+/// The marker of a kernel: reads its values, selects its devices and plans
+/// it. Returns the instance, or nullptr when the kernel runs on the host
+/// (after reporting why, if something is wrong).
+KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
+                            va_list Values);
+
+/// Runs the kernel K (consumed) with clang's kernel arguments Args: each
+/// device runs its launches on its proxy thread, the host (if it takes
+/// part) in place through Thunk; reductions and duplicates are combined
+/// afterwards. Returns 0, or non-zero when the kernel must run on the host
+/// instead (clang then calls the host fallback).
+int launchKernel(KernelInstance *K, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk);
 

@@ -4,7 +4,12 @@
 
 #include <omp.h>
 
+#include <optional>
+
+#include <algorithm>
 #include <chrono>
+
+#include <pthread.h>
 
 namespace homp {
 
@@ -107,6 +112,53 @@ void ProxyPool::run(int Device, std::function<void()> Job) {
   }
   if (Wake)
     P.CV.notify_one();
+}
+
+namespace {
+
+/// Whether this is the program's main thread (libhomp is loaded there).
+pthread_t MainThread = pthread_self();
+bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
+
+/// The OpenMP threads each of Devices devices uses when it runs on the
+/// host's cores: an equal share of the processors, at most what the program
+/// would use by default (OMP_NUM_THREADS).
+int cpuThreadsPerDevice(int Devices) {
+  static const int Procs = omp_get_num_procs();
+  static const int Default = omp_get_max_threads();
+  return std::max(1, std::min(Default, Procs / std::max(1, Devices)));
+}
+
+} // namespace
+
+void runOnDevices(const std::vector<int> &Devices, int HostId,
+                  const std::function<void(unsigned)> &Job) {
+  if (Devices.empty())
+    return;
+  std::optional<unsigned> Here;
+  for (unsigned I = 0; I < Devices.size(); ++I)
+    if (Devices[I] == HostId)
+      Here = I;
+  if (!Here && onMainThread() && omp_get_level() == 0)
+    Here = static_cast<unsigned>(Devices.size() - 1);
+  int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
+  Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
+  for (unsigned I = 0; I < Devices.size(); ++I) {
+    if (Here && I == *Here)
+      continue;
+    ProxyPool::get().run(Devices[I], [&, I] {
+      omp_set_num_threads(Threads);
+      Job(I);
+      Done.done();
+    });
+  }
+  if (Here) {
+    int Before = omp_get_max_threads();
+    omp_set_num_threads(Threads);
+    Job(*Here);
+    omp_set_num_threads(Before);
+  }
+  Done.wait();
 }
 
 ProxyPool &ProxyPool::get() {

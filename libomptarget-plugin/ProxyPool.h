@@ -52,6 +52,15 @@ private:
   std::vector<std::unique_ptr<Proxy>> Proxies;
 };
 
+/// Runs Job(I) for every position I of Devices at the same time: on each
+/// offload device's proxy, and on the calling thread for the host (the
+/// initial device HostId) or, when the calling thread may launch kernels
+/// itself (the program's main thread outside parallel regions), for one
+/// device. Returns when every job is done. Devices on the host's CPU share
+/// its cores: each job runs its OpenMP teams with its share of them.
+void runOnDevices(const std::vector<int> &Devices, int HostId,
+                  const std::function<void(unsigned)> &Job);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H

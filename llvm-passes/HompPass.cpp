@@ -1,13 +1,14 @@
 //===-- HompPass.cpp - Redirects distributed offload launches -------------===//
 //
-// In a host module that contains homp region markers:
-//  - each call of the marker __homp_region (which runs the region on one
-//    device) becomes a call of __homp_region_distributed, whose result is a
-//    handle for libhomp;
-//  - each __tgt_target_kernel call becomes a call of __homp_target_kernel,
-//    which launches a region over its devices when given a handle and
-//    forwards any other device id to libomptarget unchanged;
-//  - for each launched region, a host thunk calls the region's host version
+// In a host module that contains homp markers and offload calls (the names
+// are in homp/EntryPoints.def):
+//  - each call of a marker (__homp_region, __homp_data, which run their
+//    construct on one device) becomes a call of its distributed form, whose
+//    result is a handle for libhomp;
+//  - each call of an offload entry point (__tgt_target_kernel, the data
+//    mapping calls) becomes a call of libhomp's replacement, which acts on
+//    handles and forwards any other device id to libomptarget unchanged;
+//  - for each kernel launch, a host thunk calls the region's host version
 //    (the function clang calls when offloading fails) with parameters taken
 //    from an array, so the host can run its part in place.
 // Modules without markers are not changed.
@@ -24,13 +25,26 @@ using namespace llvm;
 
 namespace homp {
 
-namespace names {
-constexpr StringLiteral Marker = "__homp_region";
-constexpr StringLiteral DistributedMarker = "__homp_region_distributed";
-constexpr StringLiteral TargetKernel = "__tgt_target_kernel";
-constexpr StringLiteral HompTargetKernel = "__homp_target_kernel";
+namespace {
+
+struct Rename {
+  StringLiteral From, To;
+};
+
+constexpr Rename Markers[] = {
+#define HOMP_MARKER(Id, Name, DistributedName) {Name, DistributedName},
+#include "homp/EntryPoints.def"
+};
+
+constexpr Rename Redirects[] = {
+#define HOMP_REDIRECT(Id, Name, HompName) {Name, HompName},
+#include "homp/EntryPoints.def"
+};
+
+constexpr StringLiteral TargetKernel = Redirects[0].From;
 constexpr StringLiteral ThunkSuffix = ".homp_thunk";
-} // namespace names
+
+} // namespace
 
 static bool isDeviceModule(const Module &M) {
   // Set by clang for every -fopenmp-is-target-device compilation, including
@@ -67,7 +81,7 @@ static Function *hostVersion(Module &M, Value *RegionId) {
 /// of F's parameters, then calls F with Params[i] converted to each
 /// parameter's type. clang passes pointers, and scalars as integers.
 static Function *buildThunk(Module &M, Function &F) {
-  std::string Name = (F.getName() + names::ThunkSuffix).str();
+  std::string Name = (F.getName() + ThunkSuffix).str();
   if (Function *Existing = M.getFunction(Name))
     return Existing;
   for (Type *T : F.getFunctionType()->params())
@@ -110,55 +124,81 @@ static Function *buildThunk(Module &M, Function &F) {
   return Thunk;
 }
 
+/// Makes every call of From call a function To of the same type (plus the
+/// trailing parameters Extra); Arg gives each call's extra arguments.
+/// Returns how many calls changed.
+static unsigned
+redirectCalls(Module &M, Function *From, StringRef To, ArrayRef<Type *> Extra,
+              function_ref<SmallVector<Value *, 1>(CallBase &)> ExtraArgs) {
+  SmallVector<CallBase *, 8> Calls = callsTo(From);
+  if (Calls.empty())
+    return 0;
+  FunctionType *Ty = From->getFunctionType();
+  SmallVector<Type *, 16> Params(Ty->params());
+  Params.append(Extra.begin(), Extra.end());
+  FunctionCallee New = M.getOrInsertFunction(
+      To, FunctionType::get(Ty->getReturnType(), Params, Ty->isVarArg()));
+  for (CallBase *CB : Calls) {
+    if (Extra.empty()) {
+      CB->setCalledOperand(New.getCallee());
+      CB->mutateFunctionType(New.getFunctionType());
+      continue;
+    }
+    SmallVector<Value *, 16> Args(CB->args());
+    Args.append(ExtraArgs(*CB));
+    IRBuilder<> B(CB);
+    CallInst *Call = B.CreateCall(New, Args);
+    Call->setDebugLoc(CB->getDebugLoc());
+    CB->replaceAllUsesWith(Call);
+    CB->eraseFromParent();
+  }
+  if (From->use_empty())
+    From->eraseFromParent();
+  return static_cast<unsigned>(Calls.size());
+}
+
 PassSummary runHompPass(Module &M) {
   PassSummary S;
   S.IsDeviceModule = isDeviceModule(M);
   if (S.IsDeviceModule)
     return S;
-  Function *Marker = M.getFunction(names::Marker);
-  SmallVector<CallBase *, 8> Markers = callsTo(Marker);
-  Function *Kernel = M.getFunction(names::TargetKernel);
-  SmallVector<CallBase *, 8> Launches = callsTo(Kernel);
-  // Without markers the module is standard OpenMP; without launches (no
-  // offload targets) the markers keep running each region on one device.
-  if (Markers.empty() || Launches.empty())
+  // Without markers the module is standard OpenMP; without offload calls
+  // (no offload targets) the markers keep running each construct on one
+  // device.
+  bool HasMarkers = false, HasOffload = false;
+  for (const Rename &R : Markers)
+    HasMarkers |= !callsTo(M.getFunction(R.From)).empty();
+  for (const Rename &R : Redirects)
+    HasOffload |= !callsTo(M.getFunction(R.From)).empty();
+  if (!HasMarkers || !HasOffload)
     return S;
 
-  FunctionCallee Distributed = M.getOrInsertFunction(names::DistributedMarker,
-                                                     Marker->getFunctionType());
-  for (CallBase *CB : Markers) {
-    CB->setCalledOperand(Distributed.getCallee());
-    CB->mutateFunctionType(Distributed.getFunctionType());
-    ++S.Markers;
-  }
+  for (const Rename &R : Markers)
+    if (Function *F = M.getFunction(R.From))
+      S.Markers += redirectCalls(M, F, R.To, {}, nullptr);
 
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  FunctionType *KernelTy = Kernel->getFunctionType();
-  SmallVector<Type *, 8> Params(KernelTy->params());
-  Params.push_back(Ptr);
-  FunctionCallee Homp = M.getOrInsertFunction(
-      names::HompTargetKernel,
-      FunctionType::get(KernelTy->getReturnType(), Params, false));
-  for (CallBase *CB : Launches) {
-    SmallVector<Value *, 8> Args(CB->args());
-    Function *Host = Args.size() > 4 ? hostVersion(M, Args[4]) : nullptr;
-    Function *Thunk = Host ? buildThunk(M, *Host) : nullptr;
-    if (Thunk)
-      ++S.Thunks;
-    Args.push_back(Thunk ? static_cast<Value *>(Thunk)
-                         : ConstantPointerNull::get(cast<PointerType>(Ptr)));
-    IRBuilder<> B(CB);
-    CallInst *New = B.CreateCall(Homp, Args);
-    New->setDebugLoc(CB->getDebugLoc());
-    CB->replaceAllUsesWith(New);
-    CB->eraseFromParent();
-    ++S.Launches;
+  for (const Rename &R : Redirects) {
+    Function *F = M.getFunction(R.From);
+    if (!F)
+      continue;
+    if (R.From != TargetKernel) {
+      S.DataCalls += redirectCalls(M, F, R.To, {}, nullptr);
+      continue;
+    }
+    // Kernel launches also get the region's host thunk.
+    S.Launches += redirectCalls(M, F, R.To, {Ptr}, [&](CallBase &CB) {
+      Function *Host =
+          CB.arg_size() > 4 ? hostVersion(M, CB.getArgOperand(4)) : nullptr;
+      Function *Thunk = Host ? buildThunk(M, *Host) : nullptr;
+      if (Thunk)
+        ++S.Thunks;
+      return SmallVector<Value *, 1>{
+          Thunk ? static_cast<Value *>(Thunk)
+                : ConstantPointerNull::get(cast<PointerType>(Ptr))};
+    });
   }
-  // The replaced declarations are dead now.
-  for (Function *F : {Marker, Kernel})
-    if (F->use_empty())
-      F->eraseFromParent();
   return S;
 }
 
@@ -183,6 +223,7 @@ static void remarkSummary(Module &M, const PassSummary &S) {
       R << "homp pass: host module " << M.getModuleIdentifier() << ": "
         << ore::NV("Markers", S.Markers) << " region markers, "
         << ore::NV("Launches", S.Launches) << " launches redirected, "
+        << ore::NV("DataCalls", S.DataCalls) << " data calls redirected, "
         << ore::NV("Thunks", S.Thunks) << " host thunks";
     return R;
   });
@@ -191,7 +232,7 @@ static void remarkSummary(Module &M, const PassSummary &S) {
 PreservedAnalyses HompPass::run(Module &M, ModuleAnalysisManager &) {
   PassSummary S = runHompPass(M);
   remarkSummary(M, S);
-  bool Changed = S.Markers || S.Launches || S.Thunks;
+  bool Changed = S.Markers || S.Launches || S.DataCalls || S.Thunks;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -16,8 +16,9 @@ namespace homp {
 /// What the pass did to one module.
 struct PassSummary {
   bool IsDeviceModule = false;
-  unsigned Markers = 0;  ///< region markers armed
+  unsigned Markers = 0;  ///< region and data markers armed
   unsigned Launches = 0; ///< kernel launches redirected
+  unsigned DataCalls = 0; ///< data mapping calls redirected
   unsigned Thunks = 0;   ///< host thunks built
 };
 

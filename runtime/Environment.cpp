@@ -31,6 +31,11 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       return std::nullopt;
     }
   }
+  if (const char *V = GetEnv("HOMP_DEVICES")) {
+    S.Devices = parseDeviceFilter(V, Error);
+    if (!S.Devices)
+      return std::nullopt;
+  }
   // OpenMP's own variable; libomptarget rejects bad values itself.
   if (const char *V = GetEnv("OMP_TARGET_OFFLOAD")) {
     std::string Value = lower(V);

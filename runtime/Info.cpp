@@ -1,4 +1,4 @@
-//===-- Info.cpp - The HOMP_INFO report of a region -----------------------===//
+//===-- Info.cpp - The HOMP_INFO report -----------------------------------===//
 
 #include "homp/Info.h"
 
@@ -7,46 +7,56 @@
 
 namespace homp {
 
-std::string formatRegionReport(const std::string &Location, int64_t TripCount,
-                               double TotalSeconds,
-                               const std::vector<DeviceReport> &Devices) {
+std::string describeWork(const LoopNest &Nest, const ProductSet &Iterations) {
+  if (Iterations.empty())
+    return "-";
+  std::string S;
+  for (unsigned L = 0; L < Nest.Rank; ++L) {
+    IndexSet Idx = indicesOf(Nest.Loops[L], Iterations.Dims[L]);
+    if (L)
+      S += " x ";
+    Range H = Idx.hull();
+    S += "[" + std::to_string(H.Begin) + ", " + std::to_string(H.End) + ")";
+    if (Idx.ranges().size() > 1)
+      S += "/" + std::to_string(Idx.ranges().size());
+  }
+  return S;
+}
+
+std::string formatReport(const std::string &Title, double TotalSeconds,
+                         bool Load, const std::vector<DeviceReport> &Devices) {
   std::string Out;
-  char Line[256];
+  char Line[512];
   double Slowest = 0, Sum = 0;
   for (const DeviceReport &D : Devices) {
     Slowest = std::max(Slowest, D.Seconds);
     Sum += D.Seconds;
   }
   double Mean = Devices.empty() ? 0 : Sum / Devices.size();
-  std::snprintf(Line, sizeof Line,
-                "homp: region %s: %lld iterations on %zu devices in %.3f ms, "
-                "imbalance %.2f\n",
-                Location.c_str(), static_cast<long long>(TripCount),
-                Devices.size(), TotalSeconds * 1e3,
-                Mean > 0 ? Slowest / Mean : 1.0);
+  std::snprintf(Line, sizeof Line, "homp: %s in %.3f ms", Title.c_str(),
+                TotalSeconds * 1e3);
   Out += Line;
-  std::snprintf(Line, sizeof Line, "homp:   %-8s %-24s %-26s %12s %12s %10s\n",
-                "device", "iterations", "indices", "bytes in", "bytes out",
-                "time ms");
+  if (Load) {
+    std::snprintf(Line, sizeof Line, ", imbalance %.2f",
+                  Mean > 0 ? Slowest / Mean : 1.0);
+    Out += Line;
+  }
+  Out += "\n";
+  std::snprintf(Line, sizeof Line, "homp:   %-8s %-6s %-30s %8s %12s %12s %10s\n",
+                "device", "type", "indices", "launches", "bytes in",
+                "bytes out", "time ms");
   Out += Line;
   for (const DeviceReport &D : Devices) {
-    char Dev[16], Its[48], Idx[64];
+    char Dev[16];
     if (D.IsHost)
       std::snprintf(Dev, sizeof Dev, "host");
     else
       std::snprintf(Dev, sizeof Dev, "%d", D.Device);
-    std::snprintf(Its, sizeof Its, "[%lld, %lld)",
-                  static_cast<long long>(D.Iterations.Begin),
-                  static_cast<long long>(D.Iterations.End));
-    if (D.Iterations.empty())
-      std::snprintf(Idx, sizeof Idx, "-");
-    else
-      std::snprintf(Idx, sizeof Idx, "%lld .. %lld",
-                    static_cast<long long>(D.FirstIndex),
-                    static_cast<long long>(D.LastIndex));
     std::snprintf(Line, sizeof Line,
-                  "homp:   %-8s %-24s %-26s %12lld %12lld %10.3f\n", Dev, Its,
-                  Idx, static_cast<long long>(D.BytesIn),
+                  "homp:   %-8s %-6s %-30s %8lld %12lld %12lld %10.3f\n", Dev,
+                  D.Type.c_str(), D.Work.empty() ? "-" : D.Work.c_str(),
+                  static_cast<long long>(D.Launches),
+                  static_cast<long long>(D.BytesIn),
                   static_cast<long long>(D.BytesOut), D.Seconds * 1e3);
     Out += Line;
   }

@@ -50,22 +50,6 @@ std::optional<int64_t> tripCount(const LoopBounds &L) {
   return std::nullopt;
 }
 
-void chunkBounds(const LoopBounds &L, int64_t Trip, Range K, int64_t &First,
-                 int64_t &Bound) {
-  First = indexOf(L, K.Begin);
-  switch (L.Op) {
-  case CompareOp::Less:
-  case CompareOp::Greater:
-  case CompareOp::NotEqual:
-    Bound = K.End >= Trip ? L.Bound : indexOf(L, K.End);
-    return;
-  case CompareOp::LessEqual:
-  case CompareOp::GreaterEqual:
-    Bound = indexOf(L, K.End - 1);
-    return;
-  }
-}
-
 Range iterationsIn(const LoopBounds &L, int64_t Trip, Range Indices) {
   if (Indices.empty() || Trip <= 0)
     return {0, 0};
@@ -85,11 +69,94 @@ Range iterationsIn(const LoopBounds &L, int64_t Trip, Range Indices) {
   return {B, std::max(B, E)};
 }
 
+IndexSet iterationsIn(const LoopBounds &L, int64_t Trip,
+                      const IndexSet &Indices) {
+  std::vector<Range> Its;
+  for (const Range &R : Indices.ranges())
+    Its.push_back(iterationsIn(L, Trip, R));
+  // Iterations run in index order only for a positive step.
+  if (L.Step < 0)
+    std::reverse(Its.begin(), Its.end());
+  IndexSet Out;
+  for (const Range &R : Its)
+    Out.add(R);
+  return Out;
+}
+
 Range indexRange(const LoopBounds &L, Range K) {
   if (K.empty())
     return {0, 0};
   int64_t A = indexOf(L, K.Begin), B = indexOf(L, K.End - 1);
   return {std::min(A, B), std::max(A, B) + 1};
+}
+
+IndexSet indicesOf(const LoopBounds &L, const IndexSet &Iterations) {
+  std::vector<Range> Idx;
+  for (const Range &R : Iterations.ranges())
+    Idx.push_back(indexRange(L, R));
+  if (L.Step < 0)
+    std::reverse(Idx.begin(), Idx.end());
+  // Hulls of neighbouring runs may overlap when |step| > 1.
+  std::sort(Idx.begin(), Idx.end(), [](const Range &A, const Range &B) {
+    return A.Begin < B.Begin;
+  });
+  IndexSet Out;
+  for (const Range &R : Idx)
+    Out.add(R);
+  return Out;
+}
+
+abi::ChunkLoop chunkOf(const LoopBounds &L, int64_t Trip, const Strided &Run) {
+  abi::ChunkLoop C;
+  C.First = indexOf(L, Run.Begin);
+  C.Step = L.Step * Run.Stride;
+  int64_t LastK = Run.last();
+  int64_t Last = indexOf(L, LastK);
+  bool ToEnd = Run.Stride == 1 && LastK + 1 == Trip;
+  switch (L.Op) {
+  case CompareOp::Less:
+    C.Bound = ToEnd ? L.Bound : Last + 1;
+    break;
+  case CompareOp::Greater:
+    C.Bound = ToEnd ? L.Bound : Last - 1;
+    break;
+  case CompareOp::LessEqual:
+  case CompareOp::GreaterEqual:
+    C.Bound = Last;
+    break;
+  case CompareOp::NotEqual:
+    // '!=' stops only on the bound itself: one chunk step past the last.
+    C.Bound = ToEnd ? L.Bound : Last + C.Step;
+    break;
+  }
+  return C;
+}
+
+bool LoopNest::computeTrips(unsigned &Bad) {
+  for (unsigned I = 0; I < Rank; ++I) {
+    std::optional<int64_t> T = tripCount(Loops[I]);
+    if (!T) {
+      Bad = I;
+      return false;
+    }
+    Trips[I] = *T;
+  }
+  return true;
+}
+
+int64_t LoopNest::iterations() const {
+  int64_t N = 1;
+  for (unsigned I = 0; I < Rank; ++I)
+    N *= Trips[I];
+  return N;
+}
+
+ProductSet LoopNest::all() const {
+  ProductSet P;
+  P.Rank = Rank;
+  for (unsigned I = 0; I < Rank; ++I)
+    P.Dims[I] = IndexSet(Range{0, Trips[I]});
+  return P;
 }
 
 } // namespace homp

@@ -26,10 +26,10 @@ template <typename T> T identity(ReductionOp Op) {
   case ReductionOp::Sub:
   case ReductionOp::BitOr:
   case ReductionOp::BitXor:
-  case ReductionOp::LogicalOr:
+  case ReductionOp::Or:
     return T(0);
   case ReductionOp::Mul:
-  case ReductionOp::LogicalAnd:
+  case ReductionOp::And:
     return T(1);
   case ReductionOp::BitAnd:
     if constexpr (std::is_same_v<T, bool>)
@@ -52,9 +52,9 @@ template <typename T> T combine(ReductionOp Op, T A, T B) {
     return static_cast<T>(A + B);
   case ReductionOp::Mul:
     return static_cast<T>(A * B);
-  case ReductionOp::LogicalAnd:
+  case ReductionOp::And:
     return static_cast<T>(A && B);
-  case ReductionOp::LogicalOr:
+  case ReductionOp::Or:
     return static_cast<T>(A || B);
   case ReductionOp::Max:
     return A < B ? B : A;

@@ -8,6 +8,8 @@
 #ifndef HOMP_ENVIRONMENT_H
 #define HOMP_ENVIRONMENT_H
 
+#include "homp/DeviceSelection.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,6 +21,7 @@ enum class OffloadPolicy { Default, Mandatory, Disabled };
 struct Settings {
   bool Info = false;                              ///< HOMP_INFO
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
+  std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).

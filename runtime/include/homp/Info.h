@@ -1,9 +1,16 @@
-//===-- homp/Info.h - The HOMP_INFO report of a region ----------*- C++ -*-===//
+//===-- homp/Info.h - The HOMP_INFO report ----------------------*- C++ -*-===//
+//
+// Under HOMP_INFO=1 libhomp prints, after each distributed construct, a
+// table of what each device did: the indices it ran, its launches, the
+// bytes it moved in and out, and its time.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef HOMP_INFO_H
 #define HOMP_INFO_H
 
-#include "homp/Partition.h"
+#include "homp/IndexSet.h"
+#include "homp/LoopSpace.h"
 
 #include <cstdint>
 #include <string>
@@ -11,22 +18,25 @@
 
 namespace homp {
 
-/// What one device did in one execution of a region.
+/// What one device did in one execution of a construct.
 struct DeviceReport {
-  int Device = 0;         ///< its id
-  bool IsHost = false;    ///< the initial device, running in place
-  Range Iterations;       ///< iterations k it ran
-  int64_t FirstIndex = 0; ///< index of its first and last iteration
-  int64_t LastIndex = 0;
+  int Device = 0;      ///< its id
+  bool IsHost = false; ///< the initial device, running in place
+  std::string Type;    ///< "CPU", "NVGPU", ...
+  std::string Work;    ///< kernels: the indices it ran (describeWork)
+  int64_t Launches = 0;
   int64_t BytesIn = 0, BytesOut = 0;
   double Seconds = 0;
 };
 
-/// The HOMP_INFO table: source location, devices, each device's iterations,
-/// bytes moved, time, and the load imbalance (slowest / mean time).
-std::string formatRegionReport(const std::string &Location, int64_t TripCount,
-                               double TotalSeconds,
-                               const std::vector<DeviceReport> &Devices);
+/// The indices of a device's iterations: per loop of the nest, its index
+/// set, or for a set of many ranges its hull and their number.
+std::string describeWork(const LoopNest &Nest, const ProductSet &Iterations);
+
+/// The report: Title, then with Load the load imbalance (slowest / mean
+/// device time), then one row per device.
+std::string formatReport(const std::string &Title, double TotalSeconds,
+                         bool Load, const std::vector<DeviceReport> &Devices);
 
 } // namespace homp
 

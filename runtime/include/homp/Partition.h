@@ -1,32 +1,21 @@
-//===-- homp/Partition.h - Splitting index ranges over devices --*- C++ -*-===//
+//===-- homp/Partition.h - Splitting one dimension over parts ---*- C++ -*-===//
 //
-// Device-independent partition arithmetic: how a loop's iterations or an
-// array dimension's elements are split over the devices of a region.
+// How the indices of one array dimension, or the iterations of one loop,
+// are split over the devices along one topology axis (SPEC.md sections 2
+// and 3). Every function is pure and deals with one dimension; products
+// of dimensions are ProductSets.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HOMP_PARTITION_H
 #define HOMP_PARTITION_H
 
+#include "homp/IndexSet.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace homp {
-
-/// A half-open range [Begin, End) of indices.
-struct Range {
-  int64_t Begin = 0;
-  int64_t End = 0;
-
-  int64_t size() const { return End > Begin ? End - Begin : 0; }
-  bool empty() const { return End <= Begin; }
-  bool contains(const Range &R) const {
-    return R.empty() || (Begin <= R.Begin && R.End <= End);
-  }
-  bool operator==(const Range &R) const {
-    return Begin == R.Begin && End == R.End;
-  }
-};
 
 /// Part Index of the BLOCK split of [0, N) into Parts contiguous blocks whose
 /// sizes differ by at most one; the first N % Parts blocks are the larger.
@@ -34,6 +23,26 @@ Range blockPart(int64_t N, unsigned Parts, unsigned Index);
 
 /// Every part of the BLOCK split of [0, N) into Parts blocks, in order.
 std::vector<Range> blockPartition(int64_t N, unsigned Parts);
+
+/// Part Index of the split of [0, N) into contiguous blocks proportional to
+/// Weights (one per part, each >= 0, not all 0); rounding keeps every
+/// boundary within one element of the exact share.
+Range weightedBlockPart(int64_t N, const std::vector<double> &Weights,
+                        unsigned Index);
+
+/// Part Index of CYCLIC(Block) over [0, N): blocks of Block indices (the
+/// last may be shorter) dealt round-robin to Parts parts. Block >= 1.
+IndexSet cyclicPart(int64_t N, int64_t Block, unsigned Parts, unsigned Index);
+
+/// The indices of Extent that part Index of Parts gets under the policy
+/// Kind (Full, Block or Cyclic with block size Block).
+IndexSet partitionDim(Range Extent, abi::Policy::KindTy Kind, int64_t Block,
+                      unsigned Parts, unsigned Index);
+
+/// ALIGN with a ratio: index i of the set becomes indices
+/// [floor(i * Num / Den), floor((i + 1) * Num / Den)). Scaling the parts of
+/// a partition gives a partition. Num, Den >= 1.
+IndexSet scaleIndices(const IndexSet &S, int64_t Num, int64_t Den);
 
 } // namespace homp
 

@@ -4,14 +4,14 @@
 // starts at the operator's identity; libhomp then combines the copies in
 // ascending device order and finally with the variable's value before the
 // region (SPEC.md section 4). Values are handled as raw bytes of a scalar
-// type the plugin encodes as kind * 100 + size.
+// type the plugin encodes as kind * 100 + size (homp/Abi.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HOMP_REDUCTION_H
 #define HOMP_REDUCTION_H
 
-#include "homp/RegionDescriptor.h"
+#include "homp/Abi.h"
 
 #include <cstdint>
 #include <optional>
@@ -19,8 +19,15 @@
 
 namespace homp {
 
+using abi::ReductionOp;
+
 struct ScalarType {
-  enum KindTy { Signed = 1, Unsigned = 2, Float = 3, Bool = 4 } Kind;
+  enum KindTy {
+    Signed = abi::KindSigned,
+    Unsigned = abi::KindUnsigned,
+    Float = abi::KindFloat,
+    Bool = abi::KindBool
+  } Kind;
   unsigned Size;
 
   std::string name() const;

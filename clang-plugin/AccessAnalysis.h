@@ -1,0 +1,48 @@
+//===-- AccessAnalysis.h - How a loop body subscripts arrays ----*- C++ -*-===//
+//
+// The access footprint (DESIGN.md): for each array or pointer variable a
+// distributed loop body subscripts, and for each dimension, whether the
+// subscript is a loop variable plus a constant (and which constants), an
+// expression without loop variables, or something else. libhomp checks
+// from it that every device touches only what it holds, and finds the
+// arrays owner computes follows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_CLANG_PLUGIN_ACCESSANALYSIS_H
+#define HOMP_CLANG_PLUGIN_ACCESSANALYSIS_H
+
+#include "Directive.h"
+#include "Extensions.h"
+
+#include "homp/Abi.h"
+
+#include "clang/Lex/Preprocessor.h"
+
+#include <string>
+#include <vector>
+
+namespace homp {
+
+struct AccessInfo {
+  abi::Access A;
+  /// Where the footprint cannot be read, and why, for the first such use:
+  /// used without a subscript, or a subscript of another shape.
+  clang::SourceLocation UncheckedAt;
+  std::string UncheckedWhy;
+};
+
+/// The footprint of the loop body [Body) of Toks, whose nest has the loop
+/// variables Vars (outermost first). Names are the body's subscripted
+/// variables that Ctx knows as arrays or pointers, and every name of
+/// Always, in order of first use.
+std::vector<AccessInfo> analyzeAccesses(clang::Preprocessor &PP,
+                                        llvm::ArrayRef<clang::Token> Toks,
+                                        TokenRange Body,
+                                        llvm::ArrayRef<std::string> Vars,
+                                        llvm::ArrayRef<std::string> Always,
+                                        const SyntaxContext &Ctx);
+
+} // namespace homp
+
+#endif // HOMP_CLANG_PLUGIN_ACCESSANALYSIS_H

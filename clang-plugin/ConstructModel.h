@@ -1,0 +1,152 @@
+//===-- ConstructModel.h - A construct as the plugin reads it ---*- C++ -*-===//
+//
+// What the plugin knows of a construct that uses homp's extensions: the
+// descriptor it will hand libhomp (homp/Abi.h) and, for each of the
+// descriptor's run-time values, the code that computes it. The parsers
+// fill it (MapItems.cpp, KernelRewriter.cpp, DataRewriter.cpp), the
+// emitter writes it out (Emitter.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_CLANG_PLUGIN_CONSTRUCTMODEL_H
+#define HOMP_CLANG_PLUGIN_CONSTRUCTMODEL_H
+
+#include "Clauses.h"
+#include "Directive.h"
+#include "TokenSynth.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include "homp/Abi.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// Code the plugin writes: its own text around tokens of the user's.
+class Code {
+public:
+  Code() = default;
+  explicit Code(std::string Text) { text(std::move(Text)); }
+  Code &text(std::string Text);
+  Code &tokens(llvm::ArrayRef<clang::Token> Toks, TokenRange R);
+  bool empty() const { return Parts.empty(); }
+  void emit(TokenSynth &Synth, TokenVector &Out, clang::SourceLocation Loc) const;
+
+private:
+  struct Part {
+    std::string Text;
+    TokenVector Toks;
+  };
+  std::vector<Part> Parts;
+};
+
+/// A list item of a map clause (or of 'to'/'from' of 'target update').
+struct MapItem {
+  TokenRange Expr;           ///< the item without its distribution clauses
+  std::string Name;          ///< the variable, for described items
+  clang::SourceLocation Loc; ///< where the item starts
+  bool Described = false;    ///< an array or section libhomp is told of
+  bool Distributed = false;  ///< has dist_data/partition
+  abi::Array A;              ///< policies as written (ALIGN unresolved)
+  std::array<unsigned, abi::MaxRank> PolicyIndex{}; ///< tokens, for messages
+  /// Run-time values, per dimension where they have one.
+  Code Base, ElementSize;
+  std::array<Code, abi::MaxRank> Lower, Length, Extent, Block;
+  bool CheckNotPointer = false; ///< a whole variable of unknown type
+};
+
+/// A map clause and the items it lists.
+struct MapClause {
+  const Clause *C = nullptr;
+  TokenRange Prefix; ///< '[modifiers,] type :' (may be empty)
+  llvm::SmallVector<unsigned, 4> Items;
+  abi::MapType Type = abi::MapType::ToFrom;
+};
+
+/// Reads the map clauses of a directive, item by item.
+class MapItemParser {
+public:
+  MapItemParser(clang::Preprocessor &PP, llvm::ArrayRef<clang::Token> Toks,
+                Diagnostics &Diags, const SyntaxContext &Ctx,
+                unsigned TopologyRank)
+      : PP(PP), Toks(Toks), Diags(Diags), Ctx(Ctx),
+        TopologyRank(TopologyRank) {}
+
+  /// A 'map' clause; false after an error.
+  bool mapClause(const Clause &C, std::vector<MapItem> &Items,
+                 std::vector<MapClause> &Clauses);
+  /// A motion clause of 'target update' ('to(...)' or 'from(...)').
+  bool motionClause(const Clause &C, abi::MapType Type,
+                    std::vector<MapItem> &Items);
+
+private:
+  bool item(TokenRange R, abi::MapType Type, MapItem &Out);
+  bool distribution(unsigned From, unsigned End, MapItem &MI);
+
+  clang::Preprocessor &PP;
+  llvm::ArrayRef<clang::Token> Toks;
+  Diagnostics &Diags;
+  const SyntaxContext &Ctx;
+  unsigned TopologyRank;
+};
+
+/// The code of every run-time value of a construct, by descriptor record.
+struct ConstructValues {
+  std::vector<Code> Devices;      ///< per DeviceId / DeviceCount slot
+  std::vector<Code> TopologyDims; ///< per dimension (empty for '*')
+  std::array<Code, abi::MaxRank> LoopBlocks;
+  std::vector<const MapItem *> Arrays; ///< per descriptor array
+  std::vector<Code> AccessAddresses;
+  std::vector<std::string> ReductionVars; ///< per reduction: the variable
+  struct DataLoop {
+    std::array<Code, abi::MaxRank> First, Bound, Step, Block;
+  };
+  std::vector<DataLoop> DataLoops;
+  Code If;
+};
+
+/// The code of the values of a device list and a topology.
+void deviceValues(llvm::ArrayRef<clang::Token> Toks,
+                  llvm::ArrayRef<DeviceSpec> Specs, ConstructValues &V);
+void topologyValues(llvm::ArrayRef<clang::Token> Toks, const TopologySpec &T,
+                    ConstructValues &V);
+
+/// Writes the marker call Marker(descriptor, Leading..., values...) of D.
+void emitMarkerCall(TokenSynth &Synth, TokenVector &Out,
+                    clang::SourceLocation Loc, llvm::StringRef Marker,
+                    const abi::Descriptor &D, const ConstructValues &V,
+                    llvm::StringRef Leading, bool CPlusPlus);
+
+/// The file, line and column of Loc as descriptors record them.
+void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,
+                 abi::Descriptor &D);
+
+/// What the plugin knows of the constructs around one: the arrays that
+/// enclosing data regions (and earlier 'target enter data' directives of
+/// the file) distribute, and the loop labels enclosing data regions split.
+struct Scope {
+  std::vector<std::string> Distributed;
+  std::vector<std::string> Labels;
+  bool distributes(llvm::StringRef Name) const {
+    return llvm::is_contained(Distributed, Name.str());
+  }
+  bool hasLabel(llvm::StringRef Name) const {
+    return llvm::is_contained(Labels, Name.str());
+  }
+};
+
+/// A named topology ('topology(top1[2][2])'), reused by name later in the
+/// translation unit: its shape and copies of its dimensions' tokens.
+struct NamedTopology {
+  abi::Topology T;
+  std::vector<TokenVector> Dims;
+};
+using TopologyTable = std::map<std::string, NamedTopology>;
+
+} // namespace homp
+
+#endif // HOMP_CLANG_PLUGIN_CONSTRUCTMODEL_H

@@ -1,0 +1,157 @@
+//===-- Emitter.cpp - Writing a construct's marker call -------------------===//
+//
+// Every rewritten construct hands libhomp its descriptor and values through
+// a marker call. The values are written in the order abi::valueLayout
+// gives, each as a 'long long', so libhomp reads them back by the same
+// contract.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConstructModel.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace homp {
+
+Code &Code::text(std::string Text) {
+  Parts.push_back({std::move(Text), {}});
+  return *this;
+}
+
+Code &Code::tokens(ArrayRef<Token> Toks, TokenRange R) {
+  Part P;
+  P.Toks.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
+  Parts.push_back(std::move(P));
+  return *this;
+}
+
+void Code::emit(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc) const {
+  for (const Part &P : Parts) {
+    if (!P.Text.empty())
+      Synth.append(Out, P.Text, Loc);
+    Out.append(P.Toks.begin(), P.Toks.end());
+  }
+}
+
+void deviceValues(ArrayRef<Token> Toks, ArrayRef<DeviceSpec> Specs,
+                  ConstructValues &V) {
+  for (const DeviceSpec &S : Specs) {
+    abi::DeviceSpec::KindTy K = S.Spec.Kind;
+    if (K == abi::DeviceSpec::One || K == abi::DeviceSpec::From ||
+        K == abi::DeviceSpec::Range) {
+      Code C("(long long)(");
+      S.Start.empty() ? C.text("0") : C.tokens(Toks, S.Start);
+      V.Devices.push_back(std::move(C.text(")")));
+    }
+    if (K == abi::DeviceSpec::Range)
+      V.Devices.push_back(
+          std::move(Code("(long long)(").tokens(Toks, S.Count).text(")")));
+  }
+}
+
+void topologyValues(ArrayRef<Token> Toks, const TopologySpec &T,
+                    ConstructValues &V) {
+  V.TopologyDims.clear();
+  for (TokenRange R : T.Dims) {
+    Code C;
+    if (!R.empty())
+      C.text("(long long)(").tokens(Toks, R).text(")");
+    V.TopologyDims.push_back(std::move(C));
+  }
+}
+
+void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {
+  PresumedLoc P = PP.getSourceManager().getPresumedLoc(Loc);
+  D.File = P.isValid() ? P.getFilename() : "<unknown>";
+  D.Line = P.isValid() ? P.getLine() : 0;
+  D.Column = P.isValid() ? P.getColumn() : 0;
+}
+
+void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
+                    StringRef Marker, const abi::Descriptor &D,
+                    const ConstructValues &V, StringRef Leading,
+                    bool CPlusPlus) {
+  Synth.append(Out, (Marker + "(").str(), Loc);
+  Out.push_back(Synth.stringLiteral(abi::encodeDescriptor(D), Loc));
+  if (!Leading.empty())
+    Synth.append(Out, Leading, Loc);
+  unsigned NextDevice = 0;
+  for (const abi::ValueSlot &S : abi::valueLayout(D)) {
+    Synth.append(Out, ",", Loc);
+    auto Emit = [&](const Code &C, SourceLocation L) { C.emit(Synth, Out, L); };
+    const MapItem *Item =
+        S.Item < V.Arrays.size() ? V.Arrays[S.Item] : nullptr;
+    SourceLocation ItemLoc = Item && Item->Loc.isValid() ? Item->Loc : Loc;
+    switch (S.Kind) {
+    case abi::ValueSlot::DeviceId:
+    case abi::ValueSlot::DeviceCount:
+      Emit(V.Devices[NextDevice++], Loc);
+      break;
+    case abi::ValueSlot::TopologyDim:
+      Emit(V.TopologyDims[S.Dim], Loc);
+      break;
+    case abi::ValueSlot::LoopBlock:
+      Emit(V.LoopBlocks[S.Item], Loc);
+      break;
+    case abi::ValueSlot::ArrayBase:
+      Emit(Item->Base, ItemLoc);
+      break;
+    case abi::ValueSlot::ArrayElementSize:
+      Emit(Item->ElementSize, ItemLoc);
+      break;
+    case abi::ValueSlot::ArrayLower:
+      Emit(Item->Lower[S.Dim], ItemLoc);
+      break;
+    case abi::ValueSlot::ArrayLength:
+      Emit(Item->Length[S.Dim], ItemLoc);
+      break;
+    case abi::ValueSlot::ArrayExtent:
+      Emit(Item->Extent[S.Dim], ItemLoc);
+      break;
+    case abi::ValueSlot::ArrayBlock:
+      Emit(Item->Block[S.Dim], ItemLoc);
+      break;
+    case abi::ValueSlot::AccessAddress:
+      Emit(V.AccessAddresses[S.Item], Loc);
+      break;
+    case abi::ValueSlot::ReductionAddress:
+      Synth.append(Out,
+                   "(long long)(void *)&(" +
+                       V.ReductionVars[S.Item] + ")",
+                   Loc);
+      break;
+    case abi::ValueSlot::ReductionSize:
+      Synth.append(Out, "(long long)sizeof(" + V.ReductionVars[S.Item] + ")",
+                   Loc);
+      break;
+    case abi::ValueSlot::ReductionType:
+      Synth.append(Out,
+                   "(long long)" + abi::scalarTypeCodeExpr(
+                                       V.ReductionVars[S.Item], CPlusPlus),
+                   Loc);
+      break;
+    case abi::ValueSlot::DataLoopFirst:
+      Emit(V.DataLoops[S.Item].First[S.Dim], Loc);
+      break;
+    case abi::ValueSlot::DataLoopBound:
+      Emit(V.DataLoops[S.Item].Bound[S.Dim], Loc);
+      break;
+    case abi::ValueSlot::DataLoopStep:
+      Emit(V.DataLoops[S.Item].Step[S.Dim], Loc);
+      break;
+    case abi::ValueSlot::DataLoopBlock:
+      Emit(V.DataLoops[S.Item].Block[S.Dim], Loc);
+      break;
+    case abi::ValueSlot::IfCondition:
+      Emit(V.If, Loc);
+      break;
+    }
+  }
+  Synth.append(Out, ")", Loc);
+}
+
+} // namespace homp

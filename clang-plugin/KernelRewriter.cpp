@@ -1,0 +1,808 @@
+//===-- KernelRewriter.cpp - Rewriting a distributed kernel ---------------===//
+
+#include "KernelRewriter.h"
+
+#include "AccessAnalysis.h"
+#include "CanonicalLoop.h"
+#include "Clauses.h"
+#include "Directive.h"
+#include "StatementScanner.h"
+
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace homp {
+namespace {
+
+struct Reduction {
+  abi::ReductionOp Op;
+  unsigned Var; ///< index of the variable in its directive's tokens
+  bool OnTarget;
+};
+
+/// The directive words of the target construct after the HOMP'16 spellings
+/// are mapped to standard OpenMP.
+struct Words {
+  SmallVector<std::string, 6> Names;
+  bool isLoop() const {
+    return any_of(Names, [](const std::string &W) {
+      return W == "for" || W == "distribute" || W == "loop" || W == "simd";
+    });
+  }
+  bool has(StringRef W) const { return is_contained(Names, W.str()); }
+};
+
+bool isTargetModifier(ArrayRef<Token> Toks, const Clause &C,
+                      StringRef Modifier) {
+  return C.Args.size() > 2 && identifierName(Toks[C.Args.Begin]) == Modifier &&
+         Toks[C.Args.Begin + 1].is(tok::colon);
+}
+
+/// Clauses of a loop directive that only homp reads.
+bool isHompLoopClause(ArrayRef<Token> Toks, const Clause &C) {
+  return C.Name == "dist_iteration" ||
+         (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")) ||
+         (C.Name == "distribute" && !C.HasParens) ||
+         (C.Name == "topology" && C.HasParens);
+}
+
+class Rewriter {
+public:
+  Rewriter(const RewriteContext &RC, ArrayRef<Token> Line, ArrayRef<Token> Stmt)
+      : RC(RC), PP(RC.PP), Diags(RC.Diags), Synth(RC.PP), Line(Line),
+        Body(Line.drop_front().drop_back()), Stmt(Stmt) {}
+
+  std::optional<TokenVector> run();
+
+private:
+  // Analysis.
+  bool targetWords();
+  bool targetClauses();
+  bool topologyClause(const Clause &C);
+  bool loopPolicyClause(ArrayRef<Token> Toks, const Clause &C);
+  bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
+  bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
+  bool innerDirective(unsigned Begin, unsigned End);
+  bool statement();
+  bool loopPolicies();
+  bool resolveAlignments();
+  bool isAlignTarget(StringRef Name) const;
+  void accesses();
+  void describe();
+
+  // Output.
+  void code(StringRef Text, SourceLocation Loc) {
+    Synth.append(Out, Text, Loc);
+  }
+  void toks(ArrayRef<Token> Toks, TokenRange R) {
+    Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
+  }
+  void emitPrologue();
+  void emitTargetDirective();
+  void emitLoop(unsigned Level);
+  std::string spell(ArrayRef<Token> Toks, TokenRange R) const;
+
+  SourceLocation loc() const { return Line.front().getLocation(); }
+  std::string chunk() const { return "__homp_chunk_" + std::to_string(RC.Id); }
+
+  const RewriteContext &RC;
+  Preprocessor &PP;
+  Diagnostics &Diags;
+  TokenSynth Synth;
+  ArrayRef<Token> Line, Body, Stmt;
+
+  std::optional<Directive> Target;
+  Words TargetWords;
+  SmallVector<const Clause *, 8> KeptClauses;
+  SmallVector<DeviceSpec, 4> Devices;
+  bool HasDeviceClause = false;
+  TopologySpec Topo;
+  std::vector<MapItem> Items;
+  std::vector<MapClause> Maps;
+  SmallVector<TokenRange, 2> TargetIf;   ///< conditions of if / if(target:)
+  SmallVector<TokenRange, 2> ParallelIf; ///< plain if() of a combined construct
+  SmallVector<Reduction, 2> Reductions;
+
+  std::optional<SmallVector<Policy, 3>> LoopPolicies;
+  ArrayRef<Token> LoopPolicyToks; ///< the tokens LoopPolicies index into
+  StringRef LoopPolicySource;
+  unsigned Collapse = 1;
+  std::string LoopLabel;
+
+  // The inner loop directive (split form), as indices into Stmt.
+  std::optional<Directive> Inner;
+  unsigned InnerBegin = 0, InnerEnd = 0; ///< annotation tokens included
+  bool Braced = false;
+  SmallVector<CanonicalLoop, 3> Nest;
+  std::vector<AccessInfo> Accesses;
+
+  abi::Descriptor D;
+  ConstructValues V;
+  TokenVector Out;
+};
+
+std::string Rewriter::spell(ArrayRef<Token> Toks, TokenRange R) const {
+  std::string S;
+  for (unsigned I = R.Begin; I < R.End; ++I)
+    S += PP.getSpelling(Toks[I]);
+  return S;
+}
+
+//===--- Analysis ---------------------------------------------------------===//
+
+bool Rewriter::targetWords() {
+  // 'parallel target ...' (HOMP'16) is 'target ...' issued concurrently,
+  // which homp always does; 'parallel for target' is 'target parallel for'.
+  SmallVector<std::string, 6> W;
+  for (const Word &Wd : Target->Words)
+    W.push_back(Wd.Name.str());
+  if (!W.empty() && W[0] == "parallel") {
+    if (W.size() >= 2 && W[1] == "target")
+      W.erase(W.begin());
+    else if (W.size() >= 3 && W[1] == "for" && W[2] == "target") {
+      W.erase(W.begin(), W.begin() + 3);
+      W.insert(W.begin(), {"target", "parallel", "for"});
+    } else {
+      Diags.report(Body[Target->Words[0].Index].getLocation(),
+                   Diag::BadSpelling)
+          << ("parallel " + (W.size() > 1 ? W[1] : std::string()))
+          << "write 'parallel target' or 'parallel for target'";
+      return false;
+    }
+  }
+  // A 'distribute' that does not follow 'teams' distributes over devices.
+  for (unsigned I = 1; I < W.size(); ++I)
+    if (W[I] == "distribute" && W[I - 1] != "teams")
+      W.erase(W.begin() + I--);
+  TargetWords.Names = std::move(W);
+  return true;
+}
+
+bool Rewriter::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
+  TokenRange Args = C.Args;
+  if (C.Name == "dist_schedule")
+    Args.Begin += 2; // 'target :'
+  StringRef Source = C.Name == "dist_schedule" ? "dist_schedule(target: ...)"
+                                               : "dist_iteration";
+  if (LoopPolicies) {
+    Diags.report(Toks[C.All.Begin].getLocation(), Diag::TwoLoopPolicies)
+        << LoopPolicySource << Source;
+    return false;
+  }
+  if (Args.empty()) {
+    Diags.report(Toks[C.All.Begin].getLocation(), Diag::ExpectedPolicy) << true;
+    return false;
+  }
+  LoopPolicies = parsePolicies(Toks, Args, /*ForLoop=*/true, Diags);
+  LoopPolicyToks = Toks;
+  LoopPolicySource = Source;
+  return LoopPolicies.has_value();
+}
+
+bool Rewriter::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
+  std::optional<int64_t> N =
+      C.Args.size() == 1 ? integerLiteral(Toks[C.Args.Begin]) : std::nullopt;
+  if (!N || *N < 1)
+    return true; // clang reports what it does not accept
+  if (*N > static_cast<int64_t>(abi::MaxRank)) {
+    Diags.report(Toks[C.Args.Begin].getLocation(), Diag::NotSupportedYet)
+        << "distributing a nest of more than 3 collapsed loops";
+    return false;
+  }
+  Collapse = static_cast<unsigned>(*N);
+  return true;
+}
+
+bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
+                               bool OnTarget) {
+  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
+  if (!Colon) // malformed: clang reports it
+    return true;
+  TokenRange OpRange = {C.Args.Begin, *Colon};
+  SmallVector<TokenRange, 2> Head = splitTopLevel(Toks, OpRange, tok::comma);
+  if (Head.size() == 2) {
+    StringRef Modifier = identifierName(Toks[Head[0].Begin]);
+    if (Modifier == "inscan" || Modifier == "task") {
+      Diags.report(Toks[Head[0].Begin].getLocation(), Diag::NotSupportedYet)
+          << ("the '" + Modifier + "' reduction modifier in a distributed loop")
+                 .str();
+      return false;
+    }
+    OpRange = Head[1];
+  }
+  std::string Op = spell(Toks, OpRange);
+  std::optional<abi::ReductionOp> Kind =
+      StringSwitch<std::optional<abi::ReductionOp>>(Op)
+          .Case("+", abi::ReductionOp::Add)
+          .Case("-", abi::ReductionOp::Sub)
+          .Case("*", abi::ReductionOp::Mul)
+          .Case("&", abi::ReductionOp::BitAnd)
+          .Case("|", abi::ReductionOp::BitOr)
+          .Case("^", abi::ReductionOp::BitXor)
+          .Case("&&", abi::ReductionOp::And)
+          .Case("||", abi::ReductionOp::Or)
+          .Case("max", abi::ReductionOp::Max)
+          .Case("min", abi::ReductionOp::Min)
+          .Default(std::nullopt);
+  if (!Kind) {
+    Diags.report(Toks[OpRange.Begin].getLocation(), Diag::UserDefinedReduction)
+        << Op;
+    return false;
+  }
+  for (TokenRange Item :
+       splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
+    if (Item.size() != 1 || Toks[Item.Begin].isNot(tok::identifier)) {
+      Diags.report(Toks[Item.empty() ? *Colon : Item.Begin].getLocation(),
+                   Diag::ReductionItem)
+          << spell(Toks, Item);
+      return false;
+    }
+    Reductions.push_back({*Kind, Item.Begin, OnTarget});
+  }
+  return true;
+}
+
+bool Rewriter::topologyClause(const Clause &C) {
+  std::optional<TopologySpec> T = parseTopology(Body, C.Args, Diags);
+  if (!T)
+    return false;
+  if (T->Target)
+    return true; // the construct's own: nothing to say
+  if (!T->Reference.empty()) {
+    auto It = RC.Topologies.find(T->Reference);
+    if (It == RC.Topologies.end()) {
+      Diags.report(Body[C.Args.Begin].getLocation(), Diag::UnknownTopology)
+          << T->Reference;
+      return false;
+    }
+    Topo.T = It->second.T;
+    for (const TokenVector &Dim : It->second.Dims) {
+      Code Cd;
+      if (!Dim.empty())
+        Cd.text("(long long)(").tokens(Dim, {0, (unsigned)Dim.size()}).text(")");
+      V.TopologyDims.push_back(std::move(Cd));
+    }
+    return true;
+  }
+  Topo = *T;
+  topologyValues(Body, Topo, V);
+  if (!Topo.T.Name.empty()) {
+    NamedTopology &N = RC.Topologies[Topo.T.Name];
+    N.T = Topo.T;
+    N.Dims.clear();
+    for (TokenRange R : Topo.Dims)
+      N.Dims.emplace_back(Body.begin() + R.Begin, Body.begin() + R.End);
+  }
+  return true;
+}
+
+bool Rewriter::targetClauses() {
+  bool Ok = true;
+  // The topology comes first: '[*]' after an item names its last dimension.
+  for (const Clause &C : Target->Clauses)
+    if (C.Name == "topology" && C.HasParens && !topologyClause(C))
+      return false;
+  MapItemParser MapParser(PP, Body, Diags, RC.Ctx,
+                          std::max(1u, Topo.T.Rank));
+  for (const Clause &C : Target->Clauses) {
+    StringRef N = C.Name;
+    if (N == "device" && C.HasParens) {
+      HasDeviceClause = true;
+      if (isDeviceList(Body, C.Args, RC.Ctx)) {
+        std::optional<SmallVector<DeviceSpec, 4>> L =
+            parseDeviceList(Body, C.Args, RC.Ctx, Diags);
+        if (!L)
+          return false;
+        Devices = *L;
+      } else {
+        DeviceSpec S;
+        S.Spec.Kind = abi::DeviceSpec::One;
+        S.Start = C.Args;
+        Devices.push_back(S);
+      }
+      continue;
+    }
+    if (N == "topology" && C.HasParens)
+      continue;
+    if (N == "map" && C.HasParens) {
+      Ok &= MapParser.mapClause(C, Items, Maps);
+      continue;
+    }
+    if (N == "dist_iteration" ||
+        (N == "dist_schedule" && isTargetModifier(Body, C, "target"))) {
+      if (!TargetWords.isLoop()) {
+        Diags.report(Body[C.All.Begin].getLocation(), Diag::OutsideRegion)
+            << ("'" + N + "'").str();
+        return false;
+      }
+      Ok &= loopPolicyClause(Body, C);
+      continue;
+    }
+    if (N == "distribute" && !C.HasParens)
+      continue; // HOMP'16: 'parallel for target ... distribute dist_schedule'
+    if (N == "cutoff") {
+      Diags.report(Body[C.All.Begin].getLocation(), Diag::NotSupportedYet)
+          << "the 'cutoff' clause";
+      return false;
+    }
+    if (N == "dist_schedule" && isTargetModifier(Body, C, "teams")) {
+      Diags.report(Body[C.Args.Begin].getLocation(), Diag::NotSupportedYet)
+          << "'dist_schedule(teams: ...)'";
+      return false;
+    }
+    if (N == "if" && C.HasParens) {
+      if (isTargetModifier(Body, C, "target")) {
+        TargetIf.push_back({C.Args.Begin + 2, C.Args.End});
+        continue;
+      }
+      bool Modified =
+          C.Args.size() > 2 && Body[C.Args.Begin + 1].is(tok::colon);
+      if (!Modified) {
+        TargetIf.push_back(C.Args);
+        if (TargetWords.has("parallel"))
+          ParallelIf.push_back(C.Args);
+        continue;
+      }
+    }
+    if (N == "collapse" && C.HasParens)
+      Ok &= collapseClause(Body, C);
+    if (N == "reduction" && C.HasParens && TargetWords.isLoop())
+      Ok &= reductionClause(Body, C, /*OnTarget=*/true);
+    KeptClauses.push_back(&C);
+  }
+  return Ok;
+}
+
+bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
+  InnerBegin = Begin;
+  InnerEnd = End;
+  ArrayRef<Token> Toks = Stmt.slice(Begin + 1, End - Begin - 2);
+  Inner = parseDirective(Toks);
+  if (!Inner)
+    return true; // clang reports malformed directives
+  bool Ok = true;
+  for (const Clause &C : Inner->Clauses) {
+    if (C.Name == "dist_iteration" ||
+        (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")))
+      Ok &= loopPolicyClause(Toks, C);
+    else if (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "teams")) {
+      Diags.report(Toks[C.All.Begin].getLocation(), Diag::NotSupportedYet)
+          << "'dist_schedule(teams: ...)'";
+      return false;
+    } else if (C.Name == "reduction" && C.HasParens)
+      Ok &= reductionClause(Toks, C, /*OnTarget=*/false);
+    else if (C.Name == "collapse" && C.HasParens)
+      Ok &= collapseClause(Toks, C);
+  }
+  return Ok;
+}
+
+bool Rewriter::statement() {
+  unsigned B = 0, E = Stmt.size();
+  auto Fail = [&](unsigned At) {
+    Diags.report(loc(), Diag::RegionNeedsLoop);
+    Diags.report(Stmt[std::min(At, E - 1)].getLocation(), Diag::RegionBodyHere);
+    return false;
+  };
+  if (E == 0)
+    return Fail(0);
+  if (!TargetWords.isLoop()) {
+    if (Stmt[B].is(tok::l_brace) && Stmt[E - 1].is(tok::r_brace)) {
+      Braced = true;
+      ++B;
+      --E;
+    }
+    if (B < E && Stmt[B].is(tok::annot_pragma_openmp)) {
+      unsigned End = B;
+      while (End < E && Stmt[End].isNot(tok::annot_pragma_openmp_end))
+        ++End;
+      if (End == E)
+        return Fail(B);
+      if (!innerDirective(B, End + 1))
+        return false;
+      B = End + 1;
+    }
+  }
+  // 'label: for (...)' names the loop for ALIGN(label).
+  if (B + 2 < E && Stmt[B].is(tok::identifier) && Stmt[B + 1].is(tok::colon)) {
+    LoopLabel = identifierName(Stmt[B]).str();
+    B += 2;
+  }
+  if (B >= E || Stmt[B].isNot(tok::kw_for))
+    return Fail(B);
+  LoopError Err;
+  std::optional<SmallVector<CanonicalLoop, 3>> L =
+      parseLoopNest(Stmt, B, E, Collapse, Err);
+  if (!L) {
+    Diags.report(Stmt[Err.Index].getLocation(), Diag::LoopNotCanonical)
+        << Err.Message;
+    return false;
+  }
+  Nest = *L;
+  for (const CanonicalLoop &Lp : Nest)
+    if (findTopLevel(Stmt, Lp.Lower, tok::comma)) {
+      Diags.report(Stmt[Lp.Lower.Begin].getLocation(), Diag::LoopNotCanonical)
+          << "the loop must declare or assign one variable";
+      return false;
+    }
+  // Nothing may follow the loop inside the region.
+  Token ErrorTok;
+  TokenVector Probe;
+  CanonicalLoop &Outer = Nest.front();
+  ArraySource Src(Stmt.slice(Outer.Body.Begin, E - Outer.Body.Begin));
+  if (!scanStatement(Src, Probe, ErrorTok) ||
+      Outer.Body.Begin + Src.consumed() != E)
+    return Fail(Outer.Body.Begin + Src.consumed());
+  Outer.Body.End = E;
+  return true;
+}
+
+bool Rewriter::loopPolicies() {
+  D.Loops.assign(Collapse, abi::Loop());
+  for (unsigned L = 0; L < Collapse; ++L)
+    D.Loops[L].Op = Nest[L].Op;
+  if (!LoopPolicies) {
+    // No loop policy: the outer loop is split like the arrays it uses
+    // (owner computes), else in blocks.
+    D.Loops[0].Dist.Kind = abi::Policy::Block;
+    return true;
+  }
+  if (LoopPolicies->size() > Collapse) {
+    Diags.report(LoopPolicyToks[(*LoopPolicies)[Collapse].Index].getLocation(),
+                 Diag::TooManyLoopPolicies)
+        << static_cast<unsigned>(LoopPolicies->size()) << Collapse;
+    return false;
+  }
+  bool AnySplit = false;
+  for (unsigned L = 0; L < LoopPolicies->size(); ++L) {
+    const Policy &P = (*LoopPolicies)[L];
+    D.Loops[L].Dist = P.P;
+    AnySplit |= P.P.distributed();
+    if (P.P.Kind == abi::Policy::Cyclic) {
+      D.Loops[L].Strided = Nest[L].Op != CompareOp::NotEqual;
+      Code &C = V.LoopBlocks[L];
+      C.text("(long long)(");
+      P.Block.empty() ? C.text("1") : C.tokens(LoopPolicyToks, P.Block);
+      C.text(")");
+    }
+  }
+  if (!AnySplit) {
+    const Policy &P = LoopPolicies->front();
+    Diags.report(LoopPolicyToks[P.Index].getLocation(), Diag::PolicyNotForLoops)
+        << (LoopPolicyToks[P.Index].is(tok::star)
+                ? std::string("*")
+                : identifierName(LoopPolicyToks[P.Index]).str());
+    return false;
+  }
+  return true;
+}
+
+bool Rewriter::isAlignTarget(StringRef Name) const {
+  if (RC.Around.hasLabel(Name) || RC.Around.distributes(Name))
+    return true;
+  for (const MapItem &MI : Items)
+    if (MI.Distributed && MI.Name == Name)
+      return true;
+  return false;
+}
+
+bool Rewriter::resolveAlignments() {
+  // Arrays: ALIGN(label of this loop) is ALIGN(loop); ALIGN(x) must not come
+  // back to itself.
+  for (MapItem &MI : Items)
+    for (unsigned Dm = 0; Dm < MI.A.Rank; ++Dm) {
+      abi::Policy &P = MI.A.Dims[Dm];
+      if (P.Kind == abi::Policy::Align && !P.ToLoop && P.Target == LoopLabel)
+        P.ToLoop = true, P.Target.clear();
+    }
+  for (unsigned I = 0; I < Items.size(); ++I) {
+    const MapItem &MI = Items[I];
+    for (unsigned Dm = 0; Dm < MI.A.Rank; ++Dm) {
+      const abi::Policy &P = MI.A.Dims[Dm];
+      if (P.Kind != abi::Policy::Align || P.ToLoop)
+        continue;
+      SourceLocation PLoc = Body[MI.PolicyIndex[Dm]].getLocation();
+      if (!isAlignTarget(P.Target)) {
+        Diags.report(PLoc, Diag::AlignTargetUnknown) << P.Target;
+        return false;
+      }
+      // Follow the chain of ALIGN targets among this region's arrays.
+      SmallVector<std::string, 4> Seen{MI.Name};
+      std::string Next = P.Target;
+      while (true) {
+        if (is_contained(Seen, Next)) {
+          Diags.report(PLoc, Diag::AlignCycle) << MI.Name;
+          return false;
+        }
+        Seen.push_back(Next);
+        auto It = find_if(Items, [&](const MapItem &X) {
+          return X.Distributed && X.Name == Next;
+        });
+        if (It == Items.end())
+          break;
+        auto Dim = find_if(ArrayRef(It->A.Dims).take_front(It->A.Rank),
+                           [](const abi::Policy &Q) {
+                             return Q.Kind == abi::Policy::Align && !Q.ToLoop;
+                           });
+        if (Dim == It->A.Dims.begin() + It->A.Rank)
+          break;
+        Next = Dim->Target;
+      }
+    }
+  }
+  // The loops: ALIGN(x) where x follows the loop is a cycle.
+  for (unsigned L = 0; L < D.Loops.size(); ++L) {
+    const abi::Policy &P = D.Loops[L].Dist;
+    if (P.Kind != abi::Policy::Align)
+      continue;
+    SourceLocation PLoc =
+        LoopPolicyToks[(*LoopPolicies)[L].Index].getLocation();
+    if (P.ToLoop || P.Target == LoopLabel) {
+      Diags.report(PLoc, Diag::AlignCycle) << "the loop";
+      return false;
+    }
+    auto It = find_if(Items, [&](const MapItem &X) {
+      return X.Distributed && X.Name == P.Target;
+    });
+    if (It != Items.end()) {
+      if (any_of(ArrayRef(It->A.Dims).take_front(It->A.Rank),
+                 [](const abi::Policy &Q) {
+                   return Q.Kind == abi::Policy::Align && Q.ToLoop;
+                 })) {
+        Diags.report(PLoc, Diag::AlignCycle) << "the loop";
+        return false;
+      }
+      continue;
+    }
+    // A variable a data region may have distributed, or a loop it split.
+    if (!isAlignTarget(P.Target)) {
+      bool Variable = false;
+      for (const AccessInfo &A : Accesses)
+        Variable |= A.A.Name == P.Target;
+      if (!Variable) {
+        Diags.report(PLoc, Diag::AlignTargetUnknown) << P.Target;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void Rewriter::accesses() {
+  std::vector<std::string> Vars, Always;
+  for (const CanonicalLoop &L : Nest)
+    Vars.push_back(L.VarName);
+  for (const MapItem &MI : Items)
+    if (MI.Described && MI.Distributed)
+      Always.push_back(MI.Name);
+  const CanonicalLoop &Inner = Nest.back();
+  Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, RC.Ctx);
+  // Warn where the footprint of a distributed array cannot be checked.
+  for (const AccessInfo &A : Accesses) {
+    if (A.UncheckedAt.isInvalid())
+      continue;
+    bool Distributed =
+        RC.Around.distributes(A.A.Name) ||
+        any_of(Items, [&](const MapItem &MI) {
+          return MI.Distributed && MI.Name == A.A.Name &&
+                 any_of(ArrayRef(MI.A.Dims).take_front(MI.A.Rank),
+                        [](const abi::Policy &P) { return P.distributed(); });
+        });
+    if (Distributed)
+      Diags.report(A.UncheckedAt, Diag::UncheckedAccess)
+          << A.A.Name << A.UncheckedWhy;
+  }
+}
+
+void Rewriter::describe() {
+  D.Kind = abi::ConstructKind::Kernel;
+  setLocation(PP, loc(), D);
+  for (const DeviceSpec &S : Devices)
+    D.Devices.push_back(S.Spec);
+  deviceValues(Body, Devices, V);
+  D.Topo = Topo.T;
+  D.Label = LoopLabel;
+  for (const MapItem &MI : Items)
+    if (MI.Described) {
+      D.Arrays.push_back(MI.A);
+      V.Arrays.push_back(&MI);
+    }
+  for (const AccessInfo &A : Accesses) {
+    D.Accesses.push_back(A.A);
+    V.AccessAddresses.push_back(
+        Code("(long long)(void *)(" + A.A.Name + ")"));
+  }
+  for (const Reduction &R : Reductions) {
+    ArrayRef<Token> T = R.OnTarget ? Body : Inner->Toks;
+    std::string Name = PP.getSpelling(T[R.Var]);
+    D.Reductions.push_back({R.Op, Name});
+    V.ReductionVars.push_back(Name);
+  }
+  if (!TargetIf.empty()) {
+    D.HasIf = true;
+    V.If.text("(long long)(1");
+    for (TokenRange C : TargetIf)
+      V.If.text(" && (").tokens(Body, C).text(")");
+    V.If.text(")");
+  }
+}
+
+//===--- Output -----------------------------------------------------------===//
+
+void Rewriter::emitPrologue() {
+  SourceLocation Loc = loc();
+  code("{ __extension__ extern long long __homp_region(const char *, void *, "
+       "...) __asm__(\"__homp_region\");",
+       Loc);
+  // The chunk holds the whole nest until libhomp gives each launch its own.
+  code(std::string(abi::ChunkTypeSpelling) + " " + chunk() + " = {{", Loc);
+  for (unsigned L = 0; L < abi::MaxRank; ++L) {
+    if (L)
+      code(",", Loc);
+    if (L >= Nest.size()) {
+      code("{0, 0, 1}", Loc);
+      continue;
+    }
+    const CanonicalLoop &Lp = Nest[L];
+    code("{ (long long)(", Loc);
+    toks(Stmt, Lp.Lower);
+    code("), (long long)(", Loc);
+    toks(Stmt, Lp.Bound);
+    code("), ", Loc);
+    code(Lp.StepNegated ? "-(long long)(" : "(long long)(", Loc);
+    Lp.Step.empty() ? code("1", Loc) : toks(Stmt, Lp.Step);
+    code(") }", Loc);
+  }
+  code("}};", Loc);
+  for (const MapItem &MI : Items) {
+    if (!MI.CheckNotPointer || !MI.Distributed)
+      continue;
+    std::string Check =
+        PP.getLangOpts().CPlusPlus
+            ? "static_assert(!__is_same(__typeof__(" + MI.Name +
+                  "), __typeof__(&(" + MI.Name + ")[0])), "
+            : "_Static_assert(!__builtin_types_compatible_p(__typeof__(" +
+                  MI.Name + "), __typeof__(&(" + MI.Name + ")[0])), ";
+    code(Check + "\"homp: '" + MI.Name + "' is a pointer; distribute a " +
+             "section of it, such as " + MI.Name + "[0:n]\");",
+         MI.Loc);
+  }
+}
+
+void Rewriter::emitTargetDirective() {
+  SourceLocation Loc = loc();
+  Out.push_back(Line.front());
+  for (const std::string &W : TargetWords.Names)
+    code(W, Loc);
+  for (const Clause *C : KeptClauses)
+    if (C->Name != "map")
+      toks(Body, C->All);
+  code("device(", Loc);
+  emitMarkerCall(Synth, Out, Loc, "__homp_region", D, V,
+                 ", (void *)&" + chunk(), PP.getLangOpts().CPlusPlus);
+  code(")", Loc);
+  for (const MapClause &M : Maps) {
+    SourceLocation L = Body[M.C->All.Begin].getLocation();
+    code("map(", L);
+    toks(Body, M.Prefix);
+    for (unsigned I : M.Items) {
+      if (I != M.Items.front())
+        code(",", L);
+      toks(Body, Items[I].Expr);
+    }
+    code(")", L);
+  }
+  code("map(to: " + chunk() + ")", Loc);
+  // A reduction inside the region needs its variable mapped back.
+  for (const Reduction &R : Reductions) {
+    if (R.OnTarget)
+      continue;
+    StringRef Name = identifierName(Inner->Toks[R.Var]);
+    bool Mapped = any_of(Items, [&](const MapItem &MI) {
+      return MI.Expr.size() == 1 && identifierName(Body[MI.Expr.Begin]) == Name;
+    });
+    if (!Mapped)
+      code(("map(tofrom: " + Name + ")").str(), Loc);
+  }
+  for (TokenRange C : ParallelIf) {
+    code("if(parallel: ", Loc);
+    toks(Body, C);
+    code(")", Loc);
+  }
+  Out.push_back(Line.back());
+}
+
+void Rewriter::emitLoop(unsigned Level) {
+  const CanonicalLoop &L = Nest[Level];
+  SourceLocation Loc = Stmt[L.For].getLocation();
+  bool Auto = false;
+  for (unsigned I = L.TypeTokens.Begin; I < L.TypeTokens.End; ++I)
+    Auto |= Stmt[I].is(tok::kw_auto);
+  auto Cast = [&] {
+    code("(__typeof__(", Loc);
+    toks(Stmt, Auto ? L.Lower : TokenRange{L.Var, L.Var + 1});
+    code("))", Loc);
+  };
+  std::string Field = chunk() + ".l[" + std::to_string(Level) + "].";
+  toks(Stmt, {L.For, L.For + 2}); // 'for ('
+  toks(Stmt, L.InitTarget);
+  code("=", Loc);
+  Cast();
+  code(Field + "first;", Loc);
+  toks(Stmt, {L.Var, L.Var + 1});
+  static const char *Ops[] = {"<", "<=", ">", ">=", "!="};
+  code(Ops[static_cast<int>(L.Op)], Loc);
+  Cast();
+  code(Field + "bound;", Loc);
+  if (D.Loops[Level].Strided) {
+    bool Up = L.Op == CompareOp::Less || L.Op == CompareOp::LessEqual;
+    toks(Stmt, {L.Var, L.Var + 1});
+    code(Up ? "+=" : "-=", Loc);
+    Cast();
+    code(Up ? "(" + Field + "step)" : "(-" + Field + "step)", Loc);
+  } else {
+    toks(Stmt, L.Increment);
+  }
+  if (Level + 1 == Nest.size()) {
+    toks(Stmt, {L.RParen, L.Body.End});
+    return;
+  }
+  const CanonicalLoop &In = Nest[Level + 1];
+  toks(Stmt, {L.RParen, In.For});
+  emitLoop(Level + 1);
+  toks(Stmt, {In.Body.End, L.Body.End});
+}
+
+std::optional<TokenVector> Rewriter::run() {
+  Target = parseDirective(Body);
+  if (!Target || !targetWords())
+    return std::nullopt;
+  if (TargetWords.Names.empty() || TargetWords.Names[0] != "target") {
+    Diags.report(loc(), Diag::NotSupportedYet)
+        << "this directive with homp extensions";
+    return std::nullopt;
+  }
+  if (!targetClauses() || !statement() || !loopPolicies())
+    return std::nullopt;
+  accesses();
+  if (!resolveAlignments())
+    return std::nullopt;
+  describe();
+
+  emitPrologue();
+  emitTargetDirective();
+  if (Braced)
+    code("{", Stmt.front().getLocation());
+  if (Inner) {
+    Out.push_back(Stmt[InnerBegin]);
+    for (const Word &W : Inner->Words) {
+      bool Homp = W.Name == "distribute" && W.Index > 0 &&
+                  identifierName(Inner->Toks[W.Index - 1]) != "teams";
+      if (!Homp)
+        Out.push_back(Inner->Toks[W.Index]);
+    }
+    for (const Clause &C : Inner->Clauses)
+      if (!isHompLoopClause(Inner->Toks, C))
+        toks(Inner->Toks, C.All);
+    Out.push_back(Stmt[InnerEnd - 1]);
+  }
+  emitLoop(0);
+  if (Braced)
+    code("}", Stmt.back().getLocation());
+  code("}", Stmt.back().getLocation());
+  return std::move(Out);
+}
+
+} // namespace
+
+std::optional<TokenVector> rewriteKernel(const RewriteContext &RC,
+                                         ArrayRef<Token> Line,
+                                         ArrayRef<Token> Stmt) {
+  return Rewriter(RC, Line, Stmt).run();
+}
+
+} // namespace homp

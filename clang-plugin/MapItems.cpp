@@ -1,0 +1,310 @@
+//===-- MapItems.cpp - Map list items and their distributions -------------===//
+//
+// A map item 'u[lo0:len0][lo1:len1] dist_data(BLOCK, *) halo(1,)' becomes a
+// MapItem: the item as standard OpenMP maps it, its rank (from the
+// variable's type where Sema knows it, else from its sections), and the
+// code of its run-time values: the address of element [0]...[0], the
+// element size, each dimension's lower index, length and row length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConstructModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace homp {
+
+namespace {
+
+/// '(NAME)[0][0]' with N subscripts.
+std::string element(const std::string &Name, unsigned N) {
+  std::string S = "(" + Name + ")";
+  for (unsigned I = 0; I < N; ++I)
+    S += "[0]";
+  return S;
+}
+
+abi::MapType mapTypeOf(StringRef W) {
+  if (W == "to")
+    return abi::MapType::To;
+  if (W == "from")
+    return abi::MapType::From;
+  if (W == "alloc")
+    return abi::MapType::Alloc;
+  if (W == "release")
+    return abi::MapType::Release;
+  if (W == "delete")
+    return abi::MapType::Delete;
+  return abi::MapType::ToFrom;
+}
+
+} // namespace
+
+bool MapItemParser::mapClause(const Clause &C, std::vector<MapItem> &Items,
+                              std::vector<MapClause> &Clauses) {
+  TokenRange ItemsRange = mapItems(Toks, C);
+  MapClause M;
+  M.C = &C;
+  M.Prefix = {C.Args.Begin, ItemsRange.Begin};
+  for (unsigned I = M.Prefix.Begin; I < M.Prefix.End; ++I) {
+    StringRef W = identifierName(Toks[I]);
+    if (W == "to" || W == "from" || W == "tofrom" || W == "alloc" ||
+        W == "release" || W == "delete")
+      M.Type = mapTypeOf(W);
+  }
+  for (TokenRange R : splitTopLevel(Toks, ItemsRange, tok::comma)) {
+    MapItem MI;
+    if (!item(R, M.Type, MI))
+      return false;
+    M.Items.push_back(static_cast<unsigned>(Items.size()));
+    Items.push_back(std::move(MI));
+  }
+  Clauses.push_back(std::move(M));
+  return true;
+}
+
+bool MapItemParser::motionClause(const Clause &C, abi::MapType Type,
+                                 std::vector<MapItem> &Items) {
+  TokenRange ItemsRange = C.Args;
+  // 'to(present: x)', 'from(mapper(m): x)': items follow the first ':'.
+  if (std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon))
+    ItemsRange.Begin = *Colon + 1;
+  for (TokenRange R : splitTopLevel(Toks, ItemsRange, tok::comma)) {
+    MapItem MI;
+    if (!item(R, Type, MI))
+      return false;
+    Items.push_back(std::move(MI));
+  }
+  return true;
+}
+
+bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
+  MI.Expr = R;
+  MI.A.Map = Type;
+  if (R.empty())
+    return true; // clang reports it
+  MI.Loc = Toks[R.Begin].getLocation();
+  std::optional<unsigned> DistAt = findItemDistribution(Toks, R);
+  if (DistAt)
+    MI.Expr.End = *DistAt;
+  TokenRange E = MI.Expr;
+
+  // The variable and its subscripts: 'name', 'name[...]...'.
+  bool Simple = !E.empty() && Toks[E.Begin].is(tok::identifier);
+  SmallVector<TokenRange, 3> Subscripts;
+  for (unsigned I = E.Begin + 1; Simple && I < E.End;) {
+    std::optional<unsigned> Close =
+        Toks[I].is(tok::l_square) ? findClosing(Toks, I, E.End) : std::nullopt;
+    if (!Close) {
+      Simple = false;
+      break;
+    }
+    Subscripts.push_back({I + 1, *Close});
+    I = *Close + 1;
+  }
+  std::optional<VarShape> Shape =
+      Simple ? Ctx.ShapeOf(Toks[E.Begin]) : std::nullopt;
+  bool NotArray = Shape && !Shape->Dependent &&
+                  Shape->Kind != VarShape::Pointer &&
+                  Shape->Kind != VarShape::Array;
+  if (!Simple || NotArray) {
+    if (!DistAt)
+      return true; // standard OpenMP maps it; libhomp need not know
+    std::string Spelled;
+    for (unsigned I = E.Begin; I < E.End; ++I)
+      Spelled += PP.getSpelling(Toks[I]);
+    if (!Simple && !E.empty() && Toks[E.Begin].is(tok::identifier) &&
+        E.size() > 1 && Toks[E.Begin + 1].isOneOf(tok::period, tok::arrow)) {
+      Diags.report(MI.Loc, Diag::NotSupportedYet)
+          << ("distributing '" + Spelled +
+              "' (members and expressions; distribute a variable)");
+      return false;
+    }
+    Diags.report(MI.Loc, Diag::NotAnArray) << Spelled;
+    return false;
+  }
+  MI.Name = identifierName(Toks[E.Begin]).str();
+  unsigned Rank = Subscripts.size();
+  if (Shape && !Shape->Dependent)
+    Rank = std::max(Rank, Shape->Rank);
+  Rank = std::max(Rank, 1u);
+  if (Rank > abi::MaxRank) {
+    if (!DistAt)
+      return true;
+    Diags.report(MI.Loc, Diag::NotSupportedYet)
+        << "distributing arrays of more than 3 dimensions";
+    return false;
+  }
+  if (Shape && Shape->Kind == VarShape::Pointer && Subscripts.empty()) {
+    if (!DistAt)
+      return true; // a pointer standard OpenMP maps as a scalar
+    Diags.report(MI.Loc, Diag::PointerNeedsSection) << MI.Name;
+    return false;
+  }
+  MI.Described = true;
+  MI.A.Name = MI.Name;
+  MI.A.Rank = Rank;
+  MI.CheckNotPointer = Subscripts.empty() && (!Shape || Shape->Dependent);
+
+  // Values: the element [0]...[0], its size, and each dimension's range.
+  MI.Base = Code("(long long)(void *)(" + MI.Name + ")");
+  MI.ElementSize =
+      Code("(long long)sizeof(" + element(MI.Name, Rank) + ")");
+  for (unsigned D = 0; D < Rank; ++D) {
+    std::string Extent =
+        D == 0 ? "sizeof(" + MI.Name + ") / sizeof(" + element(MI.Name, 1) + ")"
+               : "sizeof(" + element(MI.Name, D) + ") / sizeof(" +
+                     element(MI.Name, D + 1) + ")";
+    if (D > 0)
+      MI.Extent[D] = Code("(long long)(" + Extent + ")");
+    TokenRange Lo, Len;
+    bool Section = true;
+    if (D < Subscripts.size()) {
+      TokenRange S = Subscripts[D];
+      std::optional<unsigned> Colon = findTopLevel(Toks, S, tok::colon);
+      if (!Colon) {
+        Section = false;
+      } else {
+        Lo = {S.Begin, *Colon};
+        Len = {*Colon + 1, S.End};
+        // 'lo:len:stride' is not a section homp distributes.
+        if (findTopLevel(Toks, Len, tok::colon))
+          Section = false;
+      }
+    }
+    if (!Section) {
+      if (!DistAt) {
+        MI.Described = false;
+        return true;
+      }
+      Diags.report(Toks[Subscripts[D].Begin].getLocation(),
+                   Diag::NotASection)
+          << MI.Name;
+      return false;
+    }
+    Code &L = MI.Lower[D];
+    L.text("(long long)(");
+    Lo.empty() ? L.text("0") : L.tokens(Toks, Lo);
+    L.text(")");
+    Code &N = MI.Length[D];
+    N.text("(long long)(");
+    if (!Len.empty()) {
+      N.tokens(Toks, Len);
+    } else {
+      N.text(Extent);
+      if (!Lo.empty())
+        N.text(" - (").tokens(Toks, Lo).text(")");
+    }
+    N.text(")");
+  }
+  if (DistAt)
+    return distribution(*DistAt, R.End, MI);
+  return true;
+}
+
+bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
+  unsigned I = From;
+  bool SawPolicies = false;
+  while (I < End) {
+    StringRef Name = identifierName(Toks[I]);
+    std::optional<unsigned> Close = I + 1 < End && Toks[I + 1].is(tok::l_paren)
+                                        ? findClosing(Toks, I + 1, End)
+                                        : std::nullopt;
+    if (!isItemDistributionName(Name) || !Close) {
+      Diags.report(Toks[I].getLocation(), Diag::ExpectedPolicy) << false;
+      return false;
+    }
+    TokenRange Args{I + 2, *Close};
+    if (Name == "dist_data" || Name == "partition") {
+      if (SawPolicies) {
+        Diags.report(Toks[I].getLocation(), Diag::TwoDistributions) << MI.Name;
+        return false;
+      }
+      SawPolicies = true;
+      if (Args.empty()) {
+        Diags.report(Toks[I + 1].getLocation(), Diag::ExpectedPolicy) << false;
+        return false;
+      }
+      std::optional<SmallVector<Policy, 3>> Ps =
+          parsePolicies(Toks, Args, /*ForLoop=*/false, Diags);
+      if (!Ps)
+        return false;
+      if (Ps->size() > MI.A.Rank) {
+        Diags.report(Toks[(*Ps)[MI.A.Rank].Index].getLocation(),
+                     Diag::TooManyPolicies)
+            << static_cast<unsigned>(Ps->size()) << MI.Name << MI.A.Rank;
+        return false;
+      }
+      for (unsigned D = 0; D < Ps->size(); ++D) {
+        MI.A.Dims[D] = (*Ps)[D].P;
+        MI.PolicyIndex[D] = (*Ps)[D].Index;
+        if (MI.A.Dims[D].Kind == abi::Policy::Cyclic) {
+          Code &B = MI.Block[D];
+          B.text("(long long)(");
+          (*Ps)[D].Block.empty() ? B.text("1") : B.tokens(Toks, (*Ps)[D].Block);
+          B.text(")");
+        }
+      }
+      MI.Distributed = true;
+    } else if (Name == "halo") {
+      std::optional<SmallVector<abi::Halo, 3>> H = parseHalo(Toks, Args, Diags);
+      if (!H)
+        return false;
+      if (H->size() > MI.A.Rank) {
+        Diags.report(Toks[I].getLocation(), Diag::HaloTooMany)
+            << static_cast<unsigned>(H->size()) << MI.Name << MI.A.Rank;
+        return false;
+      }
+      for (unsigned D = 0; D < H->size(); ++D) {
+        const abi::Halo &Hd = (*H)[D];
+        if (Hd.LeftEdge != abi::Edge::None || Hd.RightEdge != abi::Edge::None) {
+          Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
+              << "periodic and reflecting halo edges";
+          return false;
+        }
+        MI.A.Halos[D] = Hd;
+      }
+    } else { // topology
+      std::optional<TopologySpec> T = parseTopology(Toks, Args, Diags);
+      if (!T)
+        return false;
+      if (T->T.Rank == 1 && !T->T.Given[0] && T->Reference.empty()) {
+        // '[*]': the split dimension goes onto the last topology dimension.
+        for (unsigned D = 0; D < MI.A.Rank; ++D)
+          if (MI.A.Dims[D].Kind == abi::Policy::Block ||
+              MI.A.Dims[D].Kind == abi::Policy::Cyclic)
+            MI.A.Axis[D] = static_cast<int>(TopologyRank) - 1;
+      } else if (!T->Target && T->Reference.empty()) {
+        Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
+            << "a topology of its own for a map item (only topology([*]), "
+               "topology(target) or a topology's name)";
+        return false;
+      }
+    }
+    I = *Close + 1;
+  }
+  // Halos only make sense where the array is split in blocks.
+  for (unsigned D = 0; D < MI.A.Rank; ++D) {
+    const abi::Halo &H = MI.A.Halos[D];
+    if ((H.Left || H.Right) && MI.A.Dims[D].Kind != abi::Policy::Block &&
+        MI.A.Dims[D].Kind != abi::Policy::Align) {
+      const char *Kind = MI.A.Dims[D].Kind == abi::Policy::Cyclic
+                             ? (MI.A.Dims[D].SpelledBlock ? "BLOCK(n)"
+                                                          : "CYCLIC")
+                             : "not split";
+      Diags.report(MI.Loc, Diag::HaloNotBlock) << D << MI.Name << Kind;
+      return false;
+    }
+  }
+  if (!SawPolicies) {
+    Diags.report(Toks[From].getLocation(), Diag::HaloWithoutDistribution)
+        << MI.Name;
+    return false;
+  }
+  return true;
+}
+
+} // namespace homp

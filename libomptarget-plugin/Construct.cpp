@@ -1,0 +1,175 @@
+//===-- Construct.cpp - A distributed construct at run time ---------------===//
+
+#include "Construct.h"
+
+#include "Devices.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace homp {
+
+ConstructInfo &constructInfo(const char *Descriptor) {
+  static std::mutex M;
+  static auto *Cache =
+      new std::unordered_map<const char *, std::unique_ptr<ConstructInfo>>();
+  std::lock_guard<std::mutex> Lock(M);
+  std::unique_ptr<ConstructInfo> &Slot = (*Cache)[Descriptor];
+  if (!Slot) {
+    auto Info = std::make_unique<ConstructInfo>();
+    std::string Error;
+    if (!abi::decodeDescriptor(Descriptor, Info->Desc, Error)) {
+      std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+      std::exit(EXIT_FAILURE);
+    }
+    Info->Layout = abi::valueLayout(Info->Desc);
+    Info->Location = Info->Desc.location();
+    Slot = std::move(Info);
+  }
+  return *Slot;
+}
+
+char *ConstructValues::ArrayValues::first() const {
+  Index I{};
+  for (unsigned D = 0; D < Shape.Rank; ++D)
+    I[D] = Shape.Section.Dims[D].Begin;
+  return Base + Shape.offset(I) * Shape.ElementSize;
+}
+
+ConstructValues readValues(const ConstructInfo &Info, va_list Values) {
+  const abi::Descriptor &D = Info.Desc;
+  ConstructValues V;
+  V.Arrays.resize(D.Arrays.size());
+  for (size_t A = 0; A < D.Arrays.size(); ++A) {
+    ArrayShape &S = V.Arrays[A].Shape;
+    S.Rank = D.Arrays[A].Rank;
+    S.Section.Rank = S.Rank;
+  }
+  V.TopologyDims.assign(D.Topo.Rank, std::nullopt);
+  V.AccessAddresses.resize(D.Accesses.size());
+  V.Reductions.resize(D.Reductions.size());
+  V.DataLoops.resize(D.DataLoops.size());
+  for (size_t L = 0; L < D.DataLoops.size(); ++L) {
+    V.DataLoops[L].Nest.Rank = static_cast<unsigned>(D.DataLoops[L].Loops.size());
+    for (unsigned J = 0; J < V.DataLoops[L].Nest.Rank; ++J)
+      V.DataLoops[L].Nest.Loops[J].Op = D.DataLoops[L].Loops[J].Op;
+  }
+  for (const abi::ValueSlot &S : Info.Layout) {
+    long long X = va_arg(Values, long long);
+    auto Arr = [&]() -> ConstructValues::ArrayValues & {
+      return V.Arrays[S.Item];
+    };
+    switch (S.Kind) {
+    case abi::ValueSlot::DeviceId:
+    case abi::ValueSlot::DeviceCount:
+      V.DeviceValues.push_back(X);
+      break;
+    case abi::ValueSlot::TopologyDim:
+      V.TopologyDims[S.Dim] = X;
+      break;
+    case abi::ValueSlot::LoopBlock:
+      V.LoopBlocks[S.Item] = X;
+      break;
+    case abi::ValueSlot::ArrayBase:
+      Arr().Base = reinterpret_cast<char *>(static_cast<intptr_t>(X));
+      break;
+    case abi::ValueSlot::ArrayElementSize:
+      Arr().Shape.ElementSize = X;
+      break;
+    case abi::ValueSlot::ArrayLower:
+      Arr().Shape.Section.Dims[S.Dim].Begin = X;
+      break;
+    case abi::ValueSlot::ArrayLength:
+      Arr().Shape.Section.Dims[S.Dim].End =
+          Arr().Shape.Section.Dims[S.Dim].Begin + std::max<long long>(X, 0);
+      break;
+    case abi::ValueSlot::ArrayExtent:
+      Arr().Shape.Extent[S.Dim] = X;
+      break;
+    case abi::ValueSlot::ArrayBlock:
+      Arr().Blocks[S.Dim] = X;
+      break;
+    case abi::ValueSlot::AccessAddress:
+      V.AccessAddresses[S.Item] =
+          reinterpret_cast<void *>(static_cast<intptr_t>(X));
+      break;
+    case abi::ValueSlot::ReductionAddress:
+      V.Reductions[S.Item].Address =
+          reinterpret_cast<void *>(static_cast<intptr_t>(X));
+      break;
+    case abi::ValueSlot::ReductionSize:
+      V.Reductions[S.Item].Size = X;
+      break;
+    case abi::ValueSlot::ReductionType:
+      V.Reductions[S.Item].TypeCode = X;
+      break;
+    case abi::ValueSlot::DataLoopFirst:
+      V.DataLoops[S.Item].Nest.Loops[S.Dim].First = X;
+      break;
+    case abi::ValueSlot::DataLoopBound:
+      V.DataLoops[S.Item].Nest.Loops[S.Dim].Bound = X;
+      break;
+    case abi::ValueSlot::DataLoopStep:
+      V.DataLoops[S.Item].Nest.Loops[S.Dim].Step = X;
+      break;
+    case abi::ValueSlot::DataLoopBlock:
+      V.DataLoops[S.Item].Blocks[S.Dim] = X;
+      break;
+    case abi::ValueSlot::IfCondition:
+      V.IfTrue = X != 0;
+      break;
+    }
+  }
+  return V;
+}
+
+std::vector<int> selectDevices(const abi::Descriptor &D,
+                               const ConstructValues &V) {
+  const Settings &S = settings();
+  const DeviceFilter *Filter = S.Devices ? &*S.Devices : nullptr;
+  bool NeedTypes = Filter && Filter->Types;
+  for (const abi::DeviceSpec &Spec : D.Devices)
+    NeedTypes |= Spec.Types != 0;
+  const DeviceEnvironment &Env =
+      NeedTypes ? deviceTypes() : deviceEnvironment();
+  static const std::vector<abi::DeviceSpec> DefaultDevice = {
+      {abi::DeviceSpec::Default, 0, false}};
+  return resolveDevices(D.Devices.empty() ? DefaultDevice : D.Devices,
+                        V.DeviceValues, Env, Filter);
+}
+
+std::optional<Topology> constructTopology(const abi::Descriptor &D,
+                                          const ConstructValues &V,
+                                          unsigned N, std::string &Error) {
+  if (D.Topo.Rank == 0)
+    return Topology::line(N);
+  return makeTopology(N, V.TopologyDims, Error);
+}
+
+void constructError(const ConstructInfo &Info, const std::string &Message) {
+  if (settings().Offload == OffloadPolicy::Mandatory) {
+    std::fprintf(stderr,
+                 "homp: error: region %s: %s (OMP_TARGET_OFFLOAD=MANDATORY)\n",
+                 Info.Location.c_str(), Message.c_str());
+    std::exit(EXIT_FAILURE);
+  }
+  std::fprintf(stderr, "homp: warning: region %s: %s; running it on the host\n",
+               Info.Location.c_str(), Message.c_str());
+}
+
+void constructFatal(const ConstructInfo &Info, const std::string &Message) {
+  std::fprintf(stderr, "homp: error: region %s: %s\n", Info.Location.c_str(),
+               Message.c_str());
+  std::exit(EXIT_FAILURE);
+}
+
+void constructNote(const ConstructInfo &Info, const std::string &Message) {
+  if (settings().Info)
+    std::fprintf(stderr, "homp: region %s: %s\n", Info.Location.c_str(),
+                 Message.c_str());
+}
+
+} // namespace homp

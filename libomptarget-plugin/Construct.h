@@ -1,0 +1,93 @@
+//===-- Construct.h - A distributed construct at run time -------*- C++ -*-===//
+//
+// Every construct the plugin rewrote calls a marker with its descriptor and
+// run-time values (homp/Abi.h). This reads them: the descriptor once per
+// construct, the values at every execution. It also reports a construct's
+// errors, named by its source location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_CONSTRUCT_H
+#define HOMP_LIBOMPTARGET_PLUGIN_CONSTRUCT_H
+
+#include "homp/Abi.h"
+#include "homp/DeviceSelection.h"
+#include "homp/Distribution.h"
+#include "homp/LoopSpace.h"
+#include "homp/Topology.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// One construct of the program, shared by all its executions.
+struct ConstructInfo {
+  abi::Descriptor Desc;
+  std::vector<abi::ValueSlot> Layout;
+  std::string Location; ///< FILE:LINE:COL
+  std::atomic<bool> WarnedNoPass{false};
+};
+
+/// The ConstructInfo of a descriptor string (parsed on first use; fatal if
+/// the program was compiled by another homp version).
+ConstructInfo &constructInfo(const char *Descriptor);
+
+/// The run-time values of one execution, by meaning.
+struct ConstructValues {
+  std::vector<int64_t> DeviceValues; ///< for resolveDevices, in order
+  std::vector<std::optional<int64_t>> TopologyDims;
+  std::array<int64_t, MaxRank> LoopBlocks{};
+  struct ArrayValues {
+    char *Base = nullptr; ///< host address of element [0]...[0]
+    ArrayShape Shape;
+    std::array<int64_t, MaxRank> Blocks{};
+    /// Host address of the section's first element.
+    char *first() const;
+  };
+  std::vector<ArrayValues> Arrays;
+  std::vector<void *> AccessAddresses;
+  struct ReductionValues {
+    void *Address = nullptr;
+    int64_t Size = 0, TypeCode = 0;
+  };
+  std::vector<ReductionValues> Reductions;
+  struct DataLoopValues {
+    LoopNest Nest;
+    std::array<int64_t, MaxRank> Blocks{};
+  };
+  std::vector<DataLoopValues> DataLoops;
+  bool IfTrue = true;
+};
+
+/// Reads the values of Info's layout from Values.
+ConstructValues readValues(const ConstructInfo &Info, va_list Values);
+
+/// The devices a construct selects, HOMP_DEVICES applied.
+std::vector<int> selectDevices(const abi::Descriptor &D,
+                               const ConstructValues &V);
+
+/// The topology of N devices a construct asks for (one dimension without a
+/// topology clause); std::nullopt with Error when it cannot be made.
+std::optional<Topology> constructTopology(const abi::Descriptor &D,
+                                          const ConstructValues &V,
+                                          unsigned N, std::string &Error);
+
+/// Reports a construct's run-time error after which it runs on the host:
+/// a warning, or fatal under OMP_TARGET_OFFLOAD=MANDATORY.
+void constructError(const ConstructInfo &Info, const std::string &Message);
+
+/// Reports an error after which no result would be right, and stops.
+[[noreturn]] void constructFatal(const ConstructInfo &Info,
+                                 const std::string &Message);
+
+/// A note printed only under HOMP_INFO.
+void constructNote(const ConstructInfo &Info, const std::string &Message);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_CONSTRUCT_H

@@ -1,0 +1,428 @@
+//===-- DataDirectives.cpp - Distributed target data and friends ----------===//
+
+#include "DataDirectives.h"
+
+#include "Devices.h"
+#include "KernelArgs.h"
+#include "Residency.h"
+
+#include "homp/Info.h"
+#include "homp/Partition.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+extern "C" {
+void __tgt_target_data_begin_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                    void **Bases, void **Ptrs, int64_t *Sizes,
+                                    int64_t *Types, void **Names,
+                                    void **Mappers);
+void __tgt_target_data_end_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                  void **Bases, void **Ptrs, int64_t *Sizes,
+                                  int64_t *Types, void **Names, void **Mappers);
+void __tgt_target_data_update_mapper(void *Loc, int64_t DeviceId, int32_t N,
+                                     void **Bases, void **Ptrs, int64_t *Sizes,
+                                     int64_t *Types, void **Names,
+                                     void **Mappers);
+}
+
+namespace homp {
+
+struct DataInstance : Instance {
+  DataInstance() : Instance(Data) {}
+
+  ConstructInfo *Info = nullptr;
+  ConstructValues Values;
+  std::vector<int> Devices;
+  Topology Topo;
+  std::shared_ptr<std::vector<LabelledSplit>> Labels;
+  /// Per array: the resident array (one reference held by this construct).
+  std::vector<ResidentArray *> Arrays;
+  bool Entered = false; ///< a data region in progress (enterDataRegion)
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using abi::ConstructKind;
+
+const char *constructWords(ConstructKind K) {
+  switch (K) {
+  case ConstructKind::Data:
+    return "data region";
+  case ConstructKind::EnterData:
+    return "'target enter data'";
+  case ConstructKind::ExitData:
+    return "'target exit data'";
+  case ConstructKind::Update:
+    return "'target update'";
+  case ConstructKind::Kernel:
+    break;
+  }
+  return "region";
+}
+
+/// The loop splits a data region decides for the labelled loops its arrays
+/// align to: each loop split by its own policy, along the topology axis of
+/// its turn among the nest's distributed loops.
+bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
+  const abi::Descriptor &D = DI.Info->Desc;
+  auto Labels = std::make_shared<std::vector<LabelledSplit>>();
+  for (size_t L = 0; L < D.DataLoops.size(); ++L) {
+    const abi::LabelledLoop &LL = D.DataLoops[L];
+    LoopNest Nest = DI.Values.DataLoops[L].Nest;
+    unsigned Bad;
+    if (!Nest.computeTrips(Bad)) {
+      Error = "loop '" + LL.Label + "' would not terminate";
+      return false;
+    }
+    LabelledSplit S;
+    S.Label = LL.Label;
+    S.Devices = DI.Devices;
+    unsigned Axis = 0;
+    for (unsigned K = 0; K < Nest.Rank; ++K) {
+      const abi::Policy &P = LL.Loops[K].Dist;
+      std::vector<IndexSet> Per(DI.Devices.size());
+      unsigned A = P.distributed() ? Axis++ : 0;
+      if (P.distributed() && A >= DI.Topo.rank()) {
+        Error = "loop '" + LL.Label + "' splits more loops than the devices' "
+                "topology (" + DI.Topo.str() + ") has dimensions";
+        return false;
+      }
+      for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
+        IndexSet Its =
+            P.distributed()
+                ? partitionDim({0, Nest.Trips[K]},
+                               P.Kind == abi::Policy::Cyclic
+                                   ? abi::Policy::Cyclic
+                                   : abi::Policy::Block,
+                               DI.Values.DataLoops[L].Blocks[K],
+                               DI.Topo.Dims[A], DI.Topo.coords(Pos)[A])
+                : IndexSet(Range{0, Nest.Trips[K]});
+        Per[Pos] = indicesOf(Nest.Loops[K], Its);
+      }
+      S.Indices.push_back(std::move(Per));
+    }
+    Labels->push_back(std::move(S));
+  }
+  DI.Labels = std::move(Labels);
+  return true;
+}
+
+class DataRunner {
+public:
+  DataRunner(DataInstance &DI, const MapperArgs &A)
+      : DI(DI), D(DI.Info->Desc), A(A) {}
+
+  void begin();
+  void end();
+  void update();
+
+private:
+  std::vector<std::optional<unsigned>> claimItems();
+  void forward(MapperCall Call);
+  ResidentArray *makeItem(size_t I, std::vector<int64_t> &BytesIn,
+                          std::string &Error);
+  void report(const char *What, double Seconds);
+  [[noreturn]] void fail(const std::string &Message) {
+    constructFatal(*DI.Info, Message);
+  }
+
+  DataInstance &DI;
+  const abi::Descriptor &D;
+  const MapperArgs &A;
+  std::vector<bool> Claimed;
+  std::vector<int64_t> In, Out; ///< bytes per position of DI.Devices
+};
+
+std::vector<std::optional<unsigned>> DataRunner::claimItems() {
+  Claimed.assign(A.NumArgs, false);
+  std::vector<std::optional<unsigned>> Items;
+  for (const ConstructValues::ArrayValues &V : DI.Values.Arrays) {
+    std::optional<unsigned> Found;
+    for (int32_t K = 0; K < A.NumArgs && !Found; ++K)
+      if (!Claimed[K] && A.ArgPtrs[K] == V.first()) {
+        Claimed[K] = true;
+        Found = static_cast<unsigned>(K);
+      }
+    Items.push_back(Found);
+  }
+  return Items;
+}
+
+/// Maps the entries homp does not handle on every offload device of the
+/// construct, as the standard construct would on one.
+void DataRunner::forward(MapperCall Call) {
+  std::vector<int32_t> NewIndex(A.NumArgs, -1);
+  std::vector<void *> Bases, Ptrs, Names, Mappers;
+  std::vector<int64_t> Sizes, Types;
+  for (int32_t K = 0; K < A.NumArgs; ++K) {
+    if (Claimed[K])
+      continue;
+    int64_t T = A.ArgTypes[K];
+    if (uint64_t Parent = static_cast<uint64_t>(T & MapMemberOfMask) >> 48) {
+      if (NewIndex[Parent - 1] < 0)
+        fail("a member of a distributed array is mapped as well");
+      T = (T & ~MapMemberOfMask) |
+          (static_cast<int64_t>(NewIndex[Parent - 1] + 1) << 48);
+    }
+    NewIndex[K] = static_cast<int32_t>(Bases.size());
+    Bases.push_back(A.ArgBasePtrs[K]);
+    Ptrs.push_back(A.ArgPtrs[K]);
+    Sizes.push_back(A.ArgSizes[K]);
+    Types.push_back(T);
+    Names.push_back(A.ArgNames ? A.ArgNames[K] : nullptr);
+    Mappers.push_back(A.ArgMappers ? A.ArgMappers[K] : nullptr);
+  }
+  if (Bases.empty())
+    return;
+  int32_t N = static_cast<int32_t>(Bases.size());
+  int Host = omp_get_initial_device();
+  for (int Dev : DI.Devices) {
+    if (Dev == Host)
+      continue;
+    void **NamesP = A.ArgNames ? Names.data() : nullptr;
+    void **MappersP = A.ArgMappers ? Mappers.data() : nullptr;
+    switch (Call) {
+    case MapperCall::Begin:
+      __tgt_target_data_begin_mapper(A.Loc, Dev, N, Bases.data(), Ptrs.data(),
+                                     Sizes.data(), Types.data(), NamesP,
+                                     MappersP);
+      break;
+    case MapperCall::End:
+      __tgt_target_data_end_mapper(A.Loc, Dev, N, Bases.data(), Ptrs.data(),
+                                   Sizes.data(), Types.data(), NamesP,
+                                   MappersP);
+      break;
+    case MapperCall::Update:
+      __tgt_target_data_update_mapper(A.Loc, Dev, N, Bases.data(), Ptrs.data(),
+                                      Sizes.data(), Types.data(), NamesP,
+                                      MappersP);
+      break;
+    }
+  }
+}
+
+ResidentArray *DataRunner::makeItem(size_t I, std::vector<int64_t> &BytesIn,
+                                    std::string &Error) {
+  const ConstructValues::ArrayValues &V = DI.Values.Arrays[I];
+  const abi::Array &Arr = D.Arrays[I];
+  BytesIn.clear();
+  if (ResidentArray *R = acquireResident(V.first())) {
+    // Already resident (an enclosing data region): OpenMP counts one more
+    // reference and copies nothing, if this construct asks for no more.
+    ProductSet Mine = ProductSet::of(V.Shape.Section);
+    if (!ProductSet::of(R->Dist.Shape.Section).contains(Mine)) {
+      std::vector<int64_t> Ignored;
+      releaseResident(R, false, false, Ignored, Error);
+      Error = "'" + Arr.Name + "' is already distributed by " + R->Where +
+              ", which maps fewer of its elements";
+      return nullptr;
+    }
+    return R;
+  }
+  DistributionContext Ctx;
+  Ctx.Devices = DI.Devices;
+  Ctx.Topo = DI.Topo;
+  Ctx.FindArray = [&](const std::string &Name) -> const Distribution * {
+    for (size_t J = 0; J < I; ++J)
+      if (D.Arrays[J].Name == Name && DI.Arrays[J])
+        return &DI.Arrays[J]->Dist;
+    return nullptr;
+  };
+  Ctx.LabelIndices = [&](const std::string &Label, unsigned K, int Id,
+                         IndexSet &S) {
+    for (const LabelledSplit &L : *DI.Labels)
+      if (L.Label == Label)
+        return L.indices(K, Id, S);
+    return labelIndices(Label, K, Id, S);
+  };
+  std::optional<Distribution> Dist =
+      distributeArray(Arr, V.Shape, V.Blocks, Ctx, Error);
+  if (!Dist)
+    return nullptr;
+  auto R = std::make_unique<ResidentArray>();
+  R->Name = Arr.Name;
+  R->Where = std::string("the ") + constructWords(D.Kind) + " at " +
+             DI.Info->Location;
+  R->HostBase = V.Base;
+  R->Dist = std::move(*Dist);
+  R->Map = Arr.Map;
+  return makeResident(std::move(R), abi::copiesIn(Arr.Map), BytesIn, Error);
+}
+
+void DataRunner::report(const char *What, double Seconds) {
+  const DeviceEnvironment &Env = deviceTypes();
+  std::vector<DeviceReport> Rows;
+  int Host = omp_get_initial_device();
+  for (size_t P = 0; P < DI.Devices.size(); ++P) {
+    DeviceReport R;
+    R.Device = DI.Devices[P];
+    R.IsHost = R.Device == Host;
+    R.Type = deviceTypeName(Env.typeOf(R.Device));
+    R.BytesIn = P < In.size() ? In[P] : 0;
+    R.BytesOut = P < Out.size() ? Out[P] : 0;
+    Rows.push_back(R);
+  }
+  std::string Title = std::string(constructWords(D.Kind)) + " " +
+                      DI.Info->Location + " " + What + ": " +
+                      std::to_string(D.Arrays.size()) + " distributed array" +
+                      (D.Arrays.size() == 1 ? "" : "s") + " on " +
+                      std::to_string(Rows.size()) + " device" +
+                      (Rows.size() == 1 ? "" : "s");
+  if (DI.Topo.rank() > 1)
+    Title += " (topology " + DI.Topo.str() + ")";
+  std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
+             stderr);
+}
+
+/// Adds per-position byte counts of one array (by its own positions) to
+/// the construct's (by the construct's positions).
+void addBytes(std::vector<int64_t> &Total, const std::vector<int> &Devices,
+              const std::vector<int> &ArrayDevices,
+              const std::vector<int64_t> &Bytes) {
+  Total.resize(Devices.size(), 0);
+  for (size_t P = 0; P < Bytes.size(); ++P)
+    for (size_t Q = 0; Q < Devices.size(); ++Q)
+      if (Devices[Q] == ArrayDevices[P])
+        Total[Q] += Bytes[P];
+}
+
+void DataRunner::begin() {
+  Clock::time_point Start = Clock::now();
+  std::vector<std::optional<unsigned>> Items = claimItems();
+  DI.Arrays.assign(D.Arrays.size(), nullptr);
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    std::vector<int64_t> Bytes;
+    std::string Error;
+    DI.Arrays[I] = makeItem(I, Bytes, Error);
+    if (!DI.Arrays[I])
+      fail(Error);
+    addBytes(In, DI.Devices, DI.Arrays[I]->Dist.Devices, Bytes);
+  }
+  forward(MapperCall::Begin);
+  if (D.Kind == ConstructKind::Data) {
+    enterDataRegion(DI.Labels);
+    DI.Entered = true;
+  }
+  if (settings().Info)
+    report("begins", std::chrono::duration<double>(Clock::now() - Start).count());
+}
+
+void DataRunner::end() {
+  Clock::time_point Start = Clock::now();
+  claimItems();
+  if (DI.Entered)
+    leaveDataRegion(DI.Labels.get());
+  forward(MapperCall::End);
+  for (size_t I = D.Arrays.size(); I-- > 0;) {
+    ResidentArray *R = DI.Arrays.empty() ? nullptr : DI.Arrays[I];
+    if (!R) {
+      // 'target exit data': the array some earlier construct made resident.
+      R = acquireResident(DI.Values.Arrays[I].first());
+      if (!R)
+        fail("'" + D.Arrays[I].Name + "' is not distributed on the devices "
+             "('target exit data' without a 'target enter data' or data "
+             "region before it)");
+      std::vector<int64_t> Ignored;
+      std::string Error;
+      releaseResident(R, false, false, Ignored, Error); // the lookup's
+    }
+    abi::MapType M = D.Arrays[I].Map;
+    std::vector<int64_t> Bytes;
+    std::string Error;
+    std::vector<int> Devices = R->Dist.Devices; // R may be gone after this
+    if (!releaseResident(R, abi::copiesOut(M), M == abi::MapType::Delete,
+                         Bytes, Error))
+      fail(Error);
+    addBytes(Out, DI.Devices, Devices, Bytes);
+  }
+  if (settings().Info)
+    report("ends", std::chrono::duration<double>(Clock::now() - Start).count());
+}
+
+void DataRunner::update() {
+  Clock::time_point Start = Clock::now();
+  claimItems();
+  forward(MapperCall::Update);
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    const ConstructValues::ArrayValues &V = DI.Values.Arrays[I];
+    ResidentArray *R = acquireResident(V.first());
+    if (!R)
+      fail("'target update' of '" + D.Arrays[I].Name +
+           "', which is not distributed on the devices (no data region or "
+           "'target enter data' distributes it)");
+    Direction Dir = D.Arrays[I].Map == abi::MapType::From
+                        ? Direction::FromDevice
+                        : Direction::ToDevice;
+    std::vector<int64_t> Bytes;
+    std::string Error;
+    if (!updateResident(*R, Dir, ProductSet::of(V.Shape.Section), DI.Devices,
+                        Bytes, Error))
+      fail(Error);
+    addBytes(Dir == Direction::ToDevice ? In : Out, DI.Devices, R->Dist.Devices,
+             Bytes);
+    std::vector<int64_t> Ignored;
+    if (!releaseResident(R, false, false, Ignored, Error))
+      fail(Error);
+  }
+  if (settings().Info)
+    report("", std::chrono::duration<double>(Clock::now() - Start).count());
+}
+
+} // namespace
+
+Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
+  if (settings().Offload == OffloadPolicy::Disabled)
+    return nullptr;
+  auto DI = std::make_unique<DataInstance>();
+  DI->Info = &Info;
+  DI->Values = readValues(Info, Values);
+  if (!DI->Values.IfTrue)
+    return nullptr;
+  DI->Devices = selectDevices(Info.Desc, DI->Values);
+  if (DI->Devices.empty()) {
+    constructError(Info, "none of the devices of its 'device' clause exists");
+    return nullptr;
+  }
+  std::string Error;
+  std::optional<Topology> Topo = constructTopology(
+      Info.Desc, DI->Values, static_cast<unsigned>(DI->Devices.size()), Error);
+  if (!Topo) {
+    constructError(Info, Error);
+    return nullptr;
+  }
+  DI->Topo = *Topo;
+  if (!splitLabelledLoops(*DI, Error)) {
+    constructError(Info, Error);
+    return nullptr;
+  }
+  return DI.release();
+}
+
+void runDataConstruct(Instance *I, MapperCall Call, const MapperArgs &A) {
+  auto *DI = static_cast<DataInstance *>(I);
+  DataRunner R(*DI, A);
+  ConstructKind K = DI->Info->Desc.Kind;
+  switch (Call) {
+  case MapperCall::Begin:
+    R.begin();
+    if (K == ConstructKind::EnterData)
+      delete DI; // no end comes; the arrays stay resident
+    return;
+  case MapperCall::End:
+    R.end();
+    delete DI;
+    return;
+  case MapperCall::Update:
+    R.update();
+    delete DI;
+    return;
+  }
+}
+
+} // namespace homp

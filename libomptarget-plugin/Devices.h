@@ -1,0 +1,29 @@
+//===-- Devices.h - The devices of this process -----------------*- C++ -*-===//
+//
+// What libhomp knows of the machine: the offload devices libomptarget
+// offers, the host's id, each device's type (from the offload plugin that
+// owns it), and homp's settings from the environment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
+#define HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
+
+#include "homp/DeviceSelection.h"
+#include "homp/Environment.h"
+
+namespace homp {
+
+/// The devices that exist (counted once; the set does not change). Their
+/// types are probed on first use of deviceTypes().
+const DeviceEnvironment &deviceEnvironment();
+
+/// deviceEnvironment() with Types filled in.
+const DeviceEnvironment &deviceTypes();
+
+/// The settings of the environment, read once (fatal on invalid values).
+const Settings &settings();
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H

@@ -1,0 +1,226 @@
+//===-- Residency.cpp - Distributed arrays living on devices --------------===//
+
+#include "Residency.h"
+
+#include "ProxyPool.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+namespace homp {
+
+namespace {
+
+std::mutex TableLock;
+ResidentTable &table() {
+  static auto *T = new ResidentTable(); // outlives static destructors
+  return *T;
+}
+std::atomic<size_t> Resident{0};
+
+Storage storageOf(const ResidentArray &A, unsigned P) {
+  Storage S;
+  S.Device = A.Dist.Devices[P];
+  S.Ptr = A.Storage[P];
+  S.Span = A.Spans[P];
+  return S;
+}
+
+/// Runs Job for each position of A's devices that has device storage (the
+/// host uses host memory and needs nothing), all at once; false with the
+/// first error if any job failed.
+bool forEachDevice(const ResidentArray &A,
+                   const std::function<bool(unsigned, std::string &)> &Job,
+                   std::string &Error) {
+  std::vector<std::string> Errors(A.Dist.Devices.size());
+  std::vector<char> Failed(A.Dist.Devices.size(), 0);
+  int Host = omp_get_initial_device();
+  runOnDevices(A.Dist.Devices, Host, [&](unsigned P) {
+    if (A.Dist.Devices[P] != Host)
+      Failed[P] = !Job(P, Errors[P]);
+  });
+  for (size_t P = 0; P < Failed.size(); ++P)
+    if (Failed[P]) {
+      Error = Errors[P];
+      return false;
+    }
+  return true;
+}
+
+ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
+  return S.intersect(ProductSet::of(A.Dist.Shape.Section));
+}
+
+} // namespace
+
+bool anyResident() { return Resident.load(std::memory_order_acquire) != 0; }
+
+ResidentArray *acquireResident(const void *Addr) {
+  if (!anyResident())
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(TableLock);
+  ResidentArray *A = table().find(Addr);
+  if (A)
+    ++A->RefCount;
+  return A;
+}
+
+ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
+                            std::vector<int64_t> &BytesIn,
+                            std::string &Error) {
+  size_t N = A->Dist.Devices.size();
+  A->Storage.assign(N, nullptr);
+  A->Spans.assign(N, Range());
+  BytesIn.assign(N, 0);
+  int Host = omp_get_initial_device();
+  for (size_t P = 0; P < N; ++P)
+    if (A->Dist.Devices[P] != Host)
+      A->Spans[P] = A->Dist.Shape.span(A->Dist.held(static_cast<unsigned>(P)));
+  bool Ok = forEachDevice(
+      *A,
+      [&](unsigned P, std::string &Why) {
+        Storage S;
+        if (!allocateStorage(A->Dist.Devices[P], A->Dist.Shape, A->Spans[P], S,
+                             Why)) {
+          Why += " for its part of '" + A->Name + "'";
+          return false;
+        }
+        A->Storage[P] = S.Ptr;
+        if (CopyIn &&
+            !copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
+                          inSection(*A, A->Dist.held(P)), BytesIn[P])) {
+          Why = "copying '" + A->Name + "' to device " +
+                std::to_string(S.Device) + " failed";
+          return false;
+        }
+        return true;
+      },
+      Error);
+  auto FreeAll = [&] {
+    for (size_t P = 0; P < N; ++P)
+      if (A->Storage[P]) {
+        Storage S = storageOf(*A, static_cast<unsigned>(P));
+        freeStorage(S);
+      }
+  };
+  if (!Ok) {
+    FreeAll();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> Lock(TableLock);
+  std::string Name = A->Name;
+  ResidentArray *R = table().insert(std::move(A));
+  if (!R) {
+    Error = "'" + Name + "' overlaps an array that is already distributed";
+    return nullptr;
+  }
+  Resident.fetch_add(1, std::memory_order_release);
+  return R;
+}
+
+bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
+                     std::vector<int64_t> &BytesOut, std::string &Error) {
+  BytesOut.assign(A->Dist.Devices.size(), 0);
+  std::unique_ptr<ResidentArray> Last;
+  {
+    std::lock_guard<std::mutex> Lock(TableLock);
+    if (!ResidentTable::release(*A) && !Force)
+      return true;
+    Last = table().take(A);
+    if (!Last)
+      return true; // already released by a forced end
+    Resident.fetch_sub(1, std::memory_order_release);
+  }
+  bool Ok = forEachDevice(
+      *Last,
+      [&](unsigned P, std::string &Why) {
+        Storage S = storageOf(*Last, P);
+        bool Copied =
+            !CopyOut || copyElements(Direction::FromDevice, Last->Dist.Shape,
+                                     Last->HostBase, S, Last->Dist.Owned[P],
+                                     BytesOut[P]);
+        freeStorage(S);
+        if (!Copied)
+          Why = "copying '" + Last->Name + "' back from device " +
+                std::to_string(S.Device) + " failed";
+        return Copied;
+      },
+      Error);
+  return Ok;
+}
+
+bool updateResident(const ResidentArray &A, Direction Dir,
+                    const ProductSet &Elements, std::vector<int> Devices,
+                    std::vector<int64_t> &Bytes, std::string &Error) {
+  Bytes.assign(A.Dist.Devices.size(), 0);
+  return forEachDevice(
+      A,
+      [&](unsigned P, std::string &Why) {
+        if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
+            Devices.end())
+          return true;
+        ProductSet What = Dir == Direction::ToDevice
+                              ? inSection(A, A.Dist.held(P))
+                              : A.Dist.Owned[P];
+        if (copyElements(Dir, A.Dist.Shape, A.HostBase, storageOf(A, P),
+                         What.intersect(Elements), Bytes[P]))
+          return true;
+        Why = "updating '" + A.Name + "' on device " +
+              std::to_string(A.Dist.Devices[P]) + " failed";
+        return false;
+      },
+      Error);
+}
+
+namespace {
+
+using SplitList = std::shared_ptr<const std::vector<LabelledSplit>>;
+thread_local std::vector<SplitList> ThreadRegions;
+std::mutex RegionsLock;
+std::vector<SplitList> &allRegions() {
+  static auto *All = new std::vector<SplitList>();
+  return *All;
+}
+
+bool findIn(const std::vector<SplitList> &Regions, const std::string &Label,
+            unsigned K, int Id, IndexSet &Out) {
+  for (auto It = Regions.rbegin(); It != Regions.rend(); ++It)
+    for (const LabelledSplit &S : **It)
+      if (S.Label == Label)
+        return S.indices(K, Id, Out);
+  return false;
+}
+
+} // namespace
+
+void enterDataRegion(SplitList L) {
+  ThreadRegions.push_back(L);
+  std::lock_guard<std::mutex> Lock(RegionsLock);
+  allRegions().push_back(std::move(L));
+}
+
+void leaveDataRegion(const std::vector<LabelledSplit> *L) {
+  auto Drop = [&](std::vector<SplitList> &V) {
+    for (auto It = V.rbegin(); It != V.rend(); ++It)
+      if (It->get() == L) {
+        V.erase(std::next(It).base());
+        return;
+      }
+  };
+  Drop(ThreadRegions);
+  std::lock_guard<std::mutex> Lock(RegionsLock);
+  Drop(allRegions());
+}
+
+bool labelIndices(const std::string &Label, unsigned K, int Id,
+                  IndexSet &Out) {
+  if (findIn(ThreadRegions, Label, K, Id, Out))
+    return true;
+  std::lock_guard<std::mutex> Lock(RegionsLock);
+  return findIn(allRegions(), Label, K, Id, Out);
+}
+
+} // namespace homp

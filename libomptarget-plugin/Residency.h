@@ -1,0 +1,63 @@
+//===-- Residency.h - Distributed arrays living on devices ------*- C++ -*-===//
+//
+// The process's data environment (SPEC.md section 6, DESIGN.md "Data
+// environment"): the distributed arrays that 'target data' and 'target
+// enter data' made resident, with their device storage, and the data
+// regions in progress with the loop splits they decided (ALIGN(label)).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H
+#define HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H
+
+#include "Transfers.h"
+
+#include "homp/DataEnvironment.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// Whether any array is resident (cheap; for fast paths).
+bool anyResident();
+
+/// The resident array whose mapped bytes hold Addr, with a reference taken;
+/// nullptr if there is none.
+ResidentArray *acquireResident(const void *Addr);
+
+/// Makes an array resident: distributes nothing itself, but allocates
+/// storage on every device of A->Dist for what it holds and copies it in
+/// when CopyIn. Returns the array (now in the table, one reference), or
+/// nullptr with Error when a device cannot hold its part or the bytes
+/// overlap an array already resident.
+ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
+                            std::vector<int64_t> &BytesIn, std::string &Error);
+
+/// Drops a reference to A. At the last one (or with Force) copies each
+/// device's owned part out when CopyOut, frees the storage and forgets A.
+/// Returns false with Error when a copy fails.
+bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
+                     std::vector<int64_t> &BytesOut, std::string &Error);
+
+/// Copies the elements Elements of A between host and every device of A
+/// that holds some of them: with ToDevice what each holds (part and halo),
+/// with FromDevice what each owns. 'target update'.
+bool updateResident(const ResidentArray &A, Direction Dir,
+                    const ProductSet &Elements, std::vector<int> Devices,
+                    std::vector<int64_t> &Bytes, std::string &Error);
+
+/// Data regions in progress: the splits they gave labelled loops. Entered
+/// by the data region's begin and left by its end, on the same thread.
+void enterDataRegion(std::shared_ptr<const std::vector<LabelledSplit>> L);
+void leaveDataRegion(const std::vector<LabelledSplit> *L);
+
+/// The indices of loop K of the loop labelled Label for device Id, from the
+/// innermost data region in progress on this thread that split it (else on
+/// any thread); false if no data region did.
+bool labelIndices(const std::string &Label, unsigned K, int Id, IndexSet &Out);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H

@@ -1,0 +1,51 @@
+//===-- Transfers.h - Device storage and copies of array parts --*- C++ -*-===//
+//
+// Each device keeps its part of an array in storage homp allocates itself
+// (so a failure is homp's to report, not a libomptarget abort), laid out
+// like the host array from the first to the last element the device holds:
+// global indices stay valid there. Copies move boxes of elements between
+// host memory and that storage in as few contiguous runs as the layout
+// allows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_TRANSFERS_H
+#define HOMP_LIBOMPTARGET_PLUGIN_TRANSFERS_H
+
+#include "homp/Distribution.h"
+
+#include <cstdint>
+#include <string>
+
+namespace homp {
+
+/// One array's storage on one device: elements Span of the array (offsets
+/// from element [0]...[0]) at Ptr.
+struct Storage {
+  int Device = 0;
+  void *Ptr = nullptr;
+  Range Span;
+};
+
+/// Allocates storage for the elements Span of an array of Shape on Device.
+/// Returns false when the device cannot provide it (Error says why).
+bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
+                     Storage &Out, std::string &Error);
+void freeStorage(Storage &S);
+
+enum class Direction { ToDevice, FromDevice };
+
+/// Copies the elements Elements of an array of Shape, whose element
+/// [0]...[0] is at Host in host memory, to or from S. Adds the bytes moved
+/// to Bytes; returns false when a copy fails.
+bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
+                  const Storage &S, const ProductSet &Elements, int64_t &Bytes);
+
+/// The device address standing for the host address HostAddr of an array
+/// whose element [0]...[0] is at Host, in storage S.
+void *deviceAddress(const ArrayShape &Shape, const char *Host, const Storage &S,
+                    const void *HostAddr);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_TRANSFERS_H

@@ -1,0 +1,573 @@
+//===-- Abi.cpp - What the plugin and libhomp agree on --------------------===//
+//
+// The descriptor text is one record per line: a keyword, then fields
+// separated by single spaces. Strings (file names, array names, labels) are
+// written '<length>:<bytes>', so they may hold spaces, newlines or any byte.
+//
+//   homp 2 KIND                         kernel|data|enter|exit|update
+//   loc STR LINE COL
+//   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
+//   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
+//   loop OP STRIDED POLICY              lt|le|gt|ge|ne, 0|1
+//   label STR
+//   array STR MAP RANK                  then RANK 'dim' lines
+//   dim POLICY AXIS LEFT RIGHT LEDGE REDGE
+//   access STR RANK WRITTEN SUB...      SUB: '?' | '=' | 'L' LOOP MIN MAX
+//   reduction OP STR
+//   dataloop STR N                      then N 'loop' lines
+//   if
+//
+// POLICY is 'full', 'block', 'auto', 'cyclic B' (B: 1 if spelled BLOCK(n)),
+// 'align loop NUM DEN' or 'align to STR NUM DEN'.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/Abi.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace homp {
+namespace abi {
+
+namespace {
+
+template <typename E, size_t N>
+const char *nameOf(const std::pair<E, const char *> (&Table)[N], E Value) {
+  for (const auto &[V, Name] : Table)
+    if (V == Value)
+      return Name;
+  return "?";
+}
+
+template <typename E, size_t N>
+bool valueOf(const std::pair<E, const char *> (&Table)[N],
+             const std::string &Name, E &Value) {
+  for (const auto &[V, N2] : Table)
+    if (Name == N2) {
+      Value = V;
+      return true;
+    }
+  return false;
+}
+
+const std::pair<ConstructKind, const char *> Constructs[] = {
+    {ConstructKind::Kernel, "kernel"},
+    {ConstructKind::Data, "data"},
+    {ConstructKind::EnterData, "enter"},
+    {ConstructKind::ExitData, "exit"},
+    {ConstructKind::Update, "update"}};
+
+const std::pair<DeviceSpec::KindTy, const char *> DeviceKinds[] = {
+    {DeviceSpec::Default, "default"}, {DeviceSpec::All, "all"},
+    {DeviceSpec::Host, "host"},       {DeviceSpec::One, "one"},
+    {DeviceSpec::From, "from"},       {DeviceSpec::Range, "range"}};
+
+const std::pair<CompareOp, const char *> CompareOps[] = {
+    {CompareOp::Less, "lt"},
+    {CompareOp::LessEqual, "le"},
+    {CompareOp::Greater, "gt"},
+    {CompareOp::GreaterEqual, "ge"},
+    {CompareOp::NotEqual, "ne"}};
+
+const std::pair<MapType, const char *> MapTypes[] = {
+    {MapType::To, "to"},         {MapType::From, "from"},
+    {MapType::ToFrom, "tofrom"}, {MapType::Alloc, "alloc"},
+    {MapType::Release, "release"}, {MapType::Delete, "delete"}};
+
+const std::pair<ReductionOp, const char *> ReductionOps[] = {
+    {ReductionOp::Add, "+"},    {ReductionOp::Sub, "-"},
+    {ReductionOp::Mul, "*"},    {ReductionOp::BitAnd, "&"},
+    {ReductionOp::BitOr, "|"},  {ReductionOp::BitXor, "^"},
+    {ReductionOp::And, "&&"},   {ReductionOp::Or, "||"},
+    {ReductionOp::Max, "max"},  {ReductionOp::Min, "min"}};
+
+const std::pair<Edge, const char *> Edges[] = {{Edge::None, "none"},
+                                               {Edge::Periodic, "periodic"},
+                                               {Edge::Reflecting, "reflecting"}};
+
+//===--- Writing ----------------------------------------------------------===//
+
+class Writer {
+public:
+  Writer &word(const char *W) {
+    sep();
+    Out += W;
+    return *this;
+  }
+  Writer &word(const std::string &W) { return word(W.c_str()); }
+  Writer &num(int64_t V) { return word(std::to_string(V)); }
+  Writer &str(const std::string &S) {
+    sep();
+    Out += std::to_string(S.size());
+    Out += ':';
+    Out += S;
+    return *this;
+  }
+  Writer &policy(const Policy &P) {
+    switch (P.Kind) {
+    case Policy::Full:
+      return word("full");
+    case Policy::Block:
+      return word("block");
+    case Policy::Auto:
+      return word("auto");
+    case Policy::Cyclic:
+      return word("cyclic").num(P.SpelledBlock);
+    case Policy::Align:
+      word("align");
+      if (P.ToLoop)
+        word("loop");
+      else
+        word("to").str(P.Target);
+      return num(P.RatioNum).num(P.RatioDen);
+    }
+    return *this;
+  }
+  void endLine() {
+    Out += '\n';
+    AtStart = true;
+  }
+  std::string take() { return std::move(Out); }
+
+private:
+  void sep() {
+    if (!AtStart)
+      Out += ' ';
+    AtStart = false;
+  }
+  std::string Out;
+  bool AtStart = true;
+};
+
+void writeLoop(Writer &W, const Loop &L) {
+  W.word("loop").word(compareOpName(L.Op)).num(L.Strided).policy(L.Dist);
+  W.endLine();
+}
+
+//===--- Reading ----------------------------------------------------------===//
+
+class Reader {
+public:
+  explicit Reader(const char *Text) : P(Text), End(Text + std::strlen(Text)) {}
+
+  bool atEnd() const { return P == End; }
+  /// Whether the current line has no more fields.
+  bool atLineEnd() const { return P == End || *P == '\n'; }
+  bool endLine() {
+    if (P == End)
+      return true;
+    if (*P != '\n')
+      return false;
+    ++P;
+    ++LineNo;
+    First = true;
+    return true;
+  }
+  bool word(std::string &W) {
+    if (!field())
+      return false;
+    const char *B = P;
+    while (P != End && *P != ' ' && *P != '\n')
+      ++P;
+    W.assign(B, P);
+    return !W.empty();
+  }
+  bool num(int64_t &V) {
+    std::string W;
+    if (!word(W))
+      return false;
+    char *Stop = nullptr;
+    errno = 0;
+    long long X = std::strtoll(W.c_str(), &Stop, 10);
+    if (*Stop || errno == ERANGE)
+      return false;
+    V = X;
+    return true;
+  }
+  template <typename T> bool num(T &V, int64_t Lo, int64_t Hi) {
+    int64_t X;
+    if (!num(X) || X < Lo || X > Hi)
+      return false;
+    V = static_cast<T>(X);
+    return true;
+  }
+  bool str(std::string &S) {
+    if (!field())
+      return false;
+    size_t Len = 0;
+    const char *B = P;
+    while (P != End && *P >= '0' && *P <= '9' && P - B < 10)
+      Len = Len * 10 + static_cast<size_t>(*P++ - '0');
+    if (P == B || P == End || *P != ':' ||
+        static_cast<size_t>(End - P - 1) < Len)
+      return false;
+    ++P;
+    S.assign(P, Len);
+    P += Len;
+    return true;
+  }
+  bool policy(Policy &Out) {
+    std::string W;
+    if (!word(W))
+      return false;
+    Out = Policy();
+    if (W == "full")
+      return true;
+    if (W == "block") {
+      Out.Kind = Policy::Block;
+      return true;
+    }
+    if (W == "auto") {
+      Out.Kind = Policy::Auto;
+      return true;
+    }
+    if (W == "cyclic") {
+      Out.Kind = Policy::Cyclic;
+      return num(Out.SpelledBlock, 0, 1);
+    }
+    if (W != "align")
+      return false;
+    Out.Kind = Policy::Align;
+    if (!word(W))
+      return false;
+    if (W == "loop")
+      Out.ToLoop = true;
+    else if (W != "to" || !str(Out.Target))
+      return false;
+    return num(Out.RatioNum, 1, INT32_MAX) && num(Out.RatioDen, 1, INT32_MAX);
+  }
+  bool loop(Loop &L) {
+    std::string W;
+    return word(W) && W == "loop" && word(W) && valueOf(CompareOps, W, L.Op) &&
+           num(L.Strided, 0, 1) && policy(L.Dist) && endLine();
+  }
+  unsigned line() const { return LineNo; }
+
+private:
+  /// Moves to the next field of the line: one space after a previous field.
+  bool field() {
+    if (P == End || *P == '\n')
+      return false;
+    if (!First) {
+      if (*P != ' ')
+        return false;
+      ++P;
+    }
+    First = false;
+    return P != End && *P != '\n';
+  }
+
+  const char *P, *End;
+  bool First = true;
+  unsigned LineNo = 1;
+};
+
+bool readDevice(Reader &R, Descriptor &D) {
+  std::string W;
+  DeviceSpec S;
+  if (!R.word(W) || !valueOf(DeviceKinds, W, S.Kind) ||
+      !R.num(S.Types, 0, TypeAll) || !R.num(S.TypedCount, 0, 1))
+    return false;
+  D.Devices.push_back(S);
+  return true;
+}
+
+bool readTopology(Reader &R, Descriptor &D) {
+  if (!R.num(D.Topo.Rank, 1, MaxRank))
+    return false;
+  for (unsigned I = 0; I < D.Topo.Rank; ++I)
+    if (!R.num(D.Topo.Given[I], 0, 1))
+      return false;
+  return R.str(D.Topo.Name);
+}
+
+bool readArray(Reader &R, Descriptor &D) {
+  Array A;
+  std::string Map;
+  if (!R.str(A.Name) || !R.word(Map) || !valueOf(MapTypes, Map, A.Map) ||
+      !R.num(A.Rank, 1, MaxRank) || !R.endLine())
+    return false;
+  for (unsigned I = 0; I < A.Rank; ++I) {
+    std::string W, LE, RE;
+    if (!R.word(W) || W != "dim" || !R.policy(A.Dims[I]) ||
+        !R.num(A.Axis[I], -1, MaxRank - 1) ||
+        !R.num(A.Halos[I].Left, 0, INT32_MAX) ||
+        !R.num(A.Halos[I].Right, 0, INT32_MAX) || !R.word(LE) ||
+        !valueOf(Edges, LE, A.Halos[I].LeftEdge) || !R.word(RE) ||
+        !valueOf(Edges, RE, A.Halos[I].RightEdge))
+      return false;
+    if (I + 1 < A.Rank && !R.endLine())
+      return false;
+  }
+  D.Arrays.push_back(std::move(A));
+  return true;
+}
+
+bool readAccess(Reader &R, Descriptor &D) {
+  Access A;
+  if (!R.str(A.Name) || !R.num(A.Rank, 0, MaxRank) ||
+      !R.num(A.Written, 0, 1))
+    return false;
+  for (unsigned I = 0; I < A.Rank; ++I) {
+    std::string W;
+    Subscript &S = A.Subs[I];
+    if (!R.word(W))
+      return false;
+    if (W == "?")
+      S.Kind = Subscript::Unknown;
+    else if (W == "=")
+      S.Kind = Subscript::Invariant;
+    else if (W == "L") {
+      S.Kind = Subscript::Linear;
+      if (!R.num(S.Loop, 0, MaxRank - 1) || !R.num(S.Min) || !R.num(S.Max) ||
+          S.Min > S.Max)
+        return false;
+    } else
+      return false;
+  }
+  D.Accesses.push_back(std::move(A));
+  return true;
+}
+
+bool readDataLoop(Reader &R, Descriptor &D) {
+  LabelledLoop L;
+  unsigned N;
+  if (!R.str(L.Label) || !R.num(N, 1, MaxRank) || !R.endLine())
+    return false;
+  for (unsigned I = 0; I < N; ++I) {
+    Loop Lp;
+    if (!R.loop(Lp))
+      return false;
+    L.Loops.push_back(Lp);
+  }
+  D.DataLoops.push_back(std::move(L));
+  return true; // the last 'loop' line's end was read
+}
+
+} // namespace
+
+bool Array::distributed() const {
+  for (unsigned I = 0; I < Rank; ++I)
+    if (Dims[I].distributed())
+      return true;
+  return false;
+}
+
+std::string Descriptor::location() const {
+  return File + ":" + std::to_string(Line) + ":" + std::to_string(Column);
+}
+
+bool Descriptor::operator==(const Descriptor &O) const {
+  return Kind == O.Kind && File == O.File && Line == O.Line &&
+         Column == O.Column && Devices == O.Devices && Topo == O.Topo &&
+         Loops == O.Loops && Label == O.Label && Arrays == O.Arrays &&
+         Accesses == O.Accesses && Reductions == O.Reductions &&
+         DataLoops == O.DataLoops && HasIf == O.HasIf;
+}
+
+const char *reductionOpName(ReductionOp Op) { return nameOf(ReductionOps, Op); }
+const char *mapTypeName(MapType M) { return nameOf(MapTypes, M); }
+const char *compareOpName(CompareOp Op) { return nameOf(CompareOps, Op); }
+const char *constructName(ConstructKind K) { return nameOf(Constructs, K); }
+
+std::string encodeDescriptor(const Descriptor &D) {
+  Writer W;
+  W.word("homp").num(Version).word(constructName(D.Kind));
+  W.endLine();
+  W.word("loc").str(D.File).num(D.Line).num(D.Column);
+  W.endLine();
+  for (const DeviceSpec &S : D.Devices) {
+    W.word("device").word(nameOf(DeviceKinds, S.Kind)).num(S.Types).num(
+        S.TypedCount);
+    W.endLine();
+  }
+  if (D.Topo.Rank) {
+    W.word("topology").num(D.Topo.Rank);
+    for (unsigned I = 0; I < D.Topo.Rank; ++I)
+      W.num(D.Topo.Given[I]);
+    W.str(D.Topo.Name);
+    W.endLine();
+  }
+  for (const Loop &L : D.Loops)
+    writeLoop(W, L);
+  if (!D.Label.empty()) {
+    W.word("label").str(D.Label);
+    W.endLine();
+  }
+  for (const Array &A : D.Arrays) {
+    W.word("array").str(A.Name).word(mapTypeName(A.Map)).num(A.Rank);
+    W.endLine();
+    for (unsigned I = 0; I < A.Rank; ++I) {
+      const Halo &H = A.Halos[I];
+      W.word("dim").policy(A.Dims[I]).num(A.Axis[I]).num(H.Left).num(H.Right);
+      W.word(nameOf(Edges, H.LeftEdge)).word(nameOf(Edges, H.RightEdge));
+      W.endLine();
+    }
+  }
+  for (const Access &A : D.Accesses) {
+    W.word("access").str(A.Name).num(A.Rank).num(A.Written);
+    for (unsigned I = 0; I < A.Rank; ++I) {
+      const Subscript &S = A.Subs[I];
+      if (S.Kind == Subscript::Unknown)
+        W.word("?");
+      else if (S.Kind == Subscript::Invariant)
+        W.word("=");
+      else
+        W.word("L").num(S.Loop).num(S.Min).num(S.Max);
+    }
+    W.endLine();
+  }
+  for (const Reduction &R : D.Reductions) {
+    W.word("reduction").word(reductionOpName(R.Op)).str(R.Name);
+    W.endLine();
+  }
+  for (const LabelledLoop &L : D.DataLoops) {
+    W.word("dataloop").str(L.Label).num(static_cast<int64_t>(L.Loops.size()));
+    W.endLine();
+    for (const Loop &Lp : L.Loops)
+      writeLoop(W, Lp);
+  }
+  if (D.HasIf) {
+    W.word("if");
+    W.endLine();
+  }
+  return W.take();
+}
+
+bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
+  Out = Descriptor();
+  Reader R(Text ? Text : "");
+  std::string Key, Kind;
+  int64_t V = 0;
+  if (!R.word(Key) || Key != "homp" || !R.num(V) || V != Version) {
+    Error = "the program was compiled by another version of homp (its region "
+            "descriptors are not version " +
+            std::to_string(Version) + "); recompile it with this homp";
+    return false;
+  }
+  if (!R.word(Kind) || !valueOf(Constructs, Kind, Out.Kind) || !R.endLine()) {
+    Error = "malformed region descriptor (line 1)";
+    return false;
+  }
+  bool SawLoc = false;
+  while (!R.atEnd()) {
+    unsigned Line = R.line();
+    bool Ok = R.word(Key);
+    if (!Ok) {
+    } else if (Key == "loc") {
+      Ok = R.str(Out.File) && R.num(Out.Line, 0, INT32_MAX) &&
+           R.num(Out.Column, 0, INT32_MAX);
+      SawLoc = true;
+    } else if (Key == "device") {
+      Ok = readDevice(R, Out);
+    } else if (Key == "topology") {
+      Ok = readTopology(R, Out);
+    } else if (Key == "loop") {
+      Loop L;
+      std::string Op;
+      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) &&
+           R.num(L.Strided, 0, 1) && R.policy(L.Dist);
+      Out.Loops.push_back(L);
+    } else if (Key == "label") {
+      Ok = R.str(Out.Label);
+    } else if (Key == "array") {
+      Ok = readArray(R, Out);
+    } else if (Key == "access") {
+      Ok = readAccess(R, Out);
+    } else if (Key == "reduction") {
+      Reduction Red;
+      std::string Op;
+      Ok = R.word(Op) && valueOf(ReductionOps, Op, Red.Op) && R.str(Red.Name);
+      Out.Reductions.push_back(Red);
+    } else if (Key == "dataloop") {
+      Ok = readDataLoop(R, Out);
+      if (Ok)
+        continue; // its last line was read to its end
+    } else if (Key == "if") {
+      Out.HasIf = true;
+    } else {
+      Ok = false;
+    }
+    if (!Ok || !R.endLine()) {
+      Error = "malformed region descriptor (line " + std::to_string(Line) + ")";
+      return false;
+    }
+  }
+  if (!SawLoc) {
+    Error = "incomplete region descriptor (no location)";
+    return false;
+  }
+  if (Out.Loops.size() > MaxRank ||
+      (Out.Kind == ConstructKind::Kernel && Out.Loops.empty())) {
+    Error = "malformed region descriptor (loops)";
+    return false;
+  }
+  return true;
+}
+
+std::vector<ValueSlot> valueLayout(const Descriptor &D) {
+  std::vector<ValueSlot> L;
+  auto Add = [&](ValueSlot::KindTy K, unsigned Item, unsigned Dim = 0) {
+    L.push_back({K, Item, Dim});
+  };
+  for (unsigned I = 0; I < D.Devices.size(); ++I) {
+    DeviceSpec::KindTy K = D.Devices[I].Kind;
+    if (K == DeviceSpec::One || K == DeviceSpec::From || K == DeviceSpec::Range)
+      Add(ValueSlot::DeviceId, I);
+    if (K == DeviceSpec::Range)
+      Add(ValueSlot::DeviceCount, I);
+  }
+  for (unsigned I = 0; I < D.Topo.Rank; ++I)
+    if (D.Topo.Given[I])
+      Add(ValueSlot::TopologyDim, 0, I);
+  for (unsigned I = 0; I < D.Loops.size(); ++I)
+    if (D.Loops[I].Dist.Kind == Policy::Cyclic)
+      Add(ValueSlot::LoopBlock, I);
+  for (unsigned A = 0; A < D.Arrays.size(); ++A) {
+    const Array &Arr = D.Arrays[A];
+    Add(ValueSlot::ArrayBase, A);
+    Add(ValueSlot::ArrayElementSize, A);
+    for (unsigned I = 0; I < Arr.Rank; ++I) {
+      Add(ValueSlot::ArrayLower, A, I);
+      Add(ValueSlot::ArrayLength, A, I);
+    }
+    for (unsigned I = 1; I < Arr.Rank; ++I)
+      Add(ValueSlot::ArrayExtent, A, I);
+    for (unsigned I = 0; I < Arr.Rank; ++I)
+      if (Arr.Dims[I].Kind == Policy::Cyclic)
+        Add(ValueSlot::ArrayBlock, A, I);
+  }
+  for (unsigned I = 0; I < D.Accesses.size(); ++I)
+    Add(ValueSlot::AccessAddress, I);
+  for (unsigned I = 0; I < D.Reductions.size(); ++I) {
+    Add(ValueSlot::ReductionAddress, I);
+    Add(ValueSlot::ReductionSize, I);
+    Add(ValueSlot::ReductionType, I);
+  }
+  for (unsigned I = 0; I < D.DataLoops.size(); ++I)
+    for (unsigned J = 0; J < D.DataLoops[I].Loops.size(); ++J) {
+      Add(ValueSlot::DataLoopFirst, I, J);
+      Add(ValueSlot::DataLoopBound, I, J);
+      Add(ValueSlot::DataLoopStep, I, J);
+      if (D.DataLoops[I].Loops[J].Dist.Kind == Policy::Cyclic)
+        Add(ValueSlot::DataLoopBlock, I, J);
+    }
+  if (D.HasIf)
+    Add(ValueSlot::IfCondition, 0);
+  return L;
+}
+
+std::string scalarTypeCodeExpr(const std::string &Var, bool CPlusPlus) {
+  // _Generic is a C11 feature clang also accepts in C++.
+  return "(__extension__ _Generic((" + Var +
+         "), char: ((char)-1 < 0 ? 101 : 201), signed char: 101, "
+         "unsigned char: 201, short: 102, unsigned short: 202, int: 104, "
+         "unsigned int: 204, long: 100 + sizeof(long), unsigned long: 200 + "
+         "sizeof(long), long long: 108, unsigned long long: 208, float: 304, "
+         "double: 308, long double: 300 + sizeof(long double), " +
+         (CPlusPlus ? "bool" : "_Bool") + ": 401, default: 0))";
+}
+
+} // namespace abi
+} // namespace homp

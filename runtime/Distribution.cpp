@@ -1,0 +1,198 @@
+//===-- Distribution.cpp - Which device holds which elements --------------===//
+
+#include "homp/Distribution.h"
+
+#include "homp/Partition.h"
+
+#include <algorithm>
+
+namespace homp {
+
+int64_t ArrayShape::offset(const Index &I) const {
+  int64_t Off = I[0];
+  for (unsigned D = 1; D < Rank; ++D)
+    Off = Off * Extent[D] + I[D];
+  return Off;
+}
+
+Range ArrayShape::span(const ProductSet &S) const {
+  if (S.empty())
+    return {0, 0};
+  Box H = S.hull();
+  Index Lo{}, Hi{};
+  for (unsigned D = 0; D < Rank; ++D) {
+    Lo[D] = H.Dims[D].Begin;
+    Hi[D] = H.Dims[D].End - 1;
+  }
+  return {offset(Lo), offset(Hi) + 1};
+}
+
+bool ArrayShape::contiguous(const Box &B) const {
+  unsigned First = 0;
+  while (First < Rank && B.Dims[First].size() <= 1)
+    ++First;
+  for (unsigned D = First + 1; D < Rank; ++D)
+    if (B.Dims[D] != Range{0, Extent[D]})
+      return false;
+  return true;
+}
+
+std::optional<unsigned> Distribution::positionOf(int DeviceId) const {
+  for (unsigned P = 0; P < Devices.size(); ++P)
+    if (Devices[P] == DeviceId)
+      return P;
+  return std::nullopt;
+}
+
+ProductSet Distribution::held(unsigned Position) const {
+  ProductSet H = Owned[Position];
+  for (unsigned D = 0; D < Shape.Rank; ++D) {
+    const abi::Halo &Hl = Halos[D];
+    if (!Split[D] || (Hl.Left == 0 && Hl.Right == 0) || H.Dims[D].empty())
+      continue;
+    const Range &S = Shape.Section.Dims[D];
+    Range Limit{S.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
+                S.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
+    H.Dims[D] = H.Dims[D].widened(-Hl.Left, Hl.Right).intersect(Limit);
+  }
+  return H;
+}
+
+bool Distribution::duplicated() const {
+  return std::none_of(Split.begin(), Split.end(), [](bool B) { return B; });
+}
+
+namespace {
+
+/// Sets dimension D of every position's part from a per-position source.
+template <typename F>
+bool fillDim(std::vector<ProductSet> &Owned, unsigned D, F &&Source) {
+  for (unsigned P = 0; P < Owned.size(); ++P) {
+    IndexSet S;
+    if (!Source(P, S))
+      return false;
+    Owned[P].Dims[D] = std::move(S);
+  }
+  return true;
+}
+
+std::string dimName(const abi::Array &A, unsigned D) {
+  return "dimension " + std::to_string(D) + " of '" + A.Name + "'";
+}
+
+} // namespace
+
+std::optional<Distribution>
+distributeArray(const abi::Array &A, const ArrayShape &Shape,
+                const std::array<int64_t, MaxRank> &Blocks,
+                const DistributionContext &Ctx, std::string &Error) {
+  Distribution Out;
+  Out.Shape = Shape;
+  Out.Devices = Ctx.Devices;
+  Out.Owned.assign(Ctx.Devices.size(), ProductSet());
+  for (ProductSet &P : Out.Owned)
+    P.Rank = Shape.Rank;
+  Out.Halos = A.Halos;
+
+  unsigned NextAxis = 0, NextLoop = 0;
+  // Per ALIGN target: how many of this array's dimensions align with it.
+  std::vector<std::pair<std::string, unsigned>> AlignCount;
+  for (unsigned D = 0; D < Shape.Rank; ++D) {
+    const abi::Policy &P = A.Dims[D];
+    const Range Section = Shape.Section.Dims[D];
+    Out.Split[D] = P.distributed();
+    Out.Kinds[D] = P.Kind;
+    Out.Blocks[D] = P.Kind == abi::Policy::Cyclic ? Blocks[D] : 0;
+    auto Clip = [&](const IndexSet &S) {
+      return scaleIndices(S, P.RatioNum, P.RatioDen).intersect(Section);
+    };
+    switch (P.Kind) {
+    case abi::Policy::Full:
+      fillDim(Out.Owned, D, [&](unsigned, IndexSet &S) {
+        S = IndexSet(Section);
+        return true;
+      });
+      continue;
+    case abi::Policy::Block:
+    case abi::Policy::Cyclic:
+    case abi::Policy::Auto: {
+      unsigned Axis = A.Axis[D] >= 0 ? static_cast<unsigned>(A.Axis[D])
+                                     : NextAxis++;
+      if (Axis >= Ctx.Topo.rank()) {
+        Error = dimName(A, D) + " is split over topology dimension " +
+                std::to_string(Axis) + ", but the devices form a " +
+                std::to_string(Ctx.Topo.rank()) + "-dimensional topology (" +
+                Ctx.Topo.str() + ")";
+        return std::nullopt;
+      }
+      fillDim(Out.Owned, D, [&](unsigned Pos, IndexSet &S) {
+        S = partitionDim(Section, P.Kind, Blocks[D], Ctx.Topo.Dims[Axis],
+                         Ctx.Topo.coords(Pos)[Axis]);
+        return true;
+      });
+      continue;
+    }
+    case abi::Policy::Align:
+      break;
+    }
+    if (P.ToLoop) {
+      unsigned K = NextLoop++;
+      bool Ok = Ctx.LoopIndices &&
+                fillDim(Out.Owned, D, [&](unsigned Pos, IndexSet &S) {
+                  if (!Ctx.LoopIndices(K, Pos, S))
+                    return false;
+                  S = Clip(S);
+                  return true;
+                });
+      if (!Ok) {
+        Error = dimName(A, D) + " is aligned with loop " + std::to_string(K) +
+                " of the nest, which is not distributed";
+        return std::nullopt;
+      }
+      continue;
+    }
+    // The K-th dimension aligned with Target follows Target's K-th split
+    // dimension (or its label's K-th loop).
+    unsigned K = 0;
+    auto It = std::find_if(AlignCount.begin(), AlignCount.end(),
+                           [&](const auto &E) { return E.first == P.Target; });
+    if (It == AlignCount.end())
+      AlignCount.push_back({P.Target, 1});
+    else
+      K = It->second++;
+    if (const Distribution *X = Ctx.FindArray ? Ctx.FindArray(P.Target)
+                                              : nullptr) {
+      unsigned XD = 0, Seen = 0;
+      for (; XD < X->Shape.Rank; ++XD)
+        if (X->Split[XD] && Seen++ == K)
+          break;
+      if (XD == X->Shape.Rank) {
+        Error = dimName(A, D) + " is aligned with '" + P.Target +
+                "', which has no split dimension " + std::to_string(K);
+        return std::nullopt;
+      }
+      fillDim(Out.Owned, D, [&](unsigned Pos, IndexSet &S) {
+        if (std::optional<unsigned> Q = X->positionOf(Ctx.Devices[Pos]))
+          S = Clip(X->Owned[*Q].Dims[XD]);
+        return true;
+      });
+      continue;
+    }
+    bool Ok = Ctx.LabelIndices &&
+              fillDim(Out.Owned, D, [&](unsigned Pos, IndexSet &S) {
+                if (!Ctx.LabelIndices(P.Target, K, Ctx.Devices[Pos], S))
+                  return false;
+                S = Clip(S);
+                return true;
+              });
+    if (!Ok) {
+      Error = dimName(A, D) + " is aligned with '" + P.Target +
+              "', which is neither a distributed array nor a labelled loop "
+              "it can follow";
+      return std::nullopt;
+    }
+  }
+  return Out;
+}
+
+} // namespace homp

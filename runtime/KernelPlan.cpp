@@ -1,0 +1,463 @@
+//===-- KernelPlan.cpp - Which device runs and holds what -----------------===//
+
+#include "homp/KernelPlan.h"
+
+#include "homp/Partition.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace homp {
+
+namespace {
+
+using abi::Policy;
+using abi::Subscript;
+
+/// An array the loop's split can follow: dimension Dim of X, which the body
+/// subscripts with the loop's variable plus Offset.
+struct Source {
+  const Distribution *X = nullptr;
+  unsigned Dim = 0;
+  int64_t Offset = 0;
+};
+
+class Planner {
+public:
+  Planner(const KernelPlanInput &In, KernelPlan &Out, std::string &Error)
+      : In(In), D(*In.Desc), Nest(In.Nest), Out(Out), Error(Error),
+        P(static_cast<unsigned>(In.Devices.size())) {}
+
+  bool run();
+
+private:
+  const abi::Access *useOf(const std::string &Name) const;
+  const Distribution *findArray(const std::string &Name);
+  bool distributeItems(bool Final);
+  bool splitLoops();
+  bool splitLoop(unsigned L, unsigned &NextAxis);
+  std::optional<Source> ownerOf(unsigned L);
+  std::optional<Source> alignedTo(unsigned L, const std::string &Name,
+                                  unsigned K);
+  void fromSource(unsigned L, const Source &S);
+  void coverGaps(unsigned L);
+  bool checkDisjoint();
+  bool checkFootprint(const Distribution &X, const abi::Access &Use,
+                      const std::string &Where);
+  bool checkFootprints();
+  void makePieces();
+
+  const KernelPlanInput &In;
+  const abi::Descriptor &D;
+  LoopNest Nest; ///< In.Nest with its trip counts
+  KernelPlan &Out;
+  std::string &Error;
+  unsigned P;
+  std::vector<std::optional<Distribution>> Items;
+  /// Per loop, per position: the iterations it runs.
+  std::vector<std::vector<IndexSet>> LoopSets;
+  bool LoopsReady = false;
+  bool Blocked = false; ///< the last attempt waited for something pending
+};
+
+const abi::Access *Planner::useOf(const std::string &Name) const {
+  for (const abi::Access &A : D.Accesses)
+    if (A.Name == Name)
+      return &A;
+  return nullptr;
+}
+
+const Distribution *Planner::findArray(const std::string &Name) {
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (D.Arrays[I].Name == Name) {
+      if (!Items[I])
+        Blocked = true;
+      return Items[I] ? &*Items[I] : nullptr;
+    }
+  for (size_t I = 0; I < D.Accesses.size(); ++I)
+    if (D.Accesses[I].Name == Name && In.AccessResidents[I].Dist)
+      return In.AccessResidents[I].Dist;
+  return nullptr;
+}
+
+bool Planner::distributeItems(bool Final) {
+  DistributionContext Ctx;
+  Ctx.Devices = In.Devices;
+  Ctx.Topo = In.Topo;
+  Ctx.FindArray = [this](const std::string &N) { return findArray(N); };
+  Ctx.LoopIndices = [this](unsigned K, unsigned Pos, IndexSet &S) {
+    if (!LoopsReady) {
+      Blocked = true;
+      return false;
+    }
+    for (unsigned L = 0; L < D.Loops.size(); ++L)
+      if (D.Loops[L].Dist.distributed() && K-- == 0) {
+        S = indicesOf(Nest.Loops[L], LoopSets[L][Pos]);
+        return true;
+      }
+    return false;
+  };
+  Ctx.LabelIndices = In.LabelIndices;
+  // Arrays may align with each other in any order: repeat until no array
+  // gets its distribution any more.
+  for (bool Progress = true; Progress;) {
+    Progress = false;
+    for (size_t I = 0; I < D.Arrays.size(); ++I) {
+      if (Items[I])
+        continue;
+      if (I < In.ItemResidents.size() && In.ItemResidents[I]) {
+        Items[I] = *In.ItemResidents[I];
+        Progress = true;
+        continue;
+      }
+      Blocked = false;
+      std::string Why;
+      Items[I] = distributeArray(D.Arrays[I], In.ItemShapes[I],
+                                 In.ItemBlocks[I], Ctx, Why);
+      if (Items[I]) {
+        Progress = true;
+      } else if (!Blocked || Final) {
+        Error = Why;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+static bool kindsMatch(const Policy &Loop, int64_t LoopBlock,
+                       const Distribution &X, unsigned Dim) {
+  if (Loop.Kind == Policy::Cyclic)
+    return X.Kinds[Dim] == Policy::Cyclic && X.Blocks[Dim] == LoopBlock;
+  return X.Kinds[Dim] != Policy::Cyclic;
+}
+
+std::optional<Source> Planner::ownerOf(unsigned L) {
+  // Among the arrays the body subscripts with this loop's variable plus a
+  // constant in a dimension split like the loop: first one written, else
+  // the first one; the kernel's own arrays before resident ones.
+  std::optional<Source> Best;
+  int BestScore = 3;
+  auto Consider = [&](const Distribution &X, const abi::Access *Use) {
+    if (!Use || Use->Rank != X.Shape.Rank)
+      return;
+    for (unsigned Dm = 0; Dm < Use->Rank; ++Dm) {
+      const Subscript &S = Use->Subs[Dm];
+      if (S.Kind != Subscript::Linear || S.Loop != L || !X.Split[Dm] ||
+          !kindsMatch(D.Loops[L].Dist, In.LoopBlocks[L], X, Dm))
+        continue;
+      bool Single = S.Min == S.Max;
+      int Score = Single ? (Use->Written ? 0 : 1) : 2;
+      if (Score < BestScore) {
+        BestScore = Score;
+        Best = Source{&X, Dm, Single ? S.Min : 0};
+      }
+    }
+  };
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (Items[I])
+      Consider(*Items[I], useOf(D.Arrays[I].Name));
+  for (size_t I = 0; I < D.Accesses.size(); ++I)
+    if (In.AccessResidents[I].Dist)
+      Consider(*In.AccessResidents[I].Dist, &D.Accesses[I]);
+  return Best;
+}
+
+std::optional<Source> Planner::alignedTo(unsigned L, const std::string &Name,
+                                         unsigned K) {
+  const Distribution *X = findArray(Name);
+  if (!X)
+    return std::nullopt;
+  Source S{X, 0, 0};
+  if (const abi::Access *Use = useOf(Name); Use && Use->Rank == X->Shape.Rank)
+    for (unsigned Dm = 0; Dm < Use->Rank; ++Dm)
+      if (Use->Subs[Dm].Kind == Subscript::Linear && Use->Subs[Dm].Loop == L &&
+          X->Split[Dm]) {
+        S.Dim = Dm;
+        S.Offset = Use->Subs[Dm].Min == Use->Subs[Dm].Max ? Use->Subs[Dm].Min
+                                                           : 0;
+        return S;
+      }
+  // Not subscripted by this loop: its K-th split dimension.
+  for (unsigned Dm = 0, Seen = 0; Dm < X->Shape.Rank; ++Dm)
+    if (X->Split[Dm] && Seen++ == K) {
+      S.Dim = Dm;
+      return S;
+    }
+  return std::nullopt;
+}
+
+void Planner::fromSource(unsigned L, const Source &S) {
+  const Policy &Pol = D.Loops[L].Dist;
+  for (unsigned Pos = 0; Pos < P; ++Pos) {
+    IndexSet Indices;
+    if (std::optional<unsigned> Q = S.X->positionOf(In.Devices[Pos]))
+      Indices = S.X->Owned[*Q].Dims[S.Dim].widened(-S.Offset, -S.Offset);
+    if (Pol.Kind == Policy::Align)
+      Indices = scaleIndices(Indices, Pol.RatioNum, Pol.RatioDen);
+    LoopSets[L][Pos] =
+        iterationsIn(Nest.Loops[L], Nest.Trips[L], Indices);
+  }
+}
+
+void Planner::coverGaps(unsigned L) {
+  // Iterations beyond every part go to the device holding the iterations
+  // next to them: before the first part to its owner, others to the owner
+  // of the iteration before them.
+  std::vector<IndexSet> &Sets = LoopSets[L];
+  IndexSet Covered;
+  for (const IndexSet &S : Sets)
+    Covered = Covered.unite(S);
+  IndexSet Gaps = IndexSet(Range{0, Nest.Trips[L]}).minus(Covered);
+  if (Gaps.empty())
+    return;
+  if (Covered.empty()) {
+    Sets.front() = Gaps;
+    return;
+  }
+  std::vector<IndexSet> Original = Sets;
+  for (const Range &G : Gaps.ranges()) {
+    int64_t Next = G.Begin > 0 ? G.Begin - 1 : G.End;
+    const IndexSet *Owner = nullptr;
+    for (const IndexSet &S : Original)
+      if (S.contains(Next)) {
+        Owner = &S;
+        break;
+      }
+    for (unsigned Pos = 0; Pos < P; ++Pos)
+      if (Owner && Original[Pos] == *Owner)
+        Sets[Pos] = Sets[Pos].unite(IndexSet(G));
+  }
+}
+
+bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {
+  const Policy &Pol = D.Loops[L].Dist;
+  const LoopBounds &Lp = Nest.Loops[L];
+  int64_t Trip = Nest.Trips[L];
+  std::vector<IndexSet> &Sets = LoopSets[L];
+  if (Pol.Kind == Policy::Full) {
+    Sets.assign(P, IndexSet(Range{0, Trip}));
+    return true;
+  }
+  unsigned Axis = NextAxis++;
+  auto FromLabel = [&](const std::string &Label, unsigned K) {
+    std::vector<IndexSet> Found(P);
+    bool Any = false;
+    for (unsigned Pos = 0; Pos < P; ++Pos) {
+      IndexSet Indices;
+      if (In.LabelIndices && In.LabelIndices(Label, K, In.Devices[Pos], Indices)) {
+        Any = true;
+        Found[Pos] = iterationsIn(Lp, Trip, Indices);
+      }
+    }
+    if (Any)
+      Sets = std::move(Found);
+    return Any;
+  };
+  if (Pol.Kind == Policy::Align) {
+    if (Pol.ToLoop) {
+      Error = "loop " + std::to_string(L) + " of the nest is aligned with itself";
+      return false;
+    }
+    unsigned K = 0;
+    for (unsigned I = 0; I < L; ++I)
+      K += D.Loops[I].Dist.Kind == Policy::Align &&
+           D.Loops[I].Dist.Target == Pol.Target;
+    if (std::optional<Source> S = alignedTo(L, Pol.Target, K)) {
+      fromSource(L, *S);
+    } else if (!FromLabel(Pol.Target, K)) {
+      Error = "the loop is aligned with '" + Pol.Target +
+              "', which is neither a distributed array it can follow nor a "
+              "labelled loop of an enclosing data region";
+      return false;
+    }
+    coverGaps(L);
+    return true;
+  }
+  // The loop a data region's arrays are aligned with keeps its split.
+  if (!D.Label.empty() && FromLabel(D.Label, L)) {
+    coverGaps(L);
+    return true;
+  }
+  if (std::optional<Source> S = ownerOf(L)) {
+    fromSource(L, *S);
+    coverGaps(L);
+    return true;
+  }
+  if (Axis >= In.Topo.rank()) {
+    Error = "the loop nest splits " + std::to_string(Axis + 1) +
+            " loops over a " + std::to_string(In.Topo.rank()) +
+            "-dimensional topology (" + In.Topo.str() + ")";
+    return false;
+  }
+  for (unsigned Pos = 0; Pos < P; ++Pos)
+    Sets[Pos] = partitionDim({0, Trip}, Pol.Kind, In.LoopBlocks[L],
+                             In.Topo.Dims[Axis], In.Topo.coords(Pos)[Axis]);
+  return true;
+}
+
+bool Planner::splitLoops() {
+  LoopSets.assign(Nest.Rank, std::vector<IndexSet>(P));
+  unsigned NextAxis = 0;
+  for (unsigned L = 0; L < Nest.Rank; ++L)
+    if (!splitLoop(L, NextAxis))
+      return false;
+  Out.Work.assign(P, DeviceWork());
+  for (unsigned Pos = 0; Pos < P; ++Pos) {
+    ProductSet &It = Out.Work[Pos].Iterations;
+    It.Rank = Nest.Rank;
+    for (unsigned L = 0; L < Nest.Rank; ++L)
+      It.Dims[L] = LoopSets[L][Pos];
+  }
+  LoopsReady = true;
+  return true;
+}
+
+bool Planner::checkDisjoint() {
+  int64_t Sum = 0;
+  for (const DeviceWork &W : Out.Work)
+    Sum += W.Iterations.volume();
+  for (unsigned A = 0; A < P; ++A)
+    for (unsigned B = A + 1; B < P; ++B)
+      if (!Out.Work[A].Iterations.intersect(Out.Work[B].Iterations).empty()) {
+        Error = "devices " + std::to_string(In.Devices[A]) + " and " +
+                std::to_string(In.Devices[B]) +
+                " would both run some iterations: the loop nest splits fewer "
+                "loops than the devices' topology (" +
+                In.Topo.str() + ") has dimensions";
+        return false;
+      }
+  if (Sum != Nest.iterations()) {
+    Error = std::to_string(Nest.iterations() - Sum) +
+            " iterations would run on no device";
+    return false;
+  }
+  return true;
+}
+
+static std::string describeOffsets(const std::string &Name,
+                                   const Subscript &S) {
+  if (S.Min == 0 && S.Max == 0)
+    return "";
+  return "; the loop uses '" + Name + "' at offsets " + std::to_string(S.Min) +
+         ".." + std::to_string(S.Max) + " of its index";
+}
+
+bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
+                             const std::string &Where) {
+  if (Use.Rank != X.Shape.Rank)
+    return true; // not checkable; the plugin warned
+  std::string Resident =
+      Where.empty() ? "" : " ('" + Use.Name + "' is distributed by " + Where + ")";
+  for (unsigned Pos = 0; Pos < P; ++Pos) {
+    const ProductSet &It = Out.Work[Pos].Iterations;
+    if (It.empty())
+      continue;
+    int Dev = In.Devices[Pos];
+    std::optional<unsigned> Q = X.positionOf(Dev);
+    if (!Q) {
+      Error = "device " + std::to_string(Dev) +
+              " runs iterations of this kernel but holds no part of '" +
+              Use.Name + "'" + Resident;
+      return false;
+    }
+    ProductSet Held = X.held(*Q);
+    for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
+      const Subscript &S = Use.Subs[Dm];
+      if (S.Kind != Subscript::Linear || S.Loop >= Nest.Rank)
+        continue;
+      IndexSet Needed = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop])
+                            .widened(S.Min, S.Max);
+      if (Held.Dims[Dm].contains(Needed))
+        continue;
+      std::string DimText =
+          X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
+      Error = "device " + std::to_string(Dev) + " would use elements " +
+              Needed.str() + " of " + DimText + "'" + Use.Name +
+              "' but holds only " + Held.Dims[Dm].str() +
+              describeOffsets(Use.Name, S);
+      const abi::Halo &H = X.Halos[Dm];
+      if (S.Min != 0 || S.Max != 0)
+        Error += " and its halo there is " + std::to_string(H.Left) + ":" +
+                 std::to_string(H.Right) + " wide";
+      Error += Resident;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Planner::checkFootprints() {
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    const abi::Access *Use = useOf(D.Arrays[I].Name);
+    if (Use && !Items[I]->duplicated() &&
+        !checkFootprint(*Items[I], *Use, ""))
+      return false;
+  }
+  for (size_t I = 0; I < D.Accesses.size(); ++I) {
+    const KernelPlanInput::Resident &R = In.AccessResidents[I];
+    bool IsItem = std::any_of(
+        D.Arrays.begin(), D.Arrays.end(),
+        [&](const abi::Array &A) { return A.Name == D.Accesses[I].Name; });
+    if (R.Dist && !IsItem && !checkFootprint(*R.Dist, D.Accesses[I], R.Where))
+      return false;
+  }
+  return true;
+}
+
+void Planner::makePieces() {
+  for (DeviceWork &W : Out.Work) {
+    if (W.Iterations.empty())
+      continue;
+    std::array<std::vector<Strided>, MaxRank> Runs;
+    for (unsigned L = 0; L < Nest.Rank; ++L) {
+      if (!D.Loops[L].Strided || Nest.Loops[L].Op == CompareOp::NotEqual) {
+        for (const Range &R : W.Iterations.Dims[L].ranges())
+          Runs[L].push_back({R.Begin, R.size(), 1});
+      } else {
+        Runs[L] = W.Iterations.Dims[L].stridedRuns();
+      }
+    }
+    LaunchPiece Piece;
+    std::function<void(unsigned)> Walk = [&](unsigned L) {
+      if (L == Nest.Rank) {
+        W.Pieces.push_back(Piece);
+        return;
+      }
+      for (const Strided &S : Runs[L]) {
+        Piece.Loops[L] = S;
+        Walk(L + 1);
+      }
+    };
+    Walk(0);
+  }
+}
+
+bool Planner::run() {
+  unsigned Bad = 0;
+  if (!Nest.computeTrips(Bad)) {
+    Error = "loop " + std::to_string(Bad) +
+            " of the nest would not terminate: its step is zero or goes away "
+            "from its bound";
+    return false;
+  }
+  Items.assign(D.Arrays.size(), std::nullopt);
+  if (!distributeItems(/*Final=*/false) || !splitLoops() ||
+      !distributeItems(/*Final=*/true) || !checkDisjoint() ||
+      !checkFootprints())
+    return false;
+  makePieces();
+  Out.Items.clear();
+  for (std::optional<Distribution> &I : Items)
+    Out.Items.push_back(std::move(*I));
+  return true;
+}
+
+} // namespace
+
+bool planKernel(const KernelPlanInput &In, KernelPlan &Out,
+                std::string &Error) {
+  return Planner(In, Out, Error).run();
+}
+
+} // namespace homp

@@ -1,0 +1,292 @@
+//===-- homp/Abi.h - What the plugin and libhomp agree on -------*- C++ -*-===//
+//
+// The clang plugin describes every construct that uses homp's extensions in
+// a descriptor: a string literal that the construct's marker call passes to
+// libhomp, followed by run-time values (varargs, each a 'long long'). This
+// header is the one definition of that contract:
+//
+//  - the descriptor's model (Descriptor and its records);
+//  - its text encoding: encodeDescriptor() is what the plugin writes,
+//    decodeDescriptor() what libhomp reads (both link Abi.cpp);
+//  - the order of the run-time values (valueLayout());
+//  - the layout of the chunk variable and the scalar type codes.
+//
+// Entry-point names are in EntryPoints.def. AbiTest round-trips every
+// record; change the encoding only together with Version.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_ABI_H
+#define HOMP_ABI_H
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace homp {
+namespace abi {
+
+/// The descriptor version this build writes and reads.
+constexpr int Version = 2;
+
+/// The most dimensions of an array, and loops of a nest, homp distributes.
+constexpr unsigned MaxRank = 3;
+
+enum class ConstructKind { Kernel, Data, EnterData, ExitData, Update };
+
+/// Device types (SPEC.md section 1) as a bit mask; 0 selects any type.
+enum DeviceType : unsigned {
+  TypeNVGPU = 1,
+  TypeAMDGPU = 2,
+  TypeCPU = 4,  ///< offload devices running on the host's CPU (x86_64)
+  TypeHost = 8, ///< the initial device
+  TypeGPU = TypeNVGPU | TypeAMDGPU,
+  TypeAll = TypeNVGPU | TypeAMDGPU | TypeCPU | TypeHost,
+};
+
+/// One entry of a 'device' list. Values: One and From take the id, Range the
+/// id and the count.
+struct DeviceSpec {
+  enum KindTy { Default, All, Host, One, From, Range } Kind = All;
+  unsigned Types = 0; ///< DeviceType filter; 0: none
+  /// Range: the count counts devices of the filter's types ('0:2:NVGPU',
+  /// HOMP'16) rather than ids ('0:10 & OMP_DEVICE_NVGPU', PMAM'15).
+  bool TypedCount = false;
+  bool operator==(const DeviceSpec &O) const {
+    return Kind == O.Kind && Types == O.Types && TypedCount == O.TypedCount;
+  }
+};
+
+/// 'topology([d0][d1]...)'. Values: one per given dimension; a dimension
+/// written '*' is chosen by the runtime.
+struct Topology {
+  unsigned Rank = 0; ///< 0: none given (one dimension of every device)
+  std::array<bool, MaxRank> Given{};
+  std::string Name; ///< 'topology(top1[2][2])': top1, for messages
+  bool operator==(const Topology &O) const {
+    return Rank == O.Rank && Given == O.Given && Name == O.Name;
+  }
+};
+
+/// A distribution policy of one array dimension or one loop.
+struct Policy {
+  enum KindTy {
+    Full,   ///< DUPLICATE, FULL, '*': the whole extent on every device
+    Block,  ///< BLOCK: contiguous blocks, sizes differing by at most one
+    Cyclic, ///< CYCLIC(n), BLOCK(n): blocks of n dealt round-robin (value n)
+    Align,  ///< ALIGN(target[, ratio])
+    Auto,   ///< AUTO (loops only; until load balancing exists, BLOCK)
+  } Kind = Full;
+  /// Align: the loop of the construct (ALIGN, ALIGN(loop)), or the array or
+  /// loop label called Target.
+  bool ToLoop = false;
+  std::string Target;
+  /// Align: indices scale by RatioNum / RatioDen.
+  int64_t RatioNum = 1, RatioDen = 1;
+  /// BLOCK(n) rather than CYCLIC(n), for messages.
+  bool SpelledBlock = false;
+
+  bool distributed() const { return Kind != Full; }
+  bool operator==(const Policy &O) const {
+    return Kind == O.Kind && ToLoop == O.ToLoop && Target == O.Target &&
+           RatioNum == O.RatioNum && RatioDen == O.RatioDen &&
+           SpelledBlock == O.SpelledBlock;
+  }
+};
+
+enum class Edge { None, Periodic, Reflecting };
+
+/// The halo of one dimension: Left cells below the part, Right above.
+struct Halo {
+  int64_t Left = 0, Right = 0;
+  Edge LeftEdge = Edge::None, RightEdge = Edge::None;
+  bool operator==(const Halo &O) const {
+    return Left == O.Left && Right == O.Right && LeftEdge == O.LeftEdge &&
+           RightEdge == O.RightEdge;
+  }
+};
+
+enum class MapType { To, From, ToFrom, Alloc, Release, Delete };
+
+inline bool copiesIn(MapType M) {
+  return M == MapType::To || M == MapType::ToFrom;
+}
+inline bool copiesOut(MapType M) {
+  return M == MapType::From || M == MapType::ToFrom;
+}
+
+/// An array (or section) the construct maps. Values: the address of element
+/// [0]...[0], the element size, per dimension the section's lower index and
+/// length, per dimension d >= 1 the array's extent (its row length), and
+/// per Cyclic dimension the block size.
+struct Array {
+  std::string Name;
+  MapType Map = MapType::ToFrom;
+  unsigned Rank = 1;
+  std::array<Policy, MaxRank> Dims{};
+  /// The topology axis of each distributed dimension; -1: the k-th
+  /// distributed dimension uses axis k.
+  std::array<int, MaxRank> Axis{-1, -1, -1};
+  std::array<Halo, MaxRank> Halos{};
+
+  bool distributed() const;
+  bool operator==(const Array &O) const {
+    return Name == O.Name && Map == O.Map && Rank == O.Rank &&
+           Dims == O.Dims && Axis == O.Axis && Halos == O.Halos;
+  }
+};
+
+/// What one subscript of an array reference in a loop body is.
+struct Subscript {
+  enum KindTy {
+    Unknown,   ///< anything else
+    Invariant, ///< an expression without loop variables
+    Linear,    ///< loop variable Loop plus an offset in [Min, Max]
+  } Kind = Unknown;
+  unsigned Loop = 0;
+  int64_t Min = 0, Max = 0;
+  bool operator==(const Subscript &O) const {
+    return Kind == O.Kind && Loop == O.Loop && Min == O.Min && Max == O.Max;
+  }
+};
+
+/// How a kernel's loop body uses an array or pointer variable, over all its
+/// references (the access footprint). Value: the variable's address as an
+/// array (its value for a pointer).
+struct Access {
+  std::string Name;
+  unsigned Rank = 0; ///< subscripts per reference; 0: used without one
+  std::array<Subscript, MaxRank> Subs{};
+  bool Written = false;
+  bool operator==(const Access &O) const {
+    return Name == O.Name && Rank == O.Rank && Subs == O.Subs &&
+           Written == O.Written;
+  }
+};
+
+enum class CompareOp { Less, LessEqual, Greater, GreaterEqual, NotEqual };
+
+/// One loop of a distributed nest. Its bounds and step are in the chunk
+/// variable (kernels) or in values (data regions). Value: the block size of
+/// a Cyclic policy.
+struct Loop {
+  CompareOp Op = CompareOp::Less;
+  Policy Dist;
+  /// The rewritten loop takes its step from the chunk, so one launch can
+  /// run a strided set of iterations; otherwise each launch runs
+  /// consecutive iterations.
+  bool Strided = false;
+  bool operator==(const Loop &O) const {
+    return Op == O.Op && Dist == O.Dist && Strided == O.Strided;
+  }
+};
+
+/// A labelled loop nest inside a data region that the region's arrays are
+/// aligned to. Values per loop: first, bound, step, then its policy's.
+struct LabelledLoop {
+  std::string Label;
+  std::vector<Loop> Loops;
+  bool operator==(const LabelledLoop &O) const {
+    return Label == O.Label && Loops == O.Loops;
+  }
+};
+
+enum class ReductionOp { Add, Sub, Mul, BitAnd, BitOr, BitXor, And, Or, Max, Min };
+
+/// Values: the variable's address, its size and its type code.
+struct Reduction {
+  ReductionOp Op = ReductionOp::Add;
+  std::string Name;
+  bool operator==(const Reduction &O) const {
+    return Op == O.Op && Name == O.Name;
+  }
+};
+
+struct Descriptor {
+  ConstructKind Kind = ConstructKind::Kernel;
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  /// Empty: the construct has no 'device' clause (its default device).
+  std::vector<DeviceSpec> Devices;
+  Topology Topo;
+  /// Kernel: the distributed loop nest, outermost first.
+  std::vector<Loop> Loops;
+  std::string Label; ///< Kernel: the label of its loop, if any
+  std::vector<Array> Arrays;
+  std::vector<Access> Accesses;
+  std::vector<Reduction> Reductions;
+  std::vector<LabelledLoop> DataLoops;
+  bool HasIf = false; ///< value: the if clause's condition
+
+  /// FILE:LINE:COL, as diagnostics write it.
+  std::string location() const;
+  bool operator==(const Descriptor &O) const;
+};
+
+/// The descriptor's text, as the plugin puts it in the string literal.
+std::string encodeDescriptor(const Descriptor &D);
+
+/// Parses Text. Returns false with a message in Error when Text is not a
+/// descriptor of this version (the program was compiled by another homp).
+bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error);
+
+/// What one run-time value of a construct is.
+struct ValueSlot {
+  enum KindTy {
+    DeviceId,
+    DeviceCount,
+    TopologyDim,
+    LoopBlock,
+    ArrayBase,
+    ArrayElementSize,
+    ArrayLower,
+    ArrayLength,
+    ArrayExtent,
+    ArrayBlock,
+    AccessAddress,
+    ReductionAddress,
+    ReductionSize,
+    ReductionType,
+    DataLoopFirst,
+    DataLoopBound,
+    DataLoopStep,
+    DataLoopBlock,
+    IfCondition,
+  } Kind;
+  unsigned Item = 0; ///< the spec, loop, array, access, ... it belongs to
+  unsigned Dim = 0;  ///< its dimension or loop of a nest
+};
+
+/// The run-time values of D's marker call, in order.
+std::vector<ValueSlot> valueLayout(const Descriptor &D);
+
+/// The chunk variable: the loop nest a device runs, one loop per dimension.
+struct ChunkLoop {
+  long long First, Bound, Step;
+};
+struct Chunk {
+  ChunkLoop Loops[MaxRank];
+};
+/// The chunk's type as the plugin spells it: the same layout as Chunk.
+constexpr const char *ChunkTypeSpelling =
+    "struct { struct { long long first, bound, step; } l[3]; }";
+static_assert(sizeof(Chunk) == 3 * MaxRank * sizeof(long long),
+              "the chunk is what ChunkTypeSpelling declares");
+
+/// Scalar type codes of reduction variables: kind * 100 + size.
+enum ScalarKind { KindSigned = 1, KindUnsigned = 2, KindFloat = 3, KindBool = 4 };
+
+/// A C or C++ expression giving the type code of the variable named Var.
+std::string scalarTypeCodeExpr(const std::string &Var, bool CPlusPlus);
+
+/// Spellings used in descriptors and messages.
+const char *reductionOpName(ReductionOp Op);
+const char *mapTypeName(MapType M);
+const char *compareOpName(CompareOp Op);
+const char *constructName(ConstructKind K);
+
+} // namespace abi
+} // namespace homp
+
+#endif // HOMP_ABI_H

@@ -1,0 +1,80 @@
+//===-- homp/DataEnvironment.h - Arrays resident on devices -----*- C++ -*-===//
+//
+// The distributed arrays that live on devices across kernels (SPEC.md
+// section 6): made resident by 'target data', 'target enter data' (and
+// their ends), found by host address when a kernel or 'target update' uses
+// them, reference counted as OpenMP counts mappings. The core keeps the
+// books; libhomp allocates, copies and frees the device storage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_DATAENVIRONMENT_H
+#define HOMP_DATAENVIRONMENT_H
+
+#include "homp/Abi.h"
+#include "homp/Distribution.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// One distributed array resident on its devices.
+struct ResidentArray {
+  std::string Name;
+  std::string Where; ///< "the data region at FILE:LINE:COL", for messages
+  char *HostBase = nullptr; ///< host address of element [0]...[0]
+  Distribution Dist;
+  abi::MapType Map = abi::MapType::ToFrom; ///< as first mapped
+  /// Per position: device storage for the elements Spans[p] (relative to
+  /// element [0]...[0]); nullptr for the host, which uses host memory.
+  std::vector<void *> Storage;
+  std::vector<Range> Spans;
+  long RefCount = 0;
+
+  /// Host bytes of the mapped section, from its first to its last element.
+  uintptr_t hostBegin() const;
+  uintptr_t hostEnd() const;
+  /// The device address that stands for host address Host on the device at
+  /// Position (whose storage must span it, or lie around it).
+  void *deviceAddress(unsigned Position, const void *Host) const;
+};
+
+/// Resident arrays by host address. Not synchronised: libhomp holds a lock.
+class ResidentTable {
+public:
+  /// The array whose mapped bytes hold Addr (or that starts at Addr).
+  ResidentArray *find(const void *Addr) const;
+  /// Adds A with a reference count of 1. Returns nullptr (and keeps A out)
+  /// if its bytes overlap an array already resident.
+  ResidentArray *insert(std::unique_ptr<ResidentArray> A);
+  /// Drops one reference; returns true when it was the last.
+  static bool release(ResidentArray &A) { return --A.RefCount == 0; }
+  /// Forgets A (after its storage was freed).
+  void erase(ResidentArray *A) { take(A); }
+  /// Forgets A and hands it to the caller (nullptr if A is not here).
+  std::unique_ptr<ResidentArray> take(ResidentArray *A);
+  bool empty() const { return Arrays.empty(); }
+  size_t size() const { return Arrays.size(); }
+
+private:
+  std::map<uintptr_t, std::unique_ptr<ResidentArray>> Arrays; ///< by begin
+};
+
+/// The split a data region gave a labelled loop nest (ALIGN(label)): per
+/// loop, per position of the region's devices, the loop indices.
+struct LabelledSplit {
+  std::string Label;
+  std::vector<int> Devices;
+  std::vector<std::vector<IndexSet>> Indices;
+
+  /// The indices of loop K for device Id; false if K or Id is not there.
+  bool indices(unsigned K, int Id, IndexSet &Out) const;
+};
+
+} // namespace homp
+
+#endif // HOMP_DATAENVIRONMENT_H

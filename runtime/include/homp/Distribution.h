@@ -1,0 +1,95 @@
+//===-- homp/Distribution.h - Which device holds which elements -*- C++ -*-===//
+//
+// A distributed array (SPEC.md section 2): its shape in host memory, the
+// devices it is spread over, and the part each owns. A device's copy keeps
+// the array's layout (global indices stay valid), so it spans from the
+// first to the last element it holds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_DISTRIBUTION_H
+#define HOMP_DISTRIBUTION_H
+
+#include "homp/Abi.h"
+#include "homp/IndexSet.h"
+#include "homp/Topology.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+using Index = std::array<int64_t, MaxRank>;
+
+/// Where the elements of an array are in host memory: row-major, element
+/// [i0][i1][i2] at element offset (i0 * Extent[1] + i1) * Extent[2] + i2
+/// from element [0][0][0].
+struct ArrayShape {
+  unsigned Rank = 1;
+  int64_t ElementSize = 1;
+  /// Extent[d], d >= 1: the array's length in dimension d (its row length).
+  std::array<int64_t, MaxRank> Extent{0, 1, 1};
+  /// The mapped section.
+  Box Section;
+
+  int64_t offset(const Index &I) const;
+  /// The elements from the first to the last element of S, in elements
+  /// from element [0]...[0]: what a copy of S spans.
+  Range span(const ProductSet &S) const;
+  /// Whether the rows of dimension d >= 1 of S lie back to back (S covers
+  /// whole rows of every inner dimension).
+  bool contiguous(const Box &B) const;
+};
+
+/// How one array is spread over the devices of a construct.
+struct Distribution {
+  ArrayShape Shape;
+  std::vector<int> Devices;      ///< device ids, by position
+  std::vector<ProductSet> Owned; ///< per position: the elements it owns
+  std::array<abi::Halo, MaxRank> Halos{};
+  /// Which dimensions are split (halos apply to them only), and how: the
+  /// policy of each and, for Cyclic ones, the block size.
+  std::array<bool, MaxRank> Split{};
+  std::array<abi::Policy::KindTy, MaxRank> Kinds{};
+  std::array<int64_t, MaxRank> Blocks{};
+
+  /// The position of DeviceId, if the array is spread over it.
+  std::optional<unsigned> positionOf(int DeviceId) const;
+  /// What the device at Position holds: its part and its halo. A halo at
+  /// a global edge that is periodic or reflecting lies past the section.
+  ProductSet held(unsigned Position) const;
+  /// Whether every device owns every element (nothing is split).
+  bool duplicated() const;
+};
+
+/// What distributing an array needs to know of its construct.
+struct DistributionContext {
+  std::vector<int> Devices; ///< by position
+  Topology Topo;            ///< of Devices
+  /// An array ALIGN(name) refers to, already distributed (an array of the
+  /// same construct or one resident in a data environment); nullptr if none.
+  std::function<const Distribution *(const std::string &)> FindArray;
+  /// ALIGN(loop): the indices of the K-th distributed loop of the
+  /// construct's nest that the device at Position runs; false if there is
+  /// no such loop.
+  std::function<bool(unsigned K, unsigned Position, IndexSet &)> LoopIndices;
+  /// ALIGN(label) of a loop a data region's arrays align to: its K-th
+  /// loop's indices for device Id; false if there is no such label or loop.
+  std::function<bool(const std::string &Label, unsigned K, int DeviceId,
+                     IndexSet &)>
+      LabelIndices;
+};
+
+/// Distributes A, whose host shape is Shape and whose Cyclic dimensions
+/// have the block sizes Blocks (per dimension), over the devices of Ctx.
+/// Returns std::nullopt with a message in Error when it cannot be done.
+std::optional<Distribution>
+distributeArray(const abi::Array &A, const ArrayShape &Shape,
+                const std::array<int64_t, MaxRank> &Blocks,
+                const DistributionContext &Ctx, std::string &Error);
+
+} // namespace homp
+
+#endif // HOMP_DISTRIBUTION_H

@@ -1,0 +1,86 @@
+//===-- homp/KernelPlan.h - Which device runs and holds what ----*- C++ -*-===//
+//
+// Plans one execution of a distributed kernel (SPEC.md sections 2 and 3):
+//
+//  1. the arrays the kernel maps get their distributions, except those
+//     aligned with the loop (ALIGN(loop)), which follow it;
+//  2. each loop of the nest gets its split over the devices:
+//     - ALIGN(x): the iterations whose index lies in each device's part of x;
+//     - BLOCK, CYCLIC(n) or no policy: owner computes - if the body uses an
+//       array split the same way, subscripted by the loop's variable plus a
+//       constant c, each device runs the iterations i whose element i + c
+//       it owns (an array of the kernel, or one resident in a data region);
+//       iterations beyond every part go to the nearest device; without such
+//       an array the iterations are split by the policy itself;
+//     - the loop a data region's arrays align to (its label) keeps the
+//       split the data region gave it;
+//  3. the arrays aligned with the loop hold the indices their device runs;
+//  4. every subscript the plugin could read must stay inside what the
+//     device holds (its part and halo), or the plan is refused;
+//  5. each device's iterations become launches: strided runs of the nest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_KERNELPLAN_H
+#define HOMP_KERNELPLAN_H
+
+#include "homp/Abi.h"
+#include "homp/Distribution.h"
+#include "homp/LoopSpace.h"
+#include "homp/Topology.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+struct KernelPlanInput {
+  const abi::Descriptor *Desc = nullptr;
+  std::vector<int> Devices; ///< by position
+  Topology Topo;            ///< of Devices
+  LoopNest Nest;            ///< bounds; Trips are computed by the planner
+  std::array<int64_t, MaxRank> LoopBlocks{};
+  /// Per array of Desc: its host shape and block sizes.
+  std::vector<ArrayShape> ItemShapes;
+  std::vector<std::array<int64_t, MaxRank>> ItemBlocks;
+  /// Per array of Desc: its distribution when it is already resident in a
+  /// data environment (it is used as it is there), else nullptr.
+  std::vector<const Distribution *> ItemResidents;
+  /// Per access of Desc: the array resident in a data environment that the
+  /// accessed variable's address falls in (Dist == nullptr: none), and the
+  /// construct that made it resident, for messages.
+  struct Resident {
+    const Distribution *Dist = nullptr;
+    std::string Where;
+  };
+  std::vector<Resident> AccessResidents;
+  /// The split a data region gave a labelled loop (DistributionContext).
+  std::function<bool(const std::string &, unsigned, int, IndexSet &)>
+      LabelIndices;
+};
+
+/// Iterations [K, K + Count * Stride) of each loop of the nest, strided:
+/// one launch.
+struct LaunchPiece {
+  std::array<Strided, MaxRank> Loops{};
+};
+
+struct DeviceWork {
+  ProductSet Iterations; ///< iteration numbers k of each loop
+  std::vector<LaunchPiece> Pieces;
+};
+
+struct KernelPlan {
+  std::vector<Distribution> Items; ///< per array of the descriptor
+  std::vector<DeviceWork> Work;    ///< per position
+};
+
+/// Plans In. Returns false with a one-sentence message in Error (naming the
+/// array, the device and the elements) when the kernel cannot run as asked.
+bool planKernel(const KernelPlanInput &In, KernelPlan &Out,
+                std::string &Error);
+
+} // namespace homp
+
+#endif // HOMP_KERNELPLAN_H
