@@ -111,14 +111,17 @@ void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
                   Toks[I - 1].isOneOf(tok::plusplus, tok::minusminus));
   abi::Access &A = Out.A;
   A.Written |= Written;
-  auto Unchecked = [&](SourceLocation Loc, std::string Why) {
-    if (Out.UncheckedAt.isInvalid()) {
-      Out.UncheckedAt = Loc;
-      Out.UncheckedWhy = std::move(Why);
+  auto Unchecked = [&](AccessInfo::Unchecked &U, SourceLocation Loc,
+                       std::string Why, bool Invariant) {
+    if (U.At.isInvalid()) {
+      U.At = Loc;
+      U.Why = std::move(Why);
+      U.Invariant = Invariant;
     }
   };
   if (Subs.empty()) {
-    Unchecked(Toks[I].getLocation(), "it is used without a subscript");
+    Unchecked(Out.Any, Toks[I].getLocation(), "it is used without a subscript",
+              false);
     A.Rank = 0;
     for (abi::Subscript &S : A.Subs)
       S = abi::Subscript();
@@ -128,11 +131,12 @@ void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
   for (unsigned D = 0; D < Rank; ++D) {
     abi::Subscript S = subscript(Subs[D]);
     if (S.Kind != abi::Subscript::Linear)
-      Unchecked(Toks[I].getLocation(),
+      Unchecked(Out.Dims[D], Toks[I].getLocation(),
                 "subscript '" + spell(Subs[D]) + "' is not " +
                     (Vars.size() == 1 ? "'" + Vars[0] + "'"
                                       : std::string("a loop variable")) +
-                    " plus or minus a constant");
+                    " plus or minus a constant",
+                S.Kind == abi::Subscript::Invariant);
     if (!Seen)
       A.Subs[D] = S;
     else if (D < A.Rank)
@@ -143,8 +147,9 @@ void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
   } else if (Rank != A.Rank) {
     // Uses with different numbers of subscripts: nothing is known.
     if (A.Rank != 0)
-      Unchecked(Toks[I].getLocation(),
-                "it is subscripted with different numbers of subscripts");
+      Unchecked(Out.Any, Toks[I].getLocation(),
+                "it is subscripted with different numbers of subscripts",
+                false);
     A.Rank = 0;
     for (abi::Subscript &S : A.Subs)
       S = abi::Subscript();

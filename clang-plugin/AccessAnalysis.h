@@ -27,9 +27,16 @@ namespace homp {
 struct AccessInfo {
   abi::Access A;
   /// Where the footprint cannot be read, and why, for the first such use:
-  /// used without a subscript, or a subscript of another shape.
-  clang::SourceLocation UncheckedAt;
-  std::string UncheckedWhy;
+  /// per dimension, a subscript of another shape than a loop variable plus
+  /// a constant ('Any' for uses without a subscript, which hide every
+  /// dimension).
+  struct Unchecked {
+    clang::SourceLocation At;
+    std::string Why;
+    bool Invariant = false; ///< no loop variable at all
+  };
+  std::array<Unchecked, abi::MaxRank> Dims;
+  Unchecked Any;
 };
 
 /// The footprint of the loop body [Body) of Toks, whose nest has the loop

@@ -85,6 +85,8 @@ public:
 
 private:
   bool item(TokenRange R, abi::MapType Type, MapItem &Out);
+  bool wholeVariable(const clang::Token &Name,
+                     const std::optional<VarShape> &Shape, MapItem &MI);
   bool distribution(unsigned From, unsigned End, MapItem &MI);
 
   clang::Preprocessor &PP;

@@ -581,20 +581,29 @@ void Rewriter::accesses() {
       Always.push_back(MI.Name);
   const CanonicalLoop &Inner = Nest.back();
   Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, RC.Ctx);
-  // Warn where the footprint of a distributed array cannot be checked.
+  // Warn where the footprint of a distributed array cannot be checked: a
+  // use without subscripts, or another subscript in a split dimension (for
+  // arrays of enclosing data regions, whose split is not known here, any
+  // dimension whose subscript uses a loop variable in another way).
   for (const AccessInfo &A : Accesses) {
-    if (A.UncheckedAt.isInvalid())
+    auto It = find_if(Items, [&](const MapItem &MI) {
+      return MI.Distributed && MI.Name == A.A.Name;
+    });
+    bool Resident = It == Items.end() && RC.Around.distributes(A.A.Name);
+    if (It == Items.end() && !Resident)
       continue;
-    bool Distributed =
-        RC.Around.distributes(A.A.Name) ||
-        any_of(Items, [&](const MapItem &MI) {
-          return MI.Distributed && MI.Name == A.A.Name &&
-                 any_of(ArrayRef(MI.A.Dims).take_front(MI.A.Rank),
-                        [](const abi::Policy &P) { return P.distributed(); });
-        });
-    if (Distributed)
-      Diags.report(A.UncheckedAt, Diag::UncheckedAccess)
-          << A.A.Name << A.UncheckedWhy;
+    const AccessInfo::Unchecked *Why = A.Any.At.isValid() ? &A.Any : nullptr;
+    for (unsigned Dm = 0; Dm < abi::MaxRank && !Why; ++Dm) {
+      const AccessInfo::Unchecked &U = A.Dims[Dm];
+      if (U.At.isInvalid())
+        continue;
+      bool Split = Resident ? !U.Invariant
+                            : Dm < It->A.Rank && It->A.Dims[Dm].distributed();
+      if (Split)
+        Why = &U;
+    }
+    if (Why)
+      Diags.report(Why->At, Diag::UncheckedAccess) << A.A.Name << Why->Why;
   }
 }
 

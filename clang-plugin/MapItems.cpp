@@ -110,6 +110,9 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
   bool NotArray = Shape && !Shape->Dependent &&
                   Shape->Kind != VarShape::Pointer &&
                   Shape->Kind != VarShape::Array;
+  if (Simple && Subscripts.empty() && !DistAt &&
+      (!Shape || Shape->Dependent || NotArray) && abi::copiesOut(Type))
+    return wholeVariable(Toks[E.Begin], Shape, MI);
   if (!Simple || NotArray) {
     if (!DistAt)
       return true; // standard OpenMP maps it; libhomp need not know
@@ -205,6 +208,23 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
   return true;
 }
 
+bool MapItemParser::wholeVariable(const Token &Name,
+                                  const std::optional<VarShape> &Shape,
+                                  MapItem &MI) {
+  // A variable every device writes back: libhomp merges the devices'
+  // copies, a scalar as one element, anything else byte by byte.
+  MI.Name = identifierName(Name).str();
+  MI.Described = true;
+  MI.A.Name = MI.Name;
+  MI.A.Rank = 1;
+  bool Scalar = Shape && !Shape->Dependent && Shape->Kind == VarShape::Scalar;
+  MI.Base = Code("(long long)(void *)&(" + MI.Name + ")");
+  MI.ElementSize = Code(Scalar ? "(long long)sizeof(" + MI.Name + ")" : "1LL");
+  MI.Lower[0] = Code("0LL");
+  MI.Length[0] = Code(Scalar ? "1LL" : "(long long)sizeof(" + MI.Name + ")");
+  return true;
+}
+
 bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
   unsigned I = From;
   bool SawPolicies = false;
@@ -268,6 +288,15 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
         MI.A.Halos[D] = Hd;
       }
     } else { // topology
+      bool Shape = !Args.empty() && (Toks[Args.Begin].is(tok::l_square) ||
+                                     (Args.size() == 1 &&
+                                      Toks[Args.Begin].is(tok::identifier)));
+      if (!Shape) {
+        Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
+            << "a topology of its own for a map item (only topology([*]), "
+               "topology(target) or a topology's name)";
+        return false;
+      }
       std::optional<TopologySpec> T = parseTopology(Toks, Args, Diags);
       if (!T)
         return false;
@@ -283,8 +312,14 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
                "topology(target) or a topology's name)";
         return false;
       }
+      // 'topology(name)', 'topology(target)': the construct's own.
     }
     I = *Close + 1;
+  }
+  if (!SawPolicies) {
+    Diags.report(Toks[From].getLocation(), Diag::HaloWithoutDistribution)
+        << MI.Name;
+    return false;
   }
   // Halos only make sense where the array is split in blocks.
   for (unsigned D = 0; D < MI.A.Rank; ++D) {
@@ -298,11 +333,6 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
       Diags.report(MI.Loc, Diag::HaloNotBlock) << D << MI.Name << Kind;
       return false;
     }
-  }
-  if (!SawPolicies) {
-    Diags.report(Toks[From].getLocation(), Diag::HaloWithoutDistribution)
-        << MI.Name;
-    return false;
   }
   return true;
 }

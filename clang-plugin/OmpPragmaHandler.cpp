@@ -286,10 +286,6 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
                                     PragmaIntroducer Introducer,
                                     Token &FirstTok) {
   SmallVector<Token, 32> Line = lexPragmaLine(PP, Introducer.Loc);
-  if (Collecting) {
-    enterTokens(PP, Line);
-    return;
-  }
   ArrayRef<Token> Body = ArrayRef<Token>(Line).drop_front().drop_back();
   // A directive deferDirectives took out, brought back where it was.
   const Scope *Around = &FileScope;
@@ -309,6 +305,10 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
       Around = &Merged;
       Body = ArrayRef<Token>(Line).drop_front().drop_back();
     }
+  }
+  if (Collecting) {
+    enterTokens(PP, Line);
+    return;
   }
 
   std::optional<Directive> D = parseDirective(Body);

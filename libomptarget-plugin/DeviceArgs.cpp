@@ -40,6 +40,11 @@ void DeviceArgs::setLiteral(unsigned K, void *Value) {
   Types[K] = MapLiteral | MapTargetParam;
 }
 
+void DeviceArgs::ignoreEntry(unsigned K) {
+  Sizes[K] = 0;
+  Types[K] = MapLiteral;
+}
+
 static bool movesData(int64_t Type) {
   return !(Type & (MapLiteral | MapPrivate));
 }

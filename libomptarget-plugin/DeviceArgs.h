@@ -37,6 +37,8 @@ public:
   /// Makes entry K a parameter passed as it is (OpenMP's is_device_ptr):
   /// the kernel receives Value and libomptarget maps nothing for it.
   void setLiteral(unsigned K, void *Value);
+  /// Makes entry K map nothing and pass nothing.
+  void ignoreEntry(unsigned K);
   void addMapType(unsigned K, int64_t Bits) { Types[K] |= Bits; }
 
   KernelArgs &args() { return Args; }

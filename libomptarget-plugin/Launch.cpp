@@ -33,6 +33,9 @@ double secondsSince(Clock::time_point T) {
 struct Entries {
   unsigned Chunk = 0;
   std::vector<std::optional<unsigned>> Items;
+  /// Per array: mapped, but not a parameter of the kernel (its body does
+  /// not use it), so no device needs it.
+  std::vector<bool> Unused;
   std::vector<unsigned> Reductions;
   struct Resident {
     unsigned Entry;
@@ -115,12 +118,14 @@ bool Launcher::findEntries(std::string &Error) {
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     std::optional<unsigned> AK =
         claimEntry(Args, K.Values.Arrays[I].first(), Claimed);
-    if (AK && !isMappedParam(Args, *AK)) {
+    bool Unused = AK && !(Args.ArgTypes[*AK] & MapTargetParam);
+    if (AK && !Unused && !isMappedParam(Args, *AK)) {
       Error = "'" + D.Arrays[I].Name +
               "' is not passed to the kernel as a mapped parameter";
       return false;
     }
     E.Items.push_back(AK);
+    E.Unused.push_back(Unused);
   }
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
     std::optional<unsigned> RK =
@@ -184,7 +189,7 @@ void Launcher::prepare(Slot &S) {
 
 void Launcher::copyIn(Slot &S) {
   for (size_t I = 0; I < D.Arrays.size() && S.Status == Slot::Ok; ++I) {
-    if (K.ItemResidents[I])
+    if (K.ItemResidents[I] || E.Unused[I])
       continue;
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
     ProductSet Held = itemHeld(I, S.Position);
@@ -231,6 +236,10 @@ DeviceArgs Launcher::argsFor(Slot &S) {
     if (!E.Items[I])
       continue;
     unsigned Ent = *E.Items[I];
+    if (E.Unused[I]) {
+      A.ignoreEntry(Ent);
+      continue;
+    }
     void *Base = A.base(Ent);
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
     if (ResidentArray *R = K.ItemResidents[I]) {
@@ -273,9 +282,12 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
         return;
       }
     } else {
-      // libomptarget may rewrite the argument arrays it is given.
+      // libomptarget may rewrite the argument arrays it is given; what it
+      // copies (the chunk, scalars) is counted before.
       DeviceArgs Launch(A.args());
       Launch.args().Tripcount = Trip;
+      S.BytesIn += Launch.bytesIn();
+      S.BytesOut += Launch.bytesOut();
       Rc = __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit, HostPtr,
                                &Launch.args());
     }
@@ -414,7 +426,7 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     Row.Seconds = S->Seconds;
     Rows.push_back(Row);
   }
-  std::string Title = "kernel " + K.Info->Location + ": " +
+  std::string Title = "region " + K.Info->Location + ": " +
                       std::to_string(K.Nest.iterations()) + " iterations on " +
                       std::to_string(Rows.size()) + " device" +
                       (Rows.size() == 1 ? "" : "s");

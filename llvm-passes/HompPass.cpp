@@ -221,7 +221,7 @@ static void remarkSummary(Module &M, const PassSummary &S) {
         << " left unchanged";
     else
       R << "homp pass: host module " << M.getModuleIdentifier() << ": "
-        << ore::NV("Markers", S.Markers) << " region markers, "
+        << ore::NV("Markers", S.Markers) << " markers, "
         << ore::NV("Launches", S.Launches) << " launches redirected, "
         << ore::NV("DataCalls", S.DataCalls) << " data calls redirected, "
         << ore::NV("Thunks", S.Thunks) << " host thunks";

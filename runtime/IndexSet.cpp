@@ -135,6 +135,9 @@ std::vector<Strided> IndexSet::stridedRuns() const {
 }
 
 std::string IndexSet::str() const {
+  if (Ranges.size() == 1)
+    return "[" + std::to_string(Ranges[0].Begin) + ", " +
+           std::to_string(Ranges[0].End) + ")";
   std::string S = "{";
   for (const Range &R : Ranges) {
     if (S.size() > 1)

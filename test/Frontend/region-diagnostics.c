@@ -13,7 +13,7 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target device(0, , 1) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: expected a distribution policy (BLOCK, DUPLICATE, FULL, ALIGN)}}
+  // expected-error@+1 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), DUPLICATE, FULL, ALIGN)}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(3))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
@@ -41,7 +41,7 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(z)))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: the distribution of 'x' is aligned, through ALIGN, with itself}}
+  // expected-error@+1 {{homp: the distribution of 'y' is aligned, through ALIGN, with itself}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x)), x[0:n] dist_data(ALIGN(y)))
   for (int i = 0; i < n; ++i) y[i] = x[i];
 

@@ -4,7 +4,7 @@
 ; RUN: %opt_homp -passes=homp -pass-remarks-analysis=homp -S %s -o %t.homp.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: opt -S %s -o %t.ref.ll
 ; RUN: diff %t.ref.ll %t.homp.ll
-; REMARK: remark: {{.*}}homp pass: host module {{.*}}: 0 region markers, 0 launches redirected, 0 host thunks
+; REMARK: remark: {{.*}}homp pass: host module {{.*}}: 0 markers, 0 launches redirected, 0 data calls redirected, 0 host thunks
 
 source_filename = "plain.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

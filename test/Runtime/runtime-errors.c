@@ -18,7 +18,7 @@ int main(void) {
 
   // A stencil reads u[i+1], which the BLOCK part of the device that owns
   // u[i] does not hold at its upper edge (halos are needed).
-  // CHECK: homp: warning: region {{.*}}runtime-errors.c:[[@LINE+3]]:1: device 0 would use elements [0, 26) of 'u' but holds only [0, 25); the loop reads 'u' at offsets 0..1 (halos are not supported yet); running it on the host
+  // CHECK: homp: warning: region {{.*}}runtime-errors.c:[[@LINE+3]]:1: device 0 would use elements [0, 26) of 'u' but holds only [0, 25); the loop uses 'u' at offsets 0..1 of its index and its halo there is 0:0 wide; running it on the host
   // MANDATORY: homp: error: region {{.*}}runtime-errors.c:[[@LINE+2]]:1: device 0 would use elements [0, 26) of 'u' but holds only [0, 25){{.*}}(OMP_TARGET_OFFLOAD=MANDATORY)
   // MANDATORY-NOT: PASS
 #pragma omp target device(*) map(to: u[0:n] dist_data(BLOCK)) map(tofrom: v[0:n] dist_data(BLOCK))

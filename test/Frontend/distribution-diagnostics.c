@@ -1,0 +1,171 @@
+// Every diagnostic of device lists, topologies, distributions, halos and
+// loop nests, at the offending token.
+// RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
+
+void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
+  // expected-error@+1 {{homp: malformed device specifier; expected '*', 'id', 'id:count', 'id:*', ':count' or 'host', each optionally with ':TYPE' or '& TYPE'}}
+#pragma omp target device(*:HOMP_DEVICE_GPU:2) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed device specifier}}
+#pragma omp target device(0:2:3) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the block size of BLOCK must be a positive integer}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK(0)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the block size of CYCLIC must be a positive integer}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC(-2)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the block size of CYCLIC must be a positive integer}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC()))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: an ALIGN ratio must be a positive constant: an integer, a decimal number or 'a/b'}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x, k)), x[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = x[i];
+
+  // expected-error@+1 {{homp: an ALIGN ratio must be a positive constant}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x, 0)), x[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = x[i];
+
+  // expected-error@+1 {{homp: malformed topology; expected an optional name and one '[size]' or '[*]' per dimension, or a topology's name}}
+#pragma omp target device(*) topology([2](2)) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed topology}}
+#pragma omp target device(*) topology([]) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a topology dimension must be a positive number of devices}}
+#pragma omp target device(*) topology([2][0]) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a topology dimension must be a positive number of devices}}
+#pragma omp target device(*) topology([-1]) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: no topology named 'grid' is declared before this directive}}
+#pragma omp target device(*) topology(grid) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge' or 'left[:edge] right[:edge]'}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(one))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo width must not be negative}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(-1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: unknown halo edge 'wrap'; expected periodic, reflecting or none}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:wrap))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: halo has 3 dimension specs but 'y' has 1 dimension}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1,1,1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo needs a BLOCK dimension, but dimension 0 of 'y' is CYCLIC}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC) halo(1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo needs a BLOCK dimension, but dimension 1 of 'm' is not split}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, *) halo(,1))
+  for (int i = 0; i < n; ++i) m[i][0] = 0;
+
+  // expected-error@+1 {{homp: 'y' has a halo but no distribution (add dist_data or partition)}}
+#pragma omp target device(*) map(tofrom: y[0:n] halo(1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 3 distribution policies for 'm', which has 2 dimensions}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, BLOCK, BLOCK))
+  for (int i = 0; i < n; ++i) m[i][0] = 0;
+
+  // expected-error@+1 {{homp: 2 distribution policies for 'y', which has 1 dimension}}
+#pragma omp target device(*) map(tofrom: y[0:n] partition([BLOCK][BLOCK]))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the distribution of 'y' is given twice}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) partition(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: only arrays and array sections can be distributed, and 's' is neither}}
+#pragma omp target device(*) map(tofrom: s dist_data(BLOCK)) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = s;
+
+  // expected-error@+1 {{homp: 'y' is a pointer; distribute a section of it, such as y[0:n]}}
+#pragma omp target device(*) map(tofrom: y dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a distributed item needs an array section in every subscript of 'm' ('lower:length')}}
+#pragma omp target device(*) map(tofrom: m[0:n][3] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) m[i][3] = 0;
+
+  // expected-error@+1 {{homp: 2 loop distribution policies for a nest of 1 loop (collapse more loops, or give fewer policies)}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(BLOCK, BLOCK)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: 'FULL' distributes data, not loop iterations}}
+#pragma omp target teams distribute parallel for device(*) collapse(2) map(tofrom: m[0:n][0:8] dist_data(BLOCK)) dist_iteration(FULL, *)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 8; ++j) m[i][j] = 0;
+
+  // expected-error@+3 {{homp: cannot distribute this loop: the bounds of loop 2 of the nest use 'i'; only rectangular nests can be distributed}}
+#pragma omp target teams distribute parallel for device(*) collapse(2) map(tofrom: m[0:n][0:8] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < 8; ++j) m[i][j] = 0;
+
+  // expected-error@+3 {{homp: cannot distribute this loop: 'collapse(2)' needs 2 perfectly nested loops}}
+#pragma omp target teams distribute parallel for device(*) collapse(2) map(tofrom: m[0:n][0:8] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) {
+    m[i][0] = 1;
+    for (int j = 0; j < 8; ++j) m[i][j] = 0;
+  }
+}
+
+void data(double *x, double *y, int n) {
+  // expected-error@+1 {{homp: a data region has no loop of its own for ALIGN(loop); align with a loop's label, ALIGN(label)}}
+#pragma omp target data device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop)))
+  {
+  }
+
+  // expected-error@+1 {{homp: ALIGN(loop2) names neither a distributed array of this construct nor a loop labelled 'loop2' inside it}}
+#pragma omp target data device(*) map(tofrom: y[0:n] partition([ALIGN(loop2)]))
+  {
+#pragma omp target device(*)
+#pragma omp parallel for
+  loop1:
+    for (int i = 0; i < n; ++i) y[i] = 0;
+  }
+
+#pragma omp target data device(*) map(tofrom: y[0:n] partition([ALIGN(loop3)]))
+  {
+    int m = n / 2;
+#pragma omp target device(*)
+#pragma omp parallel for dist_iteration(BLOCK)
+  loop3:
+    // expected-error@+1 {{homp: the bounds of loop 'loop3' use 'm', which is not declared before the data region; they are needed when it begins}}
+    for (int i = 0; i < m; ++i) y[i] = 0;
+  }
+
+  // expected-error@+1 {{homp: 'target update' over several devices of 'x', which no enclosing data region or earlier 'target enter data' distributes}}
+#pragma omp target update device(*) from(x[0:n])
+
+  // expected-error@+1 {{homp: the distribution of 'x' is aligned, through ALIGN, with itself}}
+#pragma omp target data device(*) map(tofrom: x[0:n] dist_data(ALIGN(y)), y[0:n] dist_data(ALIGN(x)))
+  {
+  }
+
+  // expected-error@+1 {{homp: 'dist_iteration' is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(BLOCK)
+  {
+  }
+}
+
+void unknown_align(double *y, int n) {
+  // expected-error@+1 {{homp: ALIGN(z) names neither a distributed array of this region nor its loop}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(target: ALIGN(z))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+}
