@@ -16,18 +16,6 @@ DeviceArgs::DeviceArgs(const KernelArgs &Original)
   Args.ArgTypes = Types.data();
 }
 
-void DeviceArgs::narrowEntry(unsigned K, void *Ptr, int64_t Size) {
-  Ptrs[K] = Ptr;
-  Sizes[K] = Size;
-}
-
-void DeviceArgs::moveEntry(unsigned K, void *Ptr) {
-  char *OldBase = static_cast<char *>(BasePtrs[K]);
-  char *OldPtr = static_cast<char *>(Ptrs[K]);
-  BasePtrs[K] = static_cast<char *>(Ptr) + (OldBase - OldPtr);
-  Ptrs[K] = Ptr;
-}
-
 void DeviceArgs::setEntry(unsigned K, void *Ptr) {
   BasePtrs[K] = Ptr;
   Ptrs[K] = Ptr;

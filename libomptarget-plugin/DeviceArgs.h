@@ -2,9 +2,10 @@
 //-*-===//
 //
 // A distributed launch calls libomptarget once per device with a copy of the
-// kernel arguments clang built, in which the entries of distributed arrays
-// point at the device's part and the chunk and reduction variables at the
-// device's own copies (DESIGN.md, mechanism 4).
+// kernel arguments clang built, in which the entries of the arrays homp
+// holds on the device are the device addresses of their storage, passed as
+// they are, and the chunk and reduction variables point at the device's own
+// copies (DESIGN.md, mechanism 4).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +28,6 @@ public:
   /// Moving keeps the entries where they are: Args keeps pointing at them.
   DeviceArgs(DeviceArgs &&) = default;
 
-  /// Narrows entry K to Size bytes at Ptr, inside its original data. The
-  /// base stays, so the kernel's global indices keep working.
-  void narrowEntry(unsigned K, void *Ptr, int64_t Size);
-  /// Moves entry K's data to a copy at Ptr, base and data together.
-  void moveEntry(unsigned K, void *Ptr);
   /// Makes entry K both base and data pointer Ptr.
   void setEntry(unsigned K, void *Ptr);
   /// Makes entry K a parameter passed as it is (OpenMP's is_device_ptr):
@@ -39,7 +35,6 @@ public:
   void setLiteral(unsigned K, void *Value);
   /// Makes entry K map nothing and pass nothing.
   void ignoreEntry(unsigned K);
-  void addMapType(unsigned K, int64_t Bits) { Types[K] |= Bits; }
 
   KernelArgs &args() { return Args; }
   void *base(unsigned K) const { return BasePtrs[K]; }

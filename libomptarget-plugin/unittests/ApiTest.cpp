@@ -4,11 +4,39 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
+
+#include <dlfcn.h>
 
 extern "C" const char *homp_version(void);
 
-TEST(Api, VersionMatchesTheBuild) {
+// libhomp reports the version the project was configured with (CMake's
+// project(homp VERSION ...)), as "major.minor.patch".
+TEST(Api, VersionIsTheProjectVersion) {
+  std::string V = homp_version();
+  EXPECT_EQ(V, HOMP_TEST_PROJECT_VERSION);
   EXPECT_STREQ(homp_version(), homp::Version);
-  EXPECT_GT(std::strlen(homp_version()), 0u);
+  ASSERT_EQ(std::count(V.begin(), V.end(), '.'), 2);
+  for (char C : V)
+    EXPECT_TRUE(C == '.' || (C >= '0' && C <= '9')) << V;
+}
+
+// libhomp.so exports its C interface and nothing else (exports.map): the
+// entry points the plugin and pass call are there, its C++ internals are
+// not.
+TEST(Api, ExportsOnlyItsInterface) {
+  void *Lib = dlopen(HOMP_TEST_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(Lib, nullptr) << dlerror();
+  for (const char *Name :
+       {"homp_version", "__homp_region", "__homp_region_distributed",
+        "__homp_data", "__homp_data_distributed", "__homp_target_kernel",
+        "__homp_target_data_begin_mapper", "__homp_target_data_end_mapper",
+        "__homp_target_data_update_mapper",
+        "__homp_target_data_begin_nowait_mapper"})
+    EXPECT_NE(dlsym(Lib, Name), nullptr) << Name;
+  EXPECT_EQ(dlsym(Lib, "_ZN4homp8settingsEv"), nullptr);
+  EXPECT_EQ(dlsym(Lib, "_ZN4homp9blockPartEljj"), nullptr);
+  dlclose(Lib);
 }

@@ -121,58 +121,59 @@ TEST_F(DeviceArgsTest, CopiesEverything) {
 TEST_F(DeviceArgsTest, ChangesLeaveTheOriginalAlone) {
   {
     DeviceArgs D(Original);
-    D.narrowEntry(0, &A[4], 2 * sizeof(int));
-    D.moveEntry(2, &Copy[0]);
+    D.setLiteral(0, &Copy[4]);
     D.setEntry(1, &Copy[3]);
-    D.addMapType(3, MapAlways);
-    D.addMapType(0, MapPresent);
+    D.ignoreEntry(2);
     expectOriginalUnchanged();
   }
   expectOriginalUnchanged();
 
   // Two devices' copies are independent of each other as well.
   DeviceArgs D0(Original), D1(Original);
-  D0.narrowEntry(0, &A[2], 4 * sizeof(int));
-  D1.narrowEntry(0, &A[6], 4 * sizeof(int));
-  EXPECT_EQ(D0.args().ArgPtrs[0], &A[2]);
-  EXPECT_EQ(D1.args().ArgPtrs[0], &A[6]);
+  D0.setLiteral(0, &Copy[2]);
+  D1.setLiteral(0, &Copy[6]);
+  EXPECT_EQ(D0.args().ArgPtrs[0], &Copy[2]);
+  EXPECT_EQ(D1.args().ArgPtrs[0], &Copy[6]);
   expectOriginalUnchanged();
 }
 
-TEST_F(DeviceArgsTest, NarrowEntryKeepsTheBase) {
+TEST_F(DeviceArgsTest, MovingKeepsTheEntries) {
   DeviceArgs D(Original);
-  D.narrowEntry(0, &A[6], 3 * sizeof(int));
-  EXPECT_EQ(D.args().ArgPtrs[0], &A[6]);
-  EXPECT_EQ(D.args().ArgSizes[0], int64_t(3 * sizeof(int)));
-  EXPECT_EQ(D.args().ArgBasePtrs[0], A);
-  EXPECT_EQ(D.base(0), A);
-  EXPECT_EQ(D.args().ArgTypes[0], Types[0]);
+  D.setLiteral(0, &Copy[1]);
+  DeviceArgs E(std::move(D));
+  EXPECT_EQ(E.args().ArgPtrs[0], &Copy[1]);
+  EXPECT_EQ(E.args().ArgBasePtrs[2], B);
+  EXPECT_EQ(E.base(0), &Copy[1]);
+}
+
+TEST_F(DeviceArgsTest, LiteralEntriesPassTheirValue) {
+  DeviceArgs D(Original);
+  // a's storage on a device, where element [0] would be: the kernel gets
+  // it as it is, and libomptarget maps nothing for it.
+  D.setLiteral(0, &Copy[3]);
+  EXPECT_EQ(D.args().ArgBasePtrs[0], &Copy[3]);
+  EXPECT_EQ(D.args().ArgPtrs[0], &Copy[3]);
+  EXPECT_EQ(D.args().ArgSizes[0], 0);
+  EXPECT_EQ(D.args().ArgTypes[0], MapLiteral | MapTargetParam);
+  EXPECT_EQ(D.base(0), &Copy[3]);
   // The other entries are untouched.
   for (unsigned I = 1; I < 4; ++I) {
     EXPECT_EQ(D.args().ArgPtrs[I], Ptrs[I]) << I;
     EXPECT_EQ(D.args().ArgSizes[I], Sizes[I]) << I;
+    EXPECT_EQ(D.args().ArgTypes[I], Types[I]) << I;
   }
 }
 
-TEST_F(DeviceArgsTest, MoveEntryKeepsBaseToDataDistance) {
+TEST_F(DeviceArgsTest, IgnoredEntriesAreNoParameters) {
   DeviceArgs D(Original);
-  // a's base lies two ints before its data; so must the copy's.
-  D.moveEntry(0, &Copy[5]);
-  EXPECT_EQ(D.args().ArgPtrs[0], &Copy[5]);
-  EXPECT_EQ(D.args().ArgBasePtrs[0], &Copy[3]);
-  EXPECT_EQ(D.base(0), &Copy[3]);
-  EXPECT_EQ(D.args().ArgSizes[0], Sizes[0]);
-  // b's base is its data.
-  D.moveEntry(2, &Copy[0]);
-  EXPECT_EQ(D.args().ArgPtrs[2], &Copy[0]);
-  EXPECT_EQ(D.args().ArgBasePtrs[2], &Copy[0]);
-  // After narrowing, moving keeps the narrowed distance.
-  DeviceArgs E(Original);
-  E.narrowEntry(2, &B[10], 4 * sizeof(int));
-  E.moveEntry(2, &Copy[12]);
-  EXPECT_EQ(E.args().ArgPtrs[2], &Copy[12]);
-  EXPECT_EQ(E.args().ArgBasePtrs[2], &Copy[2]);
-  EXPECT_EQ(E.args().ArgSizes[2], int64_t(4 * sizeof(int)));
+  D.ignoreEntry(2);
+  EXPECT_EQ(D.args().ArgTypes[2], MapLiteral);
+  EXPECT_EQ(D.args().ArgSizes[2], 0);
+  // b no longer moves, and the host thunk no longer receives it.
+  EXPECT_EQ(D.bytesOut(), 32);
+  std::vector<void *> Params = D.hostParams();
+  ASSERT_EQ(Params.size(), 2u);
+  EXPECT_EQ(Params[0], A);
 }
 
 TEST_F(DeviceArgsTest, SetEntry) {
@@ -182,15 +183,7 @@ TEST_F(DeviceArgsTest, SetEntry) {
   EXPECT_EQ(D.args().ArgBasePtrs[0], &Copy[7]);
   EXPECT_EQ(D.base(0), &Copy[7]);
   EXPECT_EQ(D.args().ArgSizes[0], Sizes[0]);
-}
-
-TEST_F(DeviceArgsTest, AddMapType) {
-  DeviceArgs D(Original);
-  D.addMapType(2, MapTo);
-  EXPECT_EQ(D.args().ArgTypes[2], MapTo | MapFrom | MapTargetParam);
-  D.addMapType(2, MapTo);
-  EXPECT_EQ(D.args().ArgTypes[2], MapTo | MapFrom | MapTargetParam);
-  EXPECT_EQ(Types[2], MapFrom | MapTargetParam);
+  EXPECT_EQ(D.args().ArgTypes[0], Types[0]);
 }
 
 TEST_F(DeviceArgsTest, BytesMoved) {
@@ -199,17 +192,10 @@ TEST_F(DeviceArgsTest, BytesMoved) {
   // carry TO and FROM bits but move nothing.
   EXPECT_EQ(D.bytesIn(), 32);
   EXPECT_EQ(D.bytesOut(), 96);
-  D.narrowEntry(2, &B[4], 4 * sizeof(int));
-  EXPECT_EQ(D.bytesOut(), 48);
-  D.addMapType(2, MapTo);
-  EXPECT_EQ(D.bytesIn(), 48);
-  D.narrowEntry(0, &A[2], 0);
-  EXPECT_EQ(D.bytesIn(), 16);
-  EXPECT_EQ(D.bytesOut(), 16);
-  // Marking an entry private stops it counting.
-  D.addMapType(2, MapPrivate);
+  // Literal entries move nothing either.
+  D.setLiteral(0, &Copy[0]);
   EXPECT_EQ(D.bytesIn(), 0);
-  EXPECT_EQ(D.bytesOut(), 0);
+  EXPECT_EQ(D.bytesOut(), 64);
 }
 
 TEST_F(DeviceArgsTest, HostParamsAreTargetParamBases) {
@@ -220,12 +206,11 @@ TEST_F(DeviceArgsTest, HostParamsAreTargetParamBases) {
   EXPECT_EQ(Params[1], reinterpret_cast<void *>(uintptr_t(42)));
   EXPECT_EQ(Params[2], B);
   // They follow the device's entries.
-  D.moveEntry(0, &Copy[2]);
-  D.narrowEntry(2, &B[8], 8);
+  D.setLiteral(0, &Copy[2]);
   D.setEntry(1, &Copy[9]);
   Params = D.hostParams();
   ASSERT_EQ(Params.size(), 3u);
-  EXPECT_EQ(Params[0], &Copy[0]);
+  EXPECT_EQ(Params[0], &Copy[2]);
   EXPECT_EQ(Params[1], &Copy[9]);
   EXPECT_EQ(Params[2], B);
 }
