@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -90,6 +91,18 @@ const DeviceEnvironment &deviceEnvironment() {
     return E;
   }();
   return Env;
+}
+
+bool injectedFault(int Device, FaultSpec::OpKind Op) {
+  const std::vector<FaultSpec> &Faults = settings().Faults;
+  if (Faults.empty())
+    return false;
+  static std::atomic<int64_t> *Counts = new std::atomic<int64_t>[64]();
+  for (size_t I = 0; I < Faults.size() && I < 64; ++I)
+    if (Faults[I].Device == Device && Faults[I].Op == Op &&
+        Counts[I].fetch_add(1) >= Faults[I].After)
+      return true;
+  return false;
 }
 
 const DeviceEnvironment &deviceTypes() {

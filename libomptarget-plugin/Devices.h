@@ -24,6 +24,10 @@ const DeviceEnvironment &deviceTypes();
 /// The settings of the environment, read once (fatal on invalid values).
 const Settings &settings();
 
+/// Whether HOMP_FAULT makes this operation of Device fail (it counts the
+/// operation).
+bool injectedFault(int Device, FaultSpec::OpKind Op);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H

@@ -288,8 +288,10 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
       Launch.args().Tripcount = Trip;
       S.BytesIn += Launch.bytesIn();
       S.BytesOut += Launch.bytesOut();
-      Rc = __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit, HostPtr,
-                               &Launch.args());
+      Rc = injectedFault(S.Device, FaultSpec::Launch)
+               ? 1
+               : __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit,
+                                     HostPtr, &Launch.args());
     }
     ++S.Launches;
     if (Rc != 0) {

@@ -2,6 +2,8 @@
 
 #include "Transfers.h"
 
+#include "Devices.h"
+
 #include <omp.h>
 
 namespace homp {
@@ -14,7 +16,9 @@ bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
   size_t Bytes = static_cast<size_t>(Span.size() * Shape.ElementSize);
   if (Bytes == 0)
     return true;
-  Out.Ptr = omp_target_alloc(Bytes, Device);
+  Out.Ptr = injectedFault(Device, FaultSpec::Alloc)
+                ? nullptr
+                : omp_target_alloc(Bytes, Device);
   if (!Out.Ptr) {
     Error = "device " + std::to_string(Device) + " cannot allocate " +
             std::to_string(Bytes) + " bytes";
@@ -41,7 +45,7 @@ bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
                   int64_t &Bytes) {
   const int HostId = omp_get_initial_device();
   const int64_t ES = Shape.ElementSize;
-  bool Ok = true;
+  bool Ok = Elements.empty() || !injectedFault(S.Device, FaultSpec::Copy);
   Elements.forEachBox([&](const Box &B) {
     if (!Ok || B.empty())
       return;

@@ -3,6 +3,7 @@
 // writing different values to one element is an error, not a silent race.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t merge 2>&1 | FileCheck %s --check-prefix=MERGE
+// RUN: %t whole 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: not %t conflict 2>&1 | FileCheck %s --check-prefix=CONFLICT
 
 #include <stdio.h>
@@ -25,6 +26,20 @@ int main(int argc, char **argv) {
       if (flags[i] != 10 * i)
         return printf("FAIL flags[%d] = %d\n", i, flags[i]), 1;
     // MERGE: PASS
+    puts("PASS");
+    return 0;
+  }
+  if (strcmp(argv[1], "whole") == 0) {
+    // A whole fixed-size array, not a section: merged element by element,
+    // so devices writing their own elements do not conflict.
+#pragma omp target teams distribute parallel for device(*) \
+    map(to: y[0:n] dist_data(BLOCK)) map(tofrom: flags)
+    for (int i = 0; i < n; ++i)
+      flags[i] = y[i] + 1;
+    for (int i = 0; i < n; ++i)
+      if (flags[i] != i + 1)
+        return printf("FAIL flags[%d] = %d\n", i, flags[i]), 1;
+    // WHOLE: PASS
     puts("PASS");
     return 0;
   }

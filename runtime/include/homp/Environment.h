@@ -13,15 +13,30 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace homp {
 
 enum class OffloadPolicy { Default, Mandatory, Disabled };
 
+/// HOMP_FAULT: a testing aid that makes one device's operations of a kind
+/// fail, all of them after the first After ones.
+struct FaultSpec {
+  int Device = 0;
+  enum OpKind { Alloc, Copy, Launch } Op = Alloc;
+  int64_t After = 0;
+};
+
+/// Parses HOMP_FAULT ('dev:alloc|copy|launch[:after=N]', several separated
+/// by commas); std::nullopt with a message in Error when Text is not valid.
+std::optional<std::vector<FaultSpec>> parseFaults(const std::string &Text,
+                                                  std::string &Error);
+
 struct Settings {
   bool Info = false;                              ///< HOMP_INFO
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
+  std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).
