@@ -94,10 +94,11 @@ static int64_t floorDiv(__int128 A, int64_t B) {
 IndexSet scaleIndices(const IndexSet &S, int64_t Num, int64_t Den) {
   if (Num == Den)
     return S;
+  auto CeilDiv = [](__int128 A, int64_t B) { return -floorDiv(-A, B); };
   IndexSet Out;
   for (const Range &R : S.ranges())
-    Out.add({floorDiv(static_cast<__int128>(R.Begin) * Num, Den),
-             floorDiv(static_cast<__int128>(R.End) * Num, Den)});
+    Out.add({CeilDiv(static_cast<__int128>(R.Begin) * Num, Den),
+             CeilDiv(static_cast<__int128>(R.End) * Num, Den)});
   return Out;
 }
 

@@ -39,9 +39,10 @@ IndexSet cyclicPart(int64_t N, int64_t Block, unsigned Parts, unsigned Index);
 IndexSet partitionDim(Range Extent, abi::Policy::KindTy Kind, int64_t Block,
                       unsigned Parts, unsigned Index);
 
-/// ALIGN with a ratio: index i of the set becomes indices
-/// [floor(i * Num / Den), floor((i + 1) * Num / Den)). Scaling the parts of
-/// a partition gives a partition. Num, Den >= 1.
+/// ALIGN with a ratio r = Num / Den: index k of the aligned array goes with
+/// index floor(k / r) of what it is aligned with, so a range [b, e) of that
+/// becomes [ceil(b * r), ceil(e * r)). Scaling the parts of a partition
+/// gives a partition. Num, Den >= 1.
 IndexSet scaleIndices(const IndexSet &S, int64_t Num, int64_t Den);
 
 } // namespace homp
