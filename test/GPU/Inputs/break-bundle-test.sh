@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Changes one expectation of the first carried test of an unpacked GPU bundle
+# (its first step also checks a line no program prints) and prints its name.
+set -euo pipefail
+tests=$1/tests
+for dir in "$tests"/*/; do
+  name=$(basename "$dir")
+  [[ -f $dir/steps ]] || continue
+  sed -i '1s/FileCheck "\$S"/FileCheck "$S" --check-prefix=BROKEN/' "$dir/steps"
+  grep -q 'BROKEN' "$dir/steps" || continue
+  echo '// BROKEN: a line no test program prints' >>"$dir/$name"
+  echo "$name"
+  exit 0
+done
+echo "break-bundle-test.sh: no test in $tests checks its first step with FileCheck" >&2
+exit 1
