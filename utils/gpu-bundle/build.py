@@ -231,6 +231,18 @@ def set_rpaths(stage):
             patchelf("--force-rpath", "--set-rpath", "$ORIGIN/../lib", path)
 
 
+def copy_unpacker(folder):
+    """zstd with its libraries, for machines that lack it, beside the archive."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    zstd = shutil.which("zstd")
+    shutil.copy(os.path.realpath(zstd), folder / "zstd")
+    for soname, path in shared_libraries(folder / "zstd").items():
+        shutil.copy(os.path.realpath(path), folder / soname)
+    subprocess.run(["patchelf", "--force-rpath", "--set-rpath", "$ORIGIN", str(folder / "zstd")],
+                   check=True)
+
+
 def check_self_contained(stage):
     """ldd of each program (which follows its rpath through every library it
     loads) must find everything but glibc in lib/."""
@@ -332,8 +344,10 @@ def main():
     write_manifest(stage, args.archs, builds, build)
     note(f"packing {output.name} (zstd -19, takes a minute or two)")
     size = pack(stage, output, args.limit_mib, args.jobs)
+    copy_unpacker(output.parent / "gpu-bundle-zstd")
     note(f"{output}: {size / 2**20:.1f} MiB (limit {args.limit_mib:g} MiB), "
-         f"built in {time.monotonic() - start:.0f} s")
+         f"built in {time.monotonic() - start:.0f} s; zstd for machines without it: "
+         f"{output.parent / 'gpu-bundle-zstd'}/zstd")
 
 
 if __name__ == "__main__":
