@@ -62,7 +62,8 @@ export OMP_NUM_THREADS=2 # what lit gives the tests
 export LD_LIBRARY_PATH=$bundle/lib
 export PATH=$bundle/tools:$PATH
 
-mkdir -p "$out" && out=$(cd "$out" && pwd) || die "cannot create $out"
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/homp-gpu-bundle.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$scratch"' EXIT
 log=$out/log.txt
@@ -105,7 +106,7 @@ in_config() { # CONFIG COMMAND...
   local config=$1
   shift
   (
-    [[ $config == cpu ]] && export CUDA_VISIBLE_DEVICES= ROCR_VISIBLE_DEVICES=
+    [[ $config == cpu ]] && export CUDA_VISIBLE_DEVICES='' ROCR_VISIBLE_DEVICES=''
     exec timeout -k 10 "$step_timeout" "$@"
   )
 }
@@ -148,8 +149,8 @@ fi
 
 gpus=$scratch/gpus
 : >"$gpus"
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >>"$gpus" 2>/dev/null; then
-  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+if command -v nvidia-smi >/dev/null && timeout 60 nvidia-smi -L >>"$gpus" 2>/dev/null; then
+  driver=$(timeout 60 nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
   [[ -n $driver ]] && echo "NVIDIA driver $driver" >>"$gpus"
 elif compgen -G '/dev/nvidia[0-9]*' >/dev/null; then
   echo "NVIDIA GPU device nodes: $(echo /dev/nvidia[0-9]*) (no nvidia-smi)" >>"$gpus"
