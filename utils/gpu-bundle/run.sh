@@ -175,6 +175,32 @@ else
   not_run+=("gpu|no GPU on this machine" "cpu|no GPU on this machine (all is CPU only)")
 fi
 
+# libomptarget 19 dlopens the driver libraries by their unversioned names
+# (libcuda.so, libhsa-runtime64.so), which driver installations do not
+# always provide: link those names to the versioned libraries found.
+system_library() { # NAME: its path, from ld.so's cache or the usual folders
+  local line dir ldconfig
+  ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+  while IFS= read -r line; do
+    [[ $line == $'\t'"$1 ("*"=> "* ]] && { echo "${line##*=> }"; return 0; }
+  done < <("$ldconfig" -p 2>/dev/null)
+  for dir in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64 /opt/rocm/lib; do
+    [[ -e $dir/$1 ]] && { echo "$dir/$1"; return 0; }
+  done
+  return 1
+}
+driver_libs=$scratch/driver
+mkdir -p "$driver_libs"
+export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$driver_libs
+for name in libcuda.so libhsa-runtime64.so; do
+  if path=$(system_library "$name"); then
+    echo "driver library: $name ($path)" >>"$gpus.libs"
+  elif path=$(system_library "$name.1"); then
+    ln -s "$path" "$driver_libs/$name"
+    echo "driver library: $name -> $path" >>"$gpus.libs"
+  fi
+done
+
 cpu_model=unknown
 while IFS= read -r line; do
   [[ $line == "model name"* ]] && { cpu_model=${line#*: }; break; }
@@ -186,6 +212,7 @@ devices=$scratch/devices
   echo "machine: $machine"
   echo "$gpu_line"
   cat "$gpus"
+  [[ -s $gpus.libs ]] && cat "$gpus.libs"
   for config in "${configs[@]}"; do
     echo "offload devices in configuration $config:"
     in_config "$config" "$bundle/${bins[$config]}/devices" </dev/null 2>&1 ||
