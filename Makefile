@@ -2,10 +2,12 @@
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
 #   make bench   run the benchmarks (table and CSV)
+#   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
+#                binaries with every library they need, to run on a GPU node
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo check bench install clean
+.PHONY: all setup build demo check bench gpu-bundle install clean
 
 all: build
 
@@ -27,6 +29,10 @@ check: build
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv $(BUILD)/benchmarks/axpy.csv
+
+# Offload architectures of the bundle: HOMP_BUNDLE_ARCHS (default sm_90,x86_64).
+gpu-bundle: build
+	@python3 utils/gpu-bundle/build.py --build $(BUILD)
 
 install: build
 	cmake --install $(BUILD)

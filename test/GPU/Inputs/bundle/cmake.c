@@ -1,0 +1,1 @@
+// RUN: %cmake -S %S -B %t

@@ -1,0 +1,1 @@
+// RUN: %hompcc %s -c -o %t.o

@@ -1,0 +1,1 @@
+// RUN: %hompcc %s -o %t && (%t || true)

@@ -1,0 +1,2 @@
+// REQUIRES: nvidia-gpu
+// RUN: %hompcc %s -o %t && %t | FileCheck %s
