@@ -54,6 +54,8 @@ struct Slot {
   std::vector<Storage> Items;             ///< per array: device storage
   std::vector<std::vector<char>> Staging; ///< per array: duplicates mapped back
   std::vector<std::vector<char>> Reductions;
+  /// The arguments, made before an asynchronous launch returns.
+  std::unique_ptr<DeviceArgs> Prebuilt;
   int64_t BytesIn = 0, BytesOut = 0, Launches = 0;
   double Seconds = 0;
   enum { Ok, FailedBeforeResults, FailedAfterResults, Fatal } Status = Ok;
@@ -62,14 +64,20 @@ struct Slot {
 
 class Launcher {
 public:
-  Launcher(KernelInstance &K, KernelArgs &Args, HostThunk Thunk, void *Loc,
-           int32_t NumTeams, int32_t ThreadLimit, void *HostPtr)
-      : K(K), D(K.Info->Desc), Args(Args), Thunk(Thunk), Loc(Loc),
-        NumTeams(NumTeams), ThreadLimit(ThreadLimit), HostPtr(HostPtr) {}
+  Launcher(std::unique_ptr<KernelInstance> Owned, KernelArgs &Args,
+           HostThunk Thunk, void *Loc, int32_t NumTeams, int32_t ThreadLimit,
+           void *HostPtr)
+      : Owned(std::move(Owned)), K(*this->Owned), D(K.Info->Desc), Args(Args),
+        Thunk(Thunk), Loc(Loc), NumTeams(NumTeams), ThreadLimit(ThreadLimit),
+        HostPtr(HostPtr) {}
 
-  int run();
+  /// Runs the kernel; Self owns this launcher (asynchronous launches keep
+  /// it alive until their last device is done).
+  int run(std::shared_ptr<Launcher> Self);
 
 private:
+  bool canRunAsync(const std::vector<Slot> &Slots) const;
+  void runAsync(std::shared_ptr<Launcher> Self);
   bool findEntries(std::string &Error);
   const Distribution &itemDist(size_t I) const { return K.Plan.Items[I]; }
   bool isDuplicateBack(size_t I) const {
@@ -87,9 +95,11 @@ private:
   void mergeDuplicates(std::vector<Slot *> &ById);
   void report(std::vector<Slot *> &ById, double Seconds);
 
+  std::unique_ptr<KernelInstance> Owned;
   KernelInstance &K;
   const abi::Descriptor &D;
-  KernelArgs &Args;
+  KernelArgs &Args; ///< the caller's: not to be used once run() returns
+  std::vector<Slot> Slots;
   HostThunk Thunk;
   void *Loc;
   int32_t NumTeams, ThreadLimit;
@@ -331,8 +341,12 @@ void Launcher::runSlot(Slot &S) {
   if (!S.IsHost)
     copyIn(S);
   if (S.Status == Slot::Ok) {
-    DeviceArgs A = argsFor(S);
-    launches(S, A);
+    if (S.Prebuilt) {
+      launches(S, *S.Prebuilt);
+    } else {
+      DeviceArgs A = argsFor(S);
+      launches(S, A);
+    }
   }
   if (S.Status == Slot::Ok && !S.IsHost)
     copyOut(S);
@@ -438,7 +452,63 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
   std::fputs(Text.c_str(), stderr);
 }
 
-int Launcher::run() {
+/// A kernel that only works on data resident on its devices, passed by
+/// value or as device addresses, with nothing to combine or copy back,
+/// runs asynchronously: each device's launches are queued behind the work
+/// already queued on it, and the program goes on. Whatever later reads
+/// that data (a kernel, 'target update', the end of the data region)
+/// queues behind it on the same device.
+bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
+  if (settings().Info || !D.Reductions.empty() || Slots.empty())
+    return false;
+  for (const Slot &S : Slots)
+    if (S.IsHost)
+      return false; // the host works in place, on memory the program sees
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (!K.ItemResidents[I] && !E.Unused[I])
+      return false;
+  for (unsigned I = 0; I < Args.NumArgs; ++I) {
+    if (I == E.Chunk ||
+        (Args.ArgTypes[I] & (MapLiteral | MapPrivate)) ||
+        std::any_of(E.Residents.begin(), E.Residents.end(),
+                    [&](const Entries::Resident &R) { return R.Entry == I; }) ||
+        std::find(E.Items.begin(), E.Items.end(), std::optional<unsigned>(I)) !=
+            E.Items.end())
+      continue;
+    return false; // something libomptarget maps from host memory
+  }
+  return true;
+}
+
+void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
+  std::vector<int> Ids;
+  for (Slot &S : Slots) {
+    S.Prebuilt = std::make_unique<DeviceArgs>(argsFor(S));
+    Ids.push_back(S.Device);
+  }
+  runOnDevicesAsync(
+      Ids, [Self](unsigned I) {
+        Slot &S = Self->Slots[I];
+        Self->runSlot(S);
+        if (S.Status != Slot::Ok)
+          constructFatal(*Self->K.Info, S.Error);
+      },
+      [Self] {});
+  // Work queued later on these devices runs after this kernel, so the
+  // references to the resident arrays can go now: the end of their data
+  // region copies them back and frees them behind it.
+  std::vector<int64_t> Bytes;
+  std::string Error;
+  for (std::vector<ResidentArray *> *List :
+       {&K.AccessResidents, &K.ItemResidents})
+    for (ResidentArray *&R : *List) {
+      if (R && !releaseResident(R, abi::copiesOut(R->Map), false, Bytes, Error))
+        constructFatal(*K.Info, Error);
+      R = nullptr;
+    }
+}
+
+int Launcher::run(std::shared_ptr<Launcher> Self) {
   Clock::time_point Start = Clock::now();
   std::string Error;
   bool UsesResidents =
@@ -461,7 +531,6 @@ int Launcher::run() {
     return 1; // clang runs the whole region on the host
   }
 
-  std::vector<Slot> Slots;
   std::vector<int> Ids;
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     if (K.Plan.Work[P].Iterations.empty())
@@ -482,6 +551,10 @@ int Launcher::run() {
     prepare(S);
     Slots.push_back(std::move(S));
     Ids.push_back(Slots.back().Device);
+  }
+  if (canRunAsync(Slots)) {
+    runAsync(std::move(Self));
+    return 0;
   }
   runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
 
@@ -607,8 +680,10 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
 int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk) {
-  std::unique_ptr<KernelInstance> K(Instance);
-  return Launcher(*K, *Args, Thunk, Loc, NumTeams, ThreadLimit, HostPtr).run();
+  auto L = std::make_shared<Launcher>(std::unique_ptr<KernelInstance>(Instance),
+                                      *Args, Thunk, Loc, NumTeams, ThreadLimit,
+                                      HostPtr);
+  return L->run(L);
 }
 
 } // namespace homp

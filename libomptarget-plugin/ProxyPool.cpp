@@ -1,9 +1,12 @@
+
+
 //===-- ProxyPool.cpp - One host thread per device ------------------------===//
 
 #include "ProxyPool.h"
 
 #include <omp.h>
 
+#include <cstdlib>
 #include <optional>
 
 #include <algorithm>
@@ -116,6 +119,9 @@ void ProxyPool::run(int Device, std::function<void()> Job) {
 
 namespace {
 
+/// Jobs queued by runOnDevicesAsync that have not finished.
+std::atomic<int> AsyncPending{0};
+
 /// Whether this is the program's main thread (libhomp is loaded there).
 pthread_t MainThread = pthread_self();
 bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
@@ -139,7 +145,10 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   for (unsigned I = 0; I < Devices.size(); ++I)
     if (Devices[I] == HostId)
       Here = I;
-  if (!Here && onMainThread() && omp_get_level() == 0)
+  // The calling thread runs a device's job only when nothing is queued
+  // ahead of it on that device.
+  if (!Here && onMainThread() && omp_get_level() == 0 &&
+      AsyncPending.load(std::memory_order_acquire) == 0)
     Here = static_cast<unsigned>(Devices.size() - 1);
   int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
   Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
@@ -159,6 +168,38 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     omp_set_num_threads(Before);
   }
   Done.wait();
+}
+
+void runOnDevicesAsync(const std::vector<int> &Devices,
+                       std::function<void(unsigned)> Job,
+                       std::function<void()> Last) {
+  static std::once_flag Drained;
+  std::call_once(Drained, [] { std::atexit(drainAsync); });
+  struct Shared {
+    std::function<void(unsigned)> Job;
+    std::function<void()> Last;
+    std::atomic<int> Left;
+  };
+  auto S = std::make_shared<Shared>();
+  S->Job = std::move(Job);
+  S->Last = std::move(Last);
+  S->Left = static_cast<int>(Devices.size());
+  int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
+  AsyncPending.fetch_add(static_cast<int>(Devices.size()),
+                         std::memory_order_acq_rel);
+  for (unsigned I = 0; I < Devices.size(); ++I)
+    ProxyPool::get().run(Devices[I], [S, I, Threads] {
+      omp_set_num_threads(Threads);
+      S->Job(I);
+      if (S->Left.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        S->Last();
+      AsyncPending.fetch_sub(1, std::memory_order_acq_rel);
+    });
+}
+
+void drainAsync() {
+  while (AsyncPending.load(std::memory_order_acquire) != 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
 }
 
 ProxyPool &ProxyPool::get() {

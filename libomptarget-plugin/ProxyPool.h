@@ -61,6 +61,17 @@ private:
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job);
 
+/// Queues Job(I) for every position I of Devices (offload devices only) on
+/// the devices' proxies and returns at once; after the last job, Last runs
+/// on the proxy that finished it. Jobs queued on a device later, by any
+/// construct, run after these.
+void runOnDevicesAsync(const std::vector<int> &Devices,
+                       std::function<void(unsigned)> Job,
+                       std::function<void()> Last);
+
+/// Waits until no job queued by runOnDevicesAsync is left.
+void drainAsync();
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
