@@ -2,7 +2,8 @@
 //
 // The descriptor text is one record per line: a keyword, then fields
 // separated by single spaces. Strings (file names, array names, labels) are
-// written '<length>:<bytes>', so they may hold spaces, newlines or any byte.
+// written '<length>:<bytes>', so they may hold spaces, newlines or any byte
+// but NUL (the descriptor is a C string).
 //
 //   homp 2 KIND                         kernel|data|enter|exit|update
 //   loc STR LINE COL
@@ -274,6 +275,8 @@ bool readDevice(Reader &R, Descriptor &D) {
 }
 
 bool readTopology(Reader &R, Descriptor &D) {
+  if (D.Topo.Rank)
+    return false; // one topology per construct
   if (!R.num(D.Topo.Rank, 1, MaxRank))
     return false;
   for (unsigned I = 0; I < D.Topo.Rank; ++I)
@@ -456,7 +459,7 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
     bool Ok = R.word(Key);
     if (!Ok) {
     } else if (Key == "loc") {
-      Ok = R.str(Out.File) && R.num(Out.Line, 0, INT32_MAX) &&
+      Ok = !SawLoc && R.str(Out.File) && R.num(Out.Line, 0, INT32_MAX) &&
            R.num(Out.Column, 0, INT32_MAX);
       SawLoc = true;
     } else if (Key == "device") {
@@ -470,7 +473,7 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
            R.num(L.Strided, 0, 1) && R.policy(L.Dist);
       Out.Loops.push_back(L);
     } else if (Key == "label") {
-      Ok = R.str(Out.Label);
+      Ok = Out.Label.empty() && R.str(Out.Label) && !Out.Label.empty();
     } else if (Key == "array") {
       Ok = readArray(R, Out);
     } else if (Key == "access") {

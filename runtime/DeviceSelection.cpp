@@ -138,15 +138,19 @@ std::vector<int> resolveDevices(const std::vector<DeviceSpec> &Specs,
       // id:count counts offload devices only; it never reaches the host.
       int64_t First = std::max<int64_t>(Values[V], 0), Count = Values[V + 1];
       unsigned Types = S.Types & ~abi::TypeHost;
-      if (S.TypedCount && Types) {
+      if (S.Types && !Types) {
+        // Only the host's type: no offload device qualifies.
+      } else if (S.TypedCount && Types) {
         for (int64_t D = First; D < Env.NumDevices && Count > 0; ++D)
           if (Types & Env.typeOf(static_cast<int>(D))) {
             Add(D, Types);
             --Count;
           }
       } else {
-        int64_t End = Count > 0 && First < Env.NumDevices
-                          ? First + std::min<int64_t>(Count, Env.NumDevices)
+        // The ids Values[V] .. Values[V] + Count - 1; those below 0 do not
+        // exist.
+        int64_t End = Count > 0 && Values[V] < Env.NumDevices
+                          ? Values[V] + std::min<int64_t>(Count, Env.NumDevices)
                           : 0;
         AddFrom(First, std::min<int64_t>(End, Env.NumDevices), Types);
       }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 
 namespace homp {
 
@@ -23,35 +22,40 @@ std::optional<std::vector<FaultSpec>> parseFaults(const std::string &Text,
             "optionally followed by ':after=N'";
     return std::nullopt;
   };
+  // A number of decimal digits only, within range.
+  auto Number = [](const std::string &S, int64_t &V) {
+    if (S.empty() || S.size() > 18 ||
+        S.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    V = std::stoll(S);
+    return true;
+  };
   size_t Start = 0;
-  while (Start <= Text.size()) {
+  while (true) {
     size_t Comma = Text.find(',', Start);
     std::string Item = Text.substr(Start, Comma - Start);
-    FaultSpec F;
-    char Op[16] = {};
-    long long Dev = -1, After = 0;
-    int Used = 0;
-    int N = std::sscanf(Item.c_str(), "%lld:%15[a-z]%n", &Dev, Op, &Used);
-    if (N != 2 || Dev < 0)
-      return Bad(Item);
-    std::string Rest = Item.substr(static_cast<size_t>(Used));
-    if (!Rest.empty()) {
-      int Used2 = 0;
-      if (std::sscanf(Rest.c_str(), ":after=%lld%n", &After, &Used2) != 1 ||
-          static_cast<size_t>(Used2) != Rest.size() || After < 0)
-        return Bad(Item);
+    std::vector<std::string> Parts;
+    for (size_t P = 0, Colon; P <= Item.size(); P = Colon + 1) {
+      Colon = std::min(Item.find(':', P), Item.size());
+      Parts.push_back(Item.substr(P, Colon - P));
     }
-    std::string O = Op;
-    if (O == "alloc")
+    FaultSpec F;
+    int64_t Dev = 0;
+    if (Parts.size() < 2 || Parts.size() > 3 || !Number(Parts[0], Dev) ||
+        Dev > 1 << 20)
+      return Bad(Item);
+    if (Parts[1] == "alloc")
       F.Op = FaultSpec::Alloc;
-    else if (O == "copy")
+    else if (Parts[1] == "copy")
       F.Op = FaultSpec::Copy;
-    else if (O == "launch")
+    else if (Parts[1] == "launch")
       F.Op = FaultSpec::Launch;
     else
       return Bad(Item);
+    if (Parts.size() == 3 && (Parts[2].rfind("after=", 0) != 0 ||
+                              !Number(Parts[2].substr(6), F.After)))
+      return Bad(Item);
     F.Device = static_cast<int>(Dev);
-    F.After = After;
     Out.push_back(F);
     if (Comma == std::string::npos)
       break;

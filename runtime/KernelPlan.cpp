@@ -370,6 +370,15 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
                             .widened(S.Min, S.Max);
       if (Held.Dims[Dm].contains(Needed))
         continue;
+      // indicesOf spans each run of iterations from end to end; a step
+      // above 1 skips indices in between. Only iterations whose own
+      // elements are missing count.
+      IndexSet Missing = Needed.minus(Held.Dims[Dm]);
+      if (iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop],
+                       Missing.widened(-S.Max, -S.Min))
+              .intersect(It.Dims[S.Loop])
+              .empty())
+        continue;
       std::string DimText =
           X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
       Error = "device " + std::to_string(Dev) + " would use elements " +

@@ -1,4 +1,10 @@
 //===-- EnvironmentTest.cpp - homp's environment variables ----------------===//
+//
+// readSettings with the environment answered from a map: HOMP_INFO,
+// HOMP_DEVICES and OMP_TARGET_OFFLOAD, their accepted spellings, and the
+// messages for values that are not.
+//
+//===----------------------------------------------------------------------===//
 
 #include "homp/Environment.h"
 
@@ -6,6 +12,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace homp;
 
@@ -37,11 +44,15 @@ TEST(Environment, Defaults) {
   ASSERT_TRUE(S);
   EXPECT_FALSE(S->Info);
   EXPECT_EQ(S->Offload, OffloadPolicy::Default);
+  EXPECT_FALSE(S->Devices.has_value()) << "every device may be used";
   // Unrelated variables change nothing.
-  S = read({{"HOMP_INFOS", "1"}, {"OMP_TARGET_OFFLOADS", "mandatory"}});
+  S = read({{"HOMP_INFOS", "1"},
+            {"OMP_TARGET_OFFLOADS", "mandatory"},
+            {"HOMP_DEVICE", "x"}});
   ASSERT_TRUE(S);
   EXPECT_FALSE(S->Info);
   EXPECT_EQ(S->Offload, OffloadPolicy::Default);
+  EXPECT_FALSE(S->Devices.has_value());
 }
 
 TEST(Environment, InfoOn) {
@@ -97,4 +108,85 @@ TEST(Environment, BothVariables) {
   ASSERT_TRUE(S);
   EXPECT_TRUE(S->Info);
   EXPECT_EQ(S->Offload, OffloadPolicy::Disabled);
+}
+
+TEST(Environment, DevicesNarrowedToIdsAndTypes) {
+  std::optional<Settings> S = read({{"HOMP_DEVICES", "0,2"}});
+  ASSERT_TRUE(S && S->Devices);
+  EXPECT_EQ(S->Devices->Ids, (std::vector<int>{0, 2}));
+  EXPECT_EQ(S->Devices->Types, 0u);
+  S = read({{"HOMP_DEVICES", " nvgpu , host,3"}});
+  ASSERT_TRUE(S && S->Devices);
+  EXPECT_EQ(S->Devices->Ids, (std::vector<int>{3}));
+  EXPECT_EQ(S->Devices->Types,
+            unsigned(homp::abi::TypeNVGPU | homp::abi::TypeHost));
+}
+
+TEST(Environment, DevicesInvalid) {
+  for (const char *V : {"", "gpu2", "0,", "-1", "all devices"}) {
+    std::string Error;
+    std::optional<Settings> S = read({{"HOMP_DEVICES", V}}, Error);
+    EXPECT_FALSE(S.has_value()) << "'" << V << "'";
+    EXPECT_NE(Error.find("HOMP_DEVICES='" + std::string(V) + "'"),
+              std::string::npos)
+        << Error;
+  }
+}
+
+TEST(Environment, AllVariablesTogether) {
+  std::optional<Settings> S = read({{"HOMP_INFO", "on"},
+                                    {"HOMP_DEVICES", "CPU"},
+                                    {"OMP_TARGET_OFFLOAD", "MANDATORY"}});
+  ASSERT_TRUE(S && S->Devices);
+  EXPECT_TRUE(S->Info);
+  EXPECT_EQ(S->Devices->Types, unsigned(homp::abi::TypeCPU));
+  EXPECT_EQ(S->Offload, OffloadPolicy::Mandatory);
+}
+
+// An invalid HOMP_DEVICES is an error even when the other variables are
+// fine; an invalid HOMP_INFO is reported first.
+TEST(Environment, OneInvalidVariableIsEnough) {
+  std::string Error;
+  EXPECT_FALSE(read({{"HOMP_INFO", "1"}, {"HOMP_DEVICES", "x"}}, Error));
+  EXPECT_NE(Error.find("HOMP_DEVICES"), std::string::npos) << Error;
+  EXPECT_FALSE(read({{"HOMP_INFO", "2"}, {"HOMP_DEVICES", "x"}}, Error));
+  EXPECT_NE(Error.find("HOMP_INFO"), std::string::npos) << Error;
+}
+
+TEST(Environment, NoFaultsUnlessAsked) {
+  std::optional<Settings> S = read({});
+  ASSERT_TRUE(S);
+  EXPECT_TRUE(S->Faults.empty());
+}
+
+TEST(Environment, FaultsOfEachKind) {
+  std::optional<Settings> S =
+      read({{"HOMP_FAULT", "0:alloc,3:copy:after=2,1:launch:after=0"}});
+  ASSERT_TRUE(S);
+  ASSERT_EQ(S->Faults.size(), 3u);
+  EXPECT_EQ(S->Faults[0].Device, 0);
+  EXPECT_EQ(S->Faults[0].Op, FaultSpec::Alloc);
+  EXPECT_EQ(S->Faults[0].After, 0);
+  EXPECT_EQ(S->Faults[1].Device, 3);
+  EXPECT_EQ(S->Faults[1].Op, FaultSpec::Copy);
+  EXPECT_EQ(S->Faults[1].After, 2);
+  EXPECT_EQ(S->Faults[2].Device, 1);
+  EXPECT_EQ(S->Faults[2].Op, FaultSpec::Launch);
+  EXPECT_EQ(S->Faults[2].After, 0);
+}
+
+TEST(Environment, FaultsInvalid) {
+  for (const char *V :
+       {"", "x", "1", "1:", "alloc", "1:Copy", "1:allocate",
+        "1:alloc:", "1:alloc:after=", "1:alloc:after=-1", "1:alloc:after=2x",
+        "1:alloc:before=2", "-1:alloc", "1:alloc,", ",1:alloc", "1;alloc",
+        " 1:alloc", "1:alloc:after= 3", "1:alloc:after=99999999999999999999",
+        "99999999999999999999:copy", "1:alloc:after=3:x"}) {
+    std::string Error;
+    std::optional<Settings> S = read({{"HOMP_FAULT", V}}, Error);
+    EXPECT_FALSE(S.has_value()) << "'" << V << "'";
+    EXPECT_NE(Error.find("HOMP_FAULT='" + std::string(V) + "' is not valid"),
+              std::string::npos)
+        << Error;
+  }
 }

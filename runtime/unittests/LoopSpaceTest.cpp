@@ -1,7 +1,7 @@
 //===-- LoopSpaceTest.cpp - Iterations of a canonical loop ----------------===//
 //
-// Checks tripCount, chunkBounds, iterationsIn and indexRange against loops
-// that the test runs literally, one iteration at a time.
+// Checks tripCount, chunkOf, iterationsIn, indexRange, indicesOf and LoopNest
+// against loops that the test runs literally, one iteration at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,18 +15,12 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
 using namespace homp;
 using namespace homp::reference;
-
-namespace homp {
-static void PrintTo(const Range &R, std::ostream *OS) {
-  *OS << "[" << R.Begin << ", " << R.End << ")";
-}
-} // namespace homp
 
 namespace {
 
@@ -57,8 +51,7 @@ std::optional<int64_t> referenceTrip(const LoopBounds &L) {
         (L.Step == -1 && L.First < L.Bound))
       return std::nullopt;
   }
-  std::optional<std::vector<int64_t>> Visited =
-      runLoop(L.First, L.Op, L.Bound, L.Step, 1000);
+  std::optional<std::vector<int64_t>> Visited = runLoop(L, 1000);
   if (!Visited)
     return std::nullopt;
   return static_cast<int64_t>(Visited->size());
@@ -159,7 +152,7 @@ TEST(TripCount, BruteForceGrid) {
 }
 
 //===----------------------------------------------------------------------===//
-// indexOf, chunkBounds
+// indexOf, chunkOf
 //===----------------------------------------------------------------------===//
 
 TEST(IndexOf, FirstPlusKSteps) {
@@ -168,69 +161,114 @@ TEST(IndexOf, FirstPlusKSteps) {
   EXPECT_EQ(indexOf(loop(3, CompareOp::Greater, -100, -7), 5), -32);
 }
 
-// Every sub-range [K0, K1) of every loop of the grid: the chunk loop, run
-// literally with the original step and comparison, visits exactly the indices
-// of iterations K0 .. K1-1; its first value and bound are indices the loop
-// reaches or the loop's own bound.
-TEST(ChunkBounds, BruteForceGrid) {
+namespace {
+
+/// Whether V is a value the loop's variable takes anyway: one of its
+/// indices, its bound, or one step of 1 past an index toward the bound.
+bool fitsTheLoop(const LoopBounds &L, const std::vector<int64_t> &All,
+                 int64_t V) {
+  if (V == L.Bound)
+    return true;
+  for (int64_t I : All)
+    if (V == I || V == I + (L.Step > 0 ? 1 : -1))
+      return true;
+  return false;
+}
+
+} // namespace
+
+// Every strided run of the iterations of every loop of the grid: the chunk,
+// run literally as 'for (i = First; i OP Bound; i += Step)' with the loop's
+// comparison, visits exactly the indices of the run's iterations, in order.
+TEST(ChunkOf, EveryStridedRunOfEveryLoop) {
   unsigned Checked = 0;
   for (const LoopBounds &L : gridLoops()) {
     std::optional<int64_t> Trip = referenceTrip(L);
     if (!Trip)
       continue;
-    std::vector<int64_t> All = *runLoop(L.First, L.Op, L.Bound, L.Step, 1000);
-    for (int64_t K0 = 0; K0 < *Trip; ++K0)
-      for (int64_t K1 = K0 + 1; K1 <= *Trip; ++K1) {
-        int64_t First = 12345, Bound = 12345;
-        chunkBounds(L, *Trip, {K0, K1}, First, Bound);
-        std::optional<std::vector<int64_t>> Visited =
-            runLoop(First, L.Op, Bound, L.Step, *Trip + 5);
-        std::vector<int64_t> Expected(All.begin() + K0, All.begin() + K1);
-        ASSERT_TRUE(Visited.has_value())
-            << describe(L) << " [" << K0 << ", " << K1 << "): chunk " << First
-            << " .. " << Bound << " does not terminate";
-        EXPECT_EQ(*Visited, Expected)
-            << describe(L) << " [" << K0 << ", " << K1 << "): chunk " << First
-            << " .. " << Bound;
-        auto Reached = [&](int64_t V) {
-          return V == L.Bound ||
-                 std::find(All.begin(), All.end(), V) != All.end();
-        };
-        EXPECT_TRUE(Reached(First)) << describe(L) << " first " << First;
-        EXPECT_TRUE(Reached(Bound)) << describe(L) << " bound " << Bound;
-        ++Checked;
-      }
+    std::vector<int64_t> All = *runLoop(L, 1000);
+    for (int64_t Begin = 0; Begin < *Trip; ++Begin)
+      for (int64_t Stride = 1; Stride <= *Trip; ++Stride)
+        for (int64_t Count = 1; Begin + (Count - 1) * Stride < *Trip; ++Count) {
+          Strided Run{Begin, Count, Stride};
+          homp::abi::ChunkLoop C = chunkOf(L, *Trip, Run);
+          std::vector<int64_t> Expected;
+          for (int64_t K = 0; K < Count; ++K)
+            Expected.push_back(All[Begin + K * Stride]);
+          std::optional<std::vector<int64_t>> Visited =
+              runLoop(C.First, L.Op, C.Bound, C.Step, Count + 5);
+          std::string What =
+              describe(L) + " run {" + std::to_string(Begin) + " +" +
+              std::to_string(Stride) + " x" + std::to_string(Count) +
+              "}: chunk " + std::to_string(C.First) + " " + opName(L.Op) + " " +
+              std::to_string(C.Bound) + " step " + std::to_string(C.Step);
+          ASSERT_TRUE(Visited.has_value()) << What << " does not terminate";
+          ASSERT_EQ(*Visited, Expected) << What;
+          EXPECT_TRUE(fitsTheLoop(L, All, C.First)) << What;
+          // '!=' reaches its bound only by a multiple of the chunk's step.
+          if (L.Op != CompareOp::NotEqual || Stride == 1)
+            EXPECT_TRUE(fitsTheLoop(L, All, C.Bound)) << What;
+          ++Checked;
+        }
   }
-  EXPECT_GT(Checked, 10000u);
+  EXPECT_GT(Checked, 100000u);
 }
 
-TEST(ChunkBounds, NearInt64Limits) {
-  int64_t First, Bound;
+// The last run of a loop keeps the loop's own bound; the others stop one
+// past their last index (or at it, for <= and >=).
+TEST(ChunkOf, Concrete) {
+  // for (i = 0; i < 10; i += 3): 0 3 6 9
+  LoopBounds L = loop(0, CompareOp::Less, 10, 3);
+  homp::abi::ChunkLoop C = chunkOf(L, 4, {2, 2, 1});
+  EXPECT_EQ(C.First, 6);
+  EXPECT_EQ(C.Bound, 10);
+  EXPECT_EQ(C.Step, 3);
+  C = chunkOf(L, 4, {0, 2, 1});
+  EXPECT_EQ(C.First, 0);
+  EXPECT_EQ(C.Bound, 4);
+  // Every other iteration: 0 6 / 3 9.
+  C = chunkOf(L, 4, {1, 2, 2});
+  EXPECT_EQ(C.First, 3);
+  EXPECT_EQ(C.Bound, 10);
+  EXPECT_EQ(C.Step, 6);
+  // for (i = 10; i >= 0; i -= 2): 10 8 6 4 2 0, iterations 1 and 4: 8 2.
+  L = loop(10, CompareOp::GreaterEqual, 0, -2);
+  C = chunkOf(L, 6, {1, 2, 3});
+  EXPECT_EQ(C.First, 8);
+  EXPECT_EQ(C.Bound, 2);
+  EXPECT_EQ(C.Step, -6);
+}
+
+TEST(ChunkOf, NearInt64Limits) {
   // Max-10, Max-7, Max-4, Max-1.
   LoopBounds L = loop(Max64 - 10, CompareOp::LessEqual, Max64, 3);
-  chunkBounds(L, 4, {2, 4}, First, Bound);
-  EXPECT_EQ(First, Max64 - 4);
-  EXPECT_EQ(Bound, Max64 - 1);
-  chunkBounds(L, 4, {0, 1}, First, Bound);
-  EXPECT_EQ(First, Max64 - 10);
-  EXPECT_EQ(Bound, Max64 - 10);
+  homp::abi::ChunkLoop C = chunkOf(L, 4, {2, 2, 1});
+  EXPECT_EQ(C.First, Max64 - 4);
+  EXPECT_EQ(C.Bound, Max64 - 1);
+  C = chunkOf(L, 4, {0, 1, 1});
+  EXPECT_EQ(C.First, Max64 - 10);
+  EXPECT_EQ(C.Bound, Max64 - 10);
+  C = chunkOf(L, 4, {0, 2, 3});
+  EXPECT_EQ(C.First, Max64 - 10);
+  EXPECT_EQ(C.Bound, Max64 - 1);
+  EXPECT_EQ(C.Step, 9);
   // Max-10, Max-6, Max-2: the last chunk keeps the loop's own bound.
   L = loop(Max64 - 10, CompareOp::Less, Max64, 4);
-  chunkBounds(L, 3, {1, 3}, First, Bound);
-  EXPECT_EQ(First, Max64 - 6);
-  EXPECT_EQ(Bound, Max64);
-  chunkBounds(L, 3, {0, 2}, First, Bound);
-  EXPECT_EQ(First, Max64 - 10);
-  EXPECT_EQ(Bound, Max64 - 2);
+  C = chunkOf(L, 3, {1, 2, 1});
+  EXPECT_EQ(C.First, Max64 - 6);
+  EXPECT_EQ(C.Bound, Max64);
+  C = chunkOf(L, 3, {0, 2, 1});
+  EXPECT_EQ(C.First, Max64 - 10);
+  EXPECT_EQ(C.Bound, Max64 - 5);
   // Min+10, Min+6, Min+2 going down.
   L = loop(Min64 + 10, CompareOp::Greater, Min64, -4);
-  chunkBounds(L, 3, {2, 3}, First, Bound);
-  EXPECT_EQ(First, Min64 + 2);
-  EXPECT_EQ(Bound, Min64);
+  C = chunkOf(L, 3, {2, 1, 1});
+  EXPECT_EQ(C.First, Min64 + 2);
+  EXPECT_EQ(C.Bound, Min64);
   L = loop(Min64 + 3, CompareOp::NotEqual, Min64, -1);
-  chunkBounds(L, 3, {0, 3}, First, Bound);
-  EXPECT_EQ(First, Min64 + 3);
-  EXPECT_EQ(Bound, Min64);
+  C = chunkOf(L, 3, {0, 3, 1});
+  EXPECT_EQ(C.First, Min64 + 3);
+  EXPECT_EQ(C.Bound, Min64);
 }
 
 //===----------------------------------------------------------------------===//
@@ -346,4 +384,132 @@ TEST(IndexRange, Concrete) {
             (Range{4, 8}));
   EXPECT_EQ(indexRange(loop(Max64 - 10, CompareOp::Less, Max64, 4), {0, 3}),
             (Range{Max64 - 10, Max64 - 1}));
+}
+
+//===----------------------------------------------------------------------===//
+// iterationsIn and indicesOf on sets
+//===----------------------------------------------------------------------===//
+
+// For every loop of the grid and sets of indices around its indices, the
+// iterations whose index is in the set, and nothing else.
+TEST(IterationsIn, SetsOfIndices) {
+  Random R(31);
+  for (const LoopBounds &L : gridLoops()) {
+    std::optional<int64_t> Trip = referenceTrip(L);
+    if (!Trip)
+      continue;
+    std::vector<int64_t> All = *runLoop(L, 1000);
+    for (int N = 0; N < 8; ++N) {
+      uint64_t Mask = R.bits(26);
+      IndexSet Indices = maskSet(Mask, -13);
+      std::set<int64_t> In = bitsOf(Mask, -13), Want;
+      for (int64_t K = 0; K < *Trip; ++K)
+        if (In.count(All[K]))
+          Want.insert(K);
+      IndexSet Got = iterationsIn(L, *Trip, Indices);
+      ASSERT_TRUE(wellFormed(Got)) << describe(L) << " " << Indices.str();
+      ASSERT_EQ(Got, setOf(Want))
+          << describe(L) << " indices " << Indices.str();
+    }
+  }
+}
+
+// The indices of a set of iterations: the smallest range holding each run
+// of consecutive iterations, together; exactly the iterations' indices for
+// unit steps.
+TEST(IndicesOf, SetsOfIterations) {
+  Random R(32);
+  for (const LoopBounds &L : gridLoops()) {
+    std::optional<int64_t> Trip = referenceTrip(L);
+    if (!Trip || *Trip == 0)
+      continue;
+    std::vector<int64_t> All = *runLoop(L, 1000);
+    for (int N = 0; N < 8; ++N) {
+      IndexSet Its = maskSet(R.bits(static_cast<unsigned>(*Trip)));
+      std::set<int64_t> Want, Exact;
+      for (const Range &Run : Its.ranges()) {
+        int64_t Lo = std::min(All[Run.Begin], All[Run.End - 1]);
+        int64_t Hi = std::max(All[Run.Begin], All[Run.End - 1]);
+        for (int64_t I = Lo; I <= Hi; ++I)
+          Want.insert(I);
+        for (int64_t K = Run.Begin; K < Run.End; ++K)
+          Exact.insert(All[K]);
+      }
+      IndexSet Got = indicesOf(L, Its);
+      ASSERT_TRUE(wellFormed(Got)) << describe(L) << " " << Its.str();
+      ASSERT_EQ(Got, setOf(Want)) << describe(L) << " iterations " << Its.str();
+      if (L.Step == 1 || L.Step == -1)
+        ASSERT_EQ(Got, setOf(Exact)) << describe(L) << " " << Its.str();
+    }
+  }
+}
+
+TEST(IndicesOf, Concrete) {
+  // for (i = 9; i >= 0; i--): iterations {0, 1} and {5, 6, 7} run indices
+  // 8..9 and 2..4.
+  IndexSet Its;
+  Its.add({0, 2});
+  Its.add({5, 8});
+  IndexSet Got = indicesOf(loop(9, CompareOp::GreaterEqual, 0, -1), Its);
+  EXPECT_EQ(Got.ranges(), (std::vector<Range>{{2, 5}, {8, 10}}));
+  // for (i = 0; i < 20; i += 3), iterations 0, 1 and 3: 0 3 | 9.
+  Its = IndexSet();
+  Its.add({0, 2});
+  Its.add({3, 4});
+  Got = indicesOf(loop(0, CompareOp::Less, 20, 3), Its);
+  EXPECT_EQ(Got.ranges(), (std::vector<Range>{{0, 4}, {9, 10}}));
+}
+
+//===----------------------------------------------------------------------===//
+// LoopNest
+//===----------------------------------------------------------------------===//
+
+TEST(LoopNest, TripsIterationsAndAll) {
+  LoopNest N;
+  N.Rank = 3;
+  N.Loops[0] = loop(0, CompareOp::Less, 4, 1);
+  N.Loops[1] = loop(10, CompareOp::GreaterEqual, 0, -5);
+  N.Loops[2] = loop(-3, CompareOp::NotEqual, 3, 1);
+  unsigned Bad = 99;
+  ASSERT_TRUE(N.computeTrips(Bad));
+  EXPECT_EQ(Bad, 99u);
+  EXPECT_EQ(N.Trips, (std::array<int64_t, MaxRank>{4, 3, 6}));
+  EXPECT_EQ(N.iterations(), 72);
+  ProductSet A = N.all();
+  EXPECT_EQ(A.Rank, 3u);
+  EXPECT_EQ(A.volume(), 72);
+  EXPECT_EQ(A.hull().str(), "[0, 4)[0, 3)[0, 6)");
+}
+
+TEST(LoopNest, OnlyTheFirstRankLoopsCount) {
+  LoopNest N;
+  N.Rank = 1;
+  N.Loops[0] = loop(0, CompareOp::Less, 4, 1);
+  N.Loops[1] = loop(0, CompareOp::Less, 4, 0); // would not terminate
+  unsigned Bad = 99;
+  ASSERT_TRUE(N.computeTrips(Bad));
+  EXPECT_EQ(N.iterations(), 4);
+  EXPECT_EQ(N.all().Rank, 1u);
+}
+
+TEST(LoopNest, ALoopThatDoesNotTerminateIsNamed) {
+  LoopNest N;
+  N.Rank = 3;
+  N.Loops[0] = loop(0, CompareOp::Less, 4, 1);
+  N.Loops[1] = loop(0, CompareOp::Less, 4, -1);
+  N.Loops[2] = loop(0, CompareOp::Less, 4, 0);
+  unsigned Bad = 99;
+  EXPECT_FALSE(N.computeTrips(Bad));
+  EXPECT_EQ(Bad, 1u);
+}
+
+TEST(LoopNest, AnEmptyLoopEmptiesTheNest) {
+  LoopNest N;
+  N.Rank = 2;
+  N.Loops[0] = loop(0, CompareOp::Less, 4, 1);
+  N.Loops[1] = loop(5, CompareOp::Less, 5, 1);
+  unsigned Bad = 0;
+  ASSERT_TRUE(N.computeTrips(Bad));
+  EXPECT_EQ(N.iterations(), 0);
+  EXPECT_TRUE(N.all().empty());
 }

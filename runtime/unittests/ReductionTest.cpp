@@ -26,11 +26,11 @@ static void PrintTo(const ScalarType &T, std::ostream *OS) { *OS << T.name(); }
 
 namespace {
 
-const ReductionOp AllOps[] = {ReductionOp::Add,        ReductionOp::Sub,
-                              ReductionOp::Mul,        ReductionOp::BitAnd,
-                              ReductionOp::BitOr,      ReductionOp::BitXor,
-                              ReductionOp::LogicalAnd, ReductionOp::LogicalOr,
-                              ReductionOp::Max,        ReductionOp::Min};
+const ReductionOp AllOps[] = {ReductionOp::Add,   ReductionOp::Sub,
+                              ReductionOp::Mul,   ReductionOp::BitAnd,
+                              ReductionOp::BitOr, ReductionOp::BitXor,
+                              ReductionOp::And,   ReductionOp::Or,
+                              ReductionOp::Max,   ReductionOp::Min};
 
 bool isBitwise(ReductionOp Op) {
   return Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr ||
@@ -38,7 +38,7 @@ bool isBitwise(ReductionOp Op) {
 }
 
 bool isLogical(ReductionOp Op) {
-  return Op == ReductionOp::LogicalAnd || Op == ReductionOp::LogicalOr;
+  return Op == ReductionOp::And || Op == ReductionOp::Or;
 }
 
 template <typename T> constexpr int64_t kindOf() {
@@ -199,8 +199,8 @@ TEST(Reduction, IdentitiesHaveTheirValues) {
   EXPECT_EQ(identityOf<uint64_t>(ReductionOp::BitAnd), UINT64_MAX);
   EXPECT_EQ(identityOf<int32_t>(ReductionOp::BitOr), 0);
   EXPECT_EQ(identityOf<int32_t>(ReductionOp::BitXor), 0);
-  EXPECT_EQ(identityOf<int32_t>(ReductionOp::LogicalAnd), 1);
-  EXPECT_EQ(identityOf<int32_t>(ReductionOp::LogicalOr), 0);
+  EXPECT_EQ(identityOf<int32_t>(ReductionOp::And), 1);
+  EXPECT_EQ(identityOf<int32_t>(ReductionOp::Or), 0);
   EXPECT_EQ(identityOf<int32_t>(ReductionOp::Max), INT32_MIN);
   EXPECT_EQ(identityOf<int32_t>(ReductionOp::Min), INT32_MAX);
   EXPECT_EQ(identityOf<uint64_t>(ReductionOp::Max), 0u);
@@ -212,8 +212,8 @@ TEST(Reduction, IdentitiesHaveTheirValues) {
   EXPECT_EQ(identityOf<double>(ReductionOp::Mul), 1.0);
   EXPECT_EQ(identityOf<float>(ReductionOp::Add), 0.0f);
   EXPECT_EQ(identityOf<long double>(ReductionOp::Mul), 1.0L);
-  EXPECT_EQ(identityOf<bool>(ReductionOp::LogicalAnd), true);
-  EXPECT_EQ(identityOf<bool>(ReductionOp::LogicalOr), false);
+  EXPECT_EQ(identityOf<bool>(ReductionOp::And), true);
+  EXPECT_EQ(identityOf<bool>(ReductionOp::Or), false);
   EXPECT_EQ(identityOf<bool>(ReductionOp::BitAnd), true);
 }
 
@@ -256,17 +256,17 @@ TEST(Reduction, CombinesConcreteValues) {
   EXPECT_EQ(combined<uint64_t>(ReductionOp::BitXor, UINT64_MAX, 1),
             UINT64_MAX - 1);
   // Logical operators on numbers yield 0 or 1.
-  EXPECT_EQ(combined<int32_t>(ReductionOp::LogicalAnd, 5, -2), 1);
-  EXPECT_EQ(combined<int32_t>(ReductionOp::LogicalAnd, 5, 0), 0);
-  EXPECT_EQ(combined<int32_t>(ReductionOp::LogicalOr, 0, 0), 0);
-  EXPECT_EQ(combined<int32_t>(ReductionOp::LogicalOr, 0, 7), 1);
-  EXPECT_EQ(combined<double>(ReductionOp::LogicalAnd, 0.5, 2.0), 1.0);
-  EXPECT_EQ(combined<double>(ReductionOp::LogicalOr, 0.0, 0.0), 0.0);
+  EXPECT_EQ(combined<int32_t>(ReductionOp::And, 5, -2), 1);
+  EXPECT_EQ(combined<int32_t>(ReductionOp::And, 5, 0), 0);
+  EXPECT_EQ(combined<int32_t>(ReductionOp::Or, 0, 0), 0);
+  EXPECT_EQ(combined<int32_t>(ReductionOp::Or, 0, 7), 1);
+  EXPECT_EQ(combined<double>(ReductionOp::And, 0.5, 2.0), 1.0);
+  EXPECT_EQ(combined<double>(ReductionOp::Or, 0.0, 0.0), 0.0);
   // bool.
-  EXPECT_EQ(combined<bool>(ReductionOp::LogicalAnd, true, false), false);
-  EXPECT_EQ(combined<bool>(ReductionOp::LogicalAnd, true, true), true);
-  EXPECT_EQ(combined<bool>(ReductionOp::LogicalOr, false, true), true);
-  EXPECT_EQ(combined<bool>(ReductionOp::LogicalOr, false, false), false);
+  EXPECT_EQ(combined<bool>(ReductionOp::And, true, false), false);
+  EXPECT_EQ(combined<bool>(ReductionOp::And, true, true), true);
+  EXPECT_EQ(combined<bool>(ReductionOp::Or, false, true), true);
+  EXPECT_EQ(combined<bool>(ReductionOp::Or, false, false), false);
   EXPECT_EQ(combined<bool>(ReductionOp::BitXor, true, true), false);
   EXPECT_EQ(combined<bool>(ReductionOp::Max, false, true), true);
   EXPECT_EQ(combined<bool>(ReductionOp::Min, false, true), false);

@@ -125,8 +125,8 @@ struct Array {
   MapType Map = MapType::ToFrom;
   unsigned Rank = 1;
   std::array<Policy, MaxRank> Dims{};
-  /// The topology axis of each distributed dimension; -1: the k-th
-  /// distributed dimension uses axis k.
+  /// The topology axis of each distributed dimension; -1: the k-th of the
+  /// distributed dimensions without an axis given uses axis k.
   std::array<int, MaxRank> Axis{-1, -1, -1};
   std::array<Halo, MaxRank> Halos{};
 

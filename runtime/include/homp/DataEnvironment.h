@@ -71,7 +71,8 @@ struct LabelledSplit {
   std::vector<int> Devices;
   std::vector<std::vector<IndexSet>> Indices;
 
-  /// The indices of loop K for device Id; false if K or Id is not there.
+  /// The indices of loop K for device Id (none for a device the data region
+  /// does not use); false if the nest has no loop K.
   bool indices(unsigned K, int Id, IndexSet &Out) const;
 };
 

@@ -1,0 +1,1082 @@
+//===-- AbiTest.cpp - What the plugin and libhomp agree on ----------------===//
+//
+// Every record and field of a descriptor goes through encodeDescriptor and
+// back through decodeDescriptor unchanged. Text that is not a descriptor of
+// this version is refused with a message, never with a crash. valueLayout
+// lists the marker call's run-time values in the order Abi.h documents.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/Abi.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace homp::abi;
+
+namespace {
+
+//===--- Building descriptors ---------------------------------------------===//
+
+/// Strings that file names, array names and labels may be.
+const std::vector<std::string> AwkwardStrings = {
+    "",
+    " ",
+    "a b",
+    "two\nlines",
+    "\n",
+    "ends with a space ",
+    " starts with a space",
+    "12:34",
+    "3:abc",
+    "0",
+    "-1",
+    "c:\\dir\\file.c",
+    "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
+    "\xff\xfe\x01\x7f",
+    "tab\there\rcarriage",
+    "homp 2 kernel",
+    "loc 1:a 1 1\nif",
+    std::string(300, 'x')};
+
+/// A descriptor of a data region at a.c:1:1 with nothing else; kernels also
+/// get the loop every kernel has.
+Descriptor minimal(ConstructKind Kind = ConstructKind::Data) {
+  Descriptor D;
+  D.Kind = Kind;
+  D.File = "a.c";
+  D.Line = 1;
+  D.Column = 1;
+  if (Kind == ConstructKind::Kernel)
+    D.Loops.push_back(Loop());
+  return D;
+}
+
+Policy policy(Policy::KindTy Kind) {
+  Policy P;
+  P.Kind = Kind;
+  return P;
+}
+
+Policy cyclic(bool SpelledBlock) {
+  Policy P = policy(Policy::Cyclic);
+  P.SpelledBlock = SpelledBlock;
+  return P;
+}
+
+Policy alignToLoop(int64_t Num = 1, int64_t Den = 1) {
+  Policy P = policy(Policy::Align);
+  P.ToLoop = true;
+  P.RatioNum = Num;
+  P.RatioDen = Den;
+  return P;
+}
+
+Policy alignTo(const std::string &Target, int64_t Num = 1, int64_t Den = 1) {
+  Policy P = policy(Policy::Align);
+  P.Target = Target;
+  P.RatioNum = Num;
+  P.RatioDen = Den;
+  return P;
+}
+
+/// One of each policy the descriptor can carry.
+std::vector<Policy> everyPolicy() {
+  return {policy(Policy::Full),
+          policy(Policy::Block),
+          policy(Policy::Auto),
+          cyclic(false),
+          cyclic(true),
+          alignToLoop(),
+          alignToLoop(3, 2),
+          alignTo("x"),
+          alignTo("loop1", 2, 5),
+          alignTo("a b\nc", INT32_MAX, 1),
+          alignTo("", 1, INT32_MAX)};
+}
+
+Loop loop(CompareOp Op, Policy Dist = policy(Policy::Block),
+          bool Strided = false) {
+  Loop L;
+  L.Op = Op;
+  L.Dist = Dist;
+  L.Strided = Strided;
+  return L;
+}
+
+DeviceSpec spec(DeviceSpec::KindTy Kind, unsigned Types = 0,
+                bool TypedCount = false) {
+  DeviceSpec S;
+  S.Kind = Kind;
+  S.Types = Types;
+  S.TypedCount = TypedCount;
+  return S;
+}
+
+Subscript unknown() { return Subscript(); }
+
+Subscript invariant() {
+  Subscript S;
+  S.Kind = Subscript::Invariant;
+  return S;
+}
+
+Subscript linear(unsigned Loop, int64_t Min, int64_t Max) {
+  Subscript S;
+  S.Kind = Subscript::Linear;
+  S.Loop = Loop;
+  S.Min = Min;
+  S.Max = Max;
+  return S;
+}
+
+const ConstructKind AllConstructs[] = {
+    ConstructKind::Kernel, ConstructKind::Data, ConstructKind::EnterData,
+    ConstructKind::ExitData, ConstructKind::Update};
+const DeviceSpec::KindTy AllDeviceKinds[] = {
+    DeviceSpec::Default, DeviceSpec::All,  DeviceSpec::Host,
+    DeviceSpec::One,     DeviceSpec::From, DeviceSpec::Range};
+const CompareOp AllCompareOps[] = {CompareOp::Less, CompareOp::LessEqual,
+                                   CompareOp::Greater, CompareOp::GreaterEqual,
+                                   CompareOp::NotEqual};
+const MapType AllMapTypes[] = {MapType::To,      MapType::From,
+                               MapType::ToFrom,  MapType::Alloc,
+                               MapType::Release, MapType::Delete};
+const ReductionOp AllReductionOps[] = {ReductionOp::Add,   ReductionOp::Sub,
+                                       ReductionOp::Mul,   ReductionOp::BitAnd,
+                                       ReductionOp::BitOr, ReductionOp::BitXor,
+                                       ReductionOp::And,   ReductionOp::Or,
+                                       ReductionOp::Max,   ReductionOp::Min};
+const Edge AllEdges[] = {Edge::None, Edge::Periodic, Edge::Reflecting};
+
+/// A kernel that uses every record, with awkward strings and every kind of
+/// value in the layout.
+Descriptor everything() {
+  Descriptor D;
+  D.Kind = ConstructKind::Kernel;
+  D.File = "/home/me/my project/sten:cil\n2d \xc3\xa9.c";
+  D.Line = 123;
+  D.Column = 45;
+  D.Devices = {spec(DeviceSpec::One, TypeNVGPU),
+               spec(DeviceSpec::All),
+               spec(DeviceSpec::Range, TypeGPU, true),
+               spec(DeviceSpec::From, TypeCPU | TypeHost),
+               spec(DeviceSpec::Host),
+               spec(DeviceSpec::Default)};
+  D.Topo.Rank = 3;
+  D.Topo.Given = {true, false, true};
+  D.Topo.Name = "top 1";
+  D.Loops = {loop(CompareOp::Less, cyclic(true), true),
+             loop(CompareOp::GreaterEqual, policy(Policy::Block)),
+             loop(CompareOp::NotEqual, alignTo("a", 2, 3))};
+  D.Label = "outer loop:1";
+
+  Array A;
+  A.Name = "a";
+  A.Map = MapType::To;
+  A.Rank = 2;
+  A.Dims = {cyclic(false), policy(Policy::Block), Policy()};
+  A.Axis = {1, -1, -1};
+  A.Halos[1] = {2, 3, Edge::Periodic, Edge::Reflecting};
+  Array B;
+  B.Name = "b[0:n]";
+  B.Map = MapType::Alloc;
+  B.Rank = 3;
+  B.Dims = {policy(Policy::Full), alignToLoop(3, 1), cyclic(true)};
+  B.Axis = {-1, -1, 0};
+  B.Halos[2] = {1, 0, Edge::None, Edge::Periodic};
+  Array C;
+  C.Name = "c";
+  C.Map = MapType::Delete;
+  C.Rank = 1;
+  C.Dims[0] = alignTo("loop1", 1, 2);
+  D.Arrays = {A, B, C};
+
+  Access UseA;
+  UseA.Name = "a";
+  UseA.Rank = 2;
+  UseA.Subs = {linear(0, -1, 1), invariant(), Subscript()};
+  UseA.Written = true;
+  Access UseP;
+  UseP.Name = "p";
+  Access UseB;
+  UseB.Name = "b[0:n]";
+  UseB.Rank = 3;
+  UseB.Subs = {unknown(), linear(2, 0, 0), linear(1, -2, 5)};
+  D.Accesses = {UseA, UseP, UseB};
+
+  D.Reductions = {{ReductionOp::Max, "m"}, {ReductionOp::Or, "flag"}};
+  D.DataLoops = {{"loop1",
+                  {loop(CompareOp::Less, policy(Policy::Block)),
+                   loop(CompareOp::Greater, cyclic(false), true)}},
+                 {"l 2", {loop(CompareOp::LessEqual, policy(Policy::Auto))}}};
+  D.HasIf = true;
+  return D;
+}
+
+//===--- Checking ---------------------------------------------------------===//
+
+/// Encodes D and decodes the text; the result must equal D.
+testing::AssertionResult roundTrips(const Descriptor &D) {
+  std::string Text = encodeDescriptor(D);
+  Descriptor Out;
+  std::string Error;
+  if (!decodeDescriptor(Text.c_str(), Out, Error))
+    return testing::AssertionFailure() << "not decoded (" << Error << "):\n"
+                                       << Text;
+  if (!(Out == D))
+    return testing::AssertionFailure() << "decoded differently from:\n"
+                                       << Text << "which re-encodes as:\n"
+                                       << encodeDescriptor(Out);
+  return testing::AssertionSuccess();
+}
+
+/// Decodes Text, which must be refused; returns the message.
+std::string refusal(const std::string &Text) {
+  Descriptor Out;
+  std::string Error;
+  EXPECT_FALSE(decodeDescriptor(Text.c_str(), Out, Error)) << "accepted:\n"
+                                                           << Text;
+  EXPECT_FALSE(Error.empty()) << Text;
+  return Error;
+}
+
+bool decodes(const std::string &Text) {
+  Descriptor Out;
+  std::string Error;
+  return decodeDescriptor(Text.c_str(), Out, Error);
+}
+
+/// The first two lines of a data region's descriptor at a.c:1:2.
+const std::string Head = "homp 2 data\nloc 3:a.c 1 2\n";
+
+bool contains(const std::string &Text, const std::string &Part) {
+  return Text.find(Part) != std::string::npos;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The encoding
+//===----------------------------------------------------------------------===//
+
+// The text is one record per line; strings are length-prefixed.
+TEST(AbiEncoding, IsOneRecordPerLine) {
+  Descriptor D = minimal(ConstructKind::Kernel);
+  D.File = "my file.c";
+  D.Line = 7;
+  D.Column = 9;
+  D.Devices = {spec(DeviceSpec::Range, TypeNVGPU, true)};
+  D.Loops[0] = loop(CompareOp::LessEqual, cyclic(true), true);
+  Array A;
+  A.Name = "x";
+  A.Map = MapType::To;
+  A.Dims[0] = alignTo("y z", 2, 1);
+  A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
+  D.Arrays = {A};
+  EXPECT_EQ(encodeDescriptor(D),
+            "homp 2 kernel\n"
+            "loc 9:my file.c 7 9\n"
+            "device range 1 1\n"
+            "loop le 1 cyclic 1\n"
+            "array 1:x to 1\n"
+            "dim align to 3:y z 2 1 -1 1 2 periodic none\n");
+}
+
+TEST(AbiEncoding, VersionIsTheFirstRecord) {
+  std::string Text = encodeDescriptor(minimal());
+  EXPECT_EQ(Text.rfind("homp " + std::to_string(Version) + " data\n", 0), 0u)
+      << Text;
+}
+
+//===----------------------------------------------------------------------===//
+// Round trips, one record kind at a time
+//===----------------------------------------------------------------------===//
+
+TEST(AbiRoundTrip, EveryConstructKind) {
+  for (ConstructKind K : AllConstructs)
+    EXPECT_TRUE(roundTrips(minimal(K))) << constructName(K);
+}
+
+TEST(AbiRoundTrip, DataConstructsMayHaveLoops) {
+  for (ConstructKind K : AllConstructs) {
+    Descriptor D = minimal(K);
+    D.Loops = {loop(CompareOp::Less), loop(CompareOp::Greater)};
+    EXPECT_TRUE(roundTrips(D)) << constructName(K);
+  }
+}
+
+TEST(AbiRoundTrip, LocationWithAwkwardFileNames) {
+  for (const std::string &File : AwkwardStrings) {
+    Descriptor D = minimal();
+    D.File = File;
+    EXPECT_TRUE(roundTrips(D)) << "'" << File << "'";
+  }
+}
+
+TEST(AbiRoundTrip, LocationLineAndColumnLimits) {
+  for (unsigned Line : {0u, 1u, 99999u, unsigned(INT32_MAX)})
+    for (unsigned Column : {0u, 1u, 80u, unsigned(INT32_MAX)}) {
+      Descriptor D = minimal();
+      D.Line = Line;
+      D.Column = Column;
+      EXPECT_TRUE(roundTrips(D)) << Line << ":" << Column;
+    }
+}
+
+TEST(AbiRoundTrip, EveryDeviceSpecKindTypeAndCount) {
+  for (DeviceSpec::KindTy K : AllDeviceKinds)
+    for (unsigned Types = 0; Types <= TypeAll; ++Types)
+      for (bool Typed : {false, true}) {
+        Descriptor D = minimal();
+        D.Devices = {spec(K, Types, Typed)};
+        EXPECT_TRUE(roundTrips(D)) << K << " " << Types << " " << Typed;
+      }
+}
+
+TEST(AbiRoundTrip, DeviceListKeepsItsOrder) {
+  Descriptor D = minimal();
+  for (DeviceSpec::KindTy K : AllDeviceKinds)
+    D.Devices.push_back(spec(K, TypeGPU));
+  D.Devices.push_back(spec(DeviceSpec::One));
+  D.Devices.push_back(spec(DeviceSpec::Default, TypeAll, true));
+  EXPECT_TRUE(roundTrips(D));
+}
+
+TEST(AbiRoundTrip, TopologyOfEveryRankAndGivenDimensions) {
+  for (unsigned Rank = 1; Rank <= MaxRank; ++Rank)
+    for (unsigned Given = 0; Given < (1u << Rank); ++Given)
+      for (const std::string &Name :
+           {std::string(), std::string("top1"), std::string("t p\n[2][2]")}) {
+        Descriptor D = minimal();
+        D.Topo.Rank = Rank;
+        for (unsigned I = 0; I < Rank; ++I)
+          D.Topo.Given[I] = Given >> I & 1;
+        D.Topo.Name = Name;
+        EXPECT_TRUE(roundTrips(D)) << Rank << " " << Given << " " << Name;
+      }
+}
+
+TEST(AbiRoundTrip, LoopsWithEveryOperatorPolicyAndStride) {
+  for (CompareOp Op : AllCompareOps)
+    for (const Policy &P : everyPolicy())
+      for (bool Strided : {false, true}) {
+        Descriptor D = minimal(ConstructKind::Kernel);
+        D.Loops = {loop(Op, P, Strided)};
+        EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
+        // And as the inner loops of a collapsed nest.
+        D.Loops = {loop(CompareOp::Less), loop(Op, P, Strided),
+                   loop(Op, P, !Strided)};
+        EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
+      }
+}
+
+TEST(AbiRoundTrip, LabelWithAwkwardNames) {
+  for (const std::string &Label : AwkwardStrings) {
+    if (Label.empty())
+      continue; // no label at all
+    Descriptor D = minimal(ConstructKind::Kernel);
+    D.Label = Label;
+    EXPECT_TRUE(roundTrips(D)) << "'" << Label << "'";
+  }
+}
+
+TEST(AbiRoundTrip, ArrayWithEveryMapTypeAndName) {
+  for (MapType M : AllMapTypes)
+    for (const std::string &Name : AwkwardStrings) {
+      Descriptor D = minimal();
+      Array A;
+      A.Name = Name;
+      A.Map = M;
+      D.Arrays = {A};
+      EXPECT_TRUE(roundTrips(D)) << mapTypeName(M) << " '" << Name << "'";
+    }
+}
+
+TEST(AbiRoundTrip, ArrayWithEveryPolicyInEveryDimension) {
+  std::vector<Policy> Policies = everyPolicy();
+  for (unsigned Rank = 1; Rank <= MaxRank; ++Rank)
+    for (unsigned Dim = 0; Dim < Rank; ++Dim)
+      for (const Policy &P : Policies) {
+        Descriptor D = minimal();
+        Array A;
+        A.Name = "u";
+        A.Rank = Rank;
+        for (unsigned I = 0; I < Rank; ++I)
+          A.Dims[I] = Policies[(I * 3 + Rank) % Policies.size()];
+        A.Dims[Dim] = P;
+        D.Arrays = {A};
+        EXPECT_TRUE(roundTrips(D)) << "rank " << Rank << " dim " << Dim;
+      }
+}
+
+TEST(AbiRoundTrip, ArrayWithEveryAxis) {
+  for (unsigned Rank = 1; Rank <= MaxRank; ++Rank)
+    for (int Axis = -1; Axis < static_cast<int>(MaxRank); ++Axis)
+      for (unsigned Dim = 0; Dim < Rank; ++Dim) {
+        Descriptor D = minimal();
+        Array A;
+        A.Name = "u";
+        A.Rank = Rank;
+        A.Dims[Dim] = policy(Policy::Block);
+        A.Axis[Dim] = Axis;
+        D.Arrays = {A};
+        EXPECT_TRUE(roundTrips(D)) << Rank << " " << Dim << " " << Axis;
+      }
+}
+
+TEST(AbiRoundTrip, HalosWithEveryWidthAndEdge) {
+  for (int64_t Left : {int64_t(0), int64_t(1), int64_t(7), int64_t(INT32_MAX)})
+    for (int64_t Right : {int64_t(0), int64_t(2), int64_t(INT32_MAX)})
+      for (Edge LeftEdge : AllEdges)
+        for (Edge RightEdge : AllEdges)
+          for (unsigned Dim = 0; Dim < MaxRank; ++Dim) {
+            Descriptor D = minimal();
+            Array A;
+            A.Name = "h";
+            A.Rank = MaxRank;
+            A.Dims[Dim] = policy(Policy::Block);
+            A.Halos[Dim] = {Left, Right, LeftEdge, RightEdge};
+            D.Arrays = {A};
+            EXPECT_TRUE(roundTrips(D)) << Left << " " << Right << " " << Dim;
+          }
+}
+
+TEST(AbiRoundTrip, AccessesWithEverySubscriptKind) {
+  const Subscript Subs[] = {unknown(),
+                            invariant(),
+                            linear(0, 0, 0),
+                            linear(1, -1, 1),
+                            linear(2, -5, -3),
+                            linear(0, 4, 9),
+                            linear(2, INT64_MIN, INT64_MAX)};
+  for (unsigned Rank = 0; Rank <= MaxRank; ++Rank)
+    for (const Subscript &S : Subs)
+      for (bool Written : {false, true}) {
+        Descriptor D = minimal(ConstructKind::Kernel);
+        Access A;
+        A.Name = "v w";
+        A.Rank = Rank;
+        for (unsigned I = 0; I < Rank; ++I)
+          A.Subs[I] = I + 1 == Rank ? S : linear(I, -int64_t(I), I);
+        A.Written = Written;
+        D.Accesses = {A};
+        EXPECT_TRUE(roundTrips(D)) << "rank " << Rank;
+      }
+}
+
+TEST(AbiRoundTrip, AccessWithAwkwardNames) {
+  for (const std::string &Name : AwkwardStrings) {
+    Descriptor D = minimal(ConstructKind::Kernel);
+    Access A;
+    A.Name = Name;
+    A.Rank = 1;
+    A.Subs[0] = linear(0, -1, 1);
+    D.Accesses = {A, A};
+    EXPECT_TRUE(roundTrips(D)) << "'" << Name << "'";
+  }
+}
+
+TEST(AbiRoundTrip, ReductionsWithEveryOperator) {
+  for (ReductionOp Op : AllReductionOps)
+    for (const std::string &Name : AwkwardStrings) {
+      Descriptor D = minimal(ConstructKind::Kernel);
+      D.Reductions = {{Op, Name}, {ReductionOp::Add, "sum"}};
+      EXPECT_TRUE(roundTrips(D)) << reductionOpName(Op) << " '" << Name << "'";
+    }
+}
+
+TEST(AbiRoundTrip, DataLoopsWithEveryOperatorAndPolicy) {
+  for (CompareOp Op : AllCompareOps)
+    for (const Policy &P : everyPolicy())
+      for (unsigned N = 1; N <= MaxRank; ++N) {
+        Descriptor D = minimal();
+        LabelledLoop L;
+        L.Label = "loop1";
+        for (unsigned I = 0; I < N; ++I)
+          L.Loops.push_back(loop(Op, P, I % 2 == 1));
+        D.DataLoops = {L, {"second one", {loop(CompareOp::Greater)}}};
+        EXPECT_TRUE(roundTrips(D)) << compareOpName(Op) << " " << N;
+      }
+}
+
+TEST(AbiRoundTrip, DataLoopsWithAwkwardLabels) {
+  for (const std::string &Label : AwkwardStrings) {
+    Descriptor D = minimal();
+    D.DataLoops = {{Label, {loop(CompareOp::Less)}}};
+    EXPECT_TRUE(roundTrips(D)) << "'" << Label << "'";
+  }
+}
+
+TEST(AbiRoundTrip, IfClause) {
+  for (ConstructKind K : AllConstructs) {
+    Descriptor D = minimal(K);
+    D.HasIf = true;
+    EXPECT_TRUE(roundTrips(D)) << constructName(K);
+  }
+}
+
+TEST(AbiRoundTrip, EverythingAtOnce) { EXPECT_TRUE(roundTrips(everything())); }
+
+// The round trips above would pass with an equality that ignores fields;
+// this one shows it does not.
+TEST(AbiRoundTrip, EqualityNoticesEveryField) {
+  const Descriptor E = everything();
+  std::vector<void (*)(Descriptor &)> Changes = {
+      [](Descriptor &D) { D.Kind = ConstructKind::Data; },
+      [](Descriptor &D) { D.File += "x"; },
+      [](Descriptor &D) { ++D.Line; },
+      [](Descriptor &D) { ++D.Column; },
+      [](Descriptor &D) { D.Devices[0].Kind = DeviceSpec::From; },
+      [](Descriptor &D) { D.Devices[0].Types = TypeAMDGPU; },
+      [](Descriptor &D) { D.Devices[2].TypedCount = false; },
+      [](Descriptor &D) { D.Devices.pop_back(); },
+      [](Descriptor &D) { D.Topo.Rank = 2; },
+      [](Descriptor &D) { D.Topo.Given[1] = true; },
+      [](Descriptor &D) { D.Topo.Name = "top 2"; },
+      [](Descriptor &D) { D.Loops[1].Op = CompareOp::Greater; },
+      [](Descriptor &D) { D.Loops[0].Dist.SpelledBlock = false; },
+      [](Descriptor &D) { D.Loops[2].Dist.Target = "b"; },
+      [](Descriptor &D) { D.Loops[2].Dist.RatioNum = 3; },
+      [](Descriptor &D) { D.Loops[2].Dist.RatioDen = 5; },
+      [](Descriptor &D) { D.Loops[2].Dist.ToLoop = true; },
+      [](Descriptor &D) { D.Loops[1].Dist.Kind = Policy::Auto; },
+      [](Descriptor &D) { D.Loops[0].Strided = false; },
+      [](Descriptor &D) { D.DataLoops[0].Loops[1].Strided = false; },
+      [](Descriptor &D) { D.Label = "outer"; },
+      [](Descriptor &D) { D.Arrays[0].Name = "A"; },
+      [](Descriptor &D) { D.Arrays[0].Map = MapType::ToFrom; },
+      [](Descriptor &D) { D.Arrays[0].Rank = 3; },
+      [](Descriptor &D) { D.Arrays[0].Axis[0] = 0; },
+      [](Descriptor &D) { D.Arrays[0].Halos[1].Left = 1; },
+      [](Descriptor &D) { D.Arrays[0].Halos[1].Right = 1; },
+      [](Descriptor &D) { D.Arrays[0].Halos[1].LeftEdge = Edge::None; },
+      [](Descriptor &D) { D.Arrays[0].Halos[1].RightEdge = Edge::None; },
+      [](Descriptor &D) { D.Arrays[1].Dims[1].RatioNum = 1; },
+      [](Descriptor &D) { D.Accesses[0].Name = "b"; },
+      [](Descriptor &D) { D.Accesses[0].Rank = 1; },
+      [](Descriptor &D) { D.Accesses[0].Written = false; },
+      [](Descriptor &D) { D.Accesses[0].Subs[0].Kind = Subscript::Unknown; },
+      [](Descriptor &D) { D.Accesses[0].Subs[0].Loop = 1; },
+      [](Descriptor &D) { D.Accesses[0].Subs[0].Min = -2; },
+      [](Descriptor &D) { D.Accesses[0].Subs[0].Max = 2; },
+      [](Descriptor &D) { D.Reductions[0].Op = ReductionOp::Min; },
+      [](Descriptor &D) { D.Reductions[1].Name = "flags"; },
+      [](Descriptor &D) { D.DataLoops[0].Label = "loop2"; },
+      [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
+      [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
+      [](Descriptor &D) { D.HasIf = false; }};
+  for (size_t I = 0; I < Changes.size(); ++I) {
+    Descriptor D = E;
+    Changes[I](D);
+    EXPECT_FALSE(D == E) << "change " << I << " went unnoticed";
+    EXPECT_NE(encodeDescriptor(D), encodeDescriptor(E)) << "change " << I;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Refusals
+//===----------------------------------------------------------------------===//
+
+TEST(AbiDecode, OtherVersionsAreRefusedAsCompiledByAnotherHomp) {
+  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 2 "
+  for (const std::string &Text :
+       {"homp 1 " + Rest, "homp 3 " + Rest, "homp 20 " + Rest,
+        "homp -2 " + Rest, "homp x " + Rest, "HOMP 2 " + Rest, "homq 2 " + Rest,
+        std::string("homp"), std::string("homp "), std::string(""),
+        std::string("hello, world"), " homp 2 " + Rest}) {
+    std::string Error = refusal(Text);
+    EXPECT_TRUE(contains(Error, "compiled by another version of homp"))
+        << Error;
+    EXPECT_TRUE(contains(Error, "recompile")) << Error;
+  }
+}
+
+TEST(AbiDecode, NullTextIsRefusedAsCompiledByAnotherHomp) {
+  Descriptor Out;
+  std::string Error;
+  EXPECT_FALSE(decodeDescriptor(nullptr, Out, Error));
+  EXPECT_TRUE(contains(Error, "another version of homp")) << Error;
+}
+
+// Every prefix of a descriptor's text is refused, or is itself a whole
+// descriptor (the cut fell after a record, or inside a number); nothing
+// reads past the text's end.
+TEST(AbiDecode, EveryTruncationIsRefusedOrAValidDescriptor) {
+  for (const Descriptor &D : {everything(), minimal(ConstructKind::Kernel)}) {
+    std::string Text = encodeDescriptor(D);
+    unsigned Accepted = 0;
+    for (size_t N = 0; N < Text.size(); ++N) {
+      std::string Prefix = Text.substr(0, N);
+      Descriptor Out;
+      std::string Error;
+      if (!decodeDescriptor(Prefix.c_str(), Out, Error)) {
+        EXPECT_FALSE(Error.empty()) << N;
+        continue;
+      }
+      ++Accepted;
+      EXPECT_TRUE(roundTrips(Out)) << "prefix of " << N << " bytes";
+    }
+    // Cutting the last record off leaves a valid descriptor.
+    EXPECT_GT(Accepted, 0u) << Text;
+    EXPECT_TRUE(decodes(Text));
+  }
+}
+
+// The same for texts with one byte replaced by each of the characters the
+// format gives meaning to.
+TEST(AbiDecode, CorruptedTextIsRefusedOrAValidDescriptor) {
+  std::string Text = encodeDescriptor(everything());
+  for (size_t I = 0; I < Text.size(); ++I)
+    for (char C : {' ', '\n', ':', '0', '9', '-', 'x', '\xff'}) {
+      std::string Bad = Text;
+      Bad[I] = C;
+      Descriptor Out;
+      std::string Error;
+      if (decodeDescriptor(Bad.c_str(), Out, Error))
+        EXPECT_TRUE(roundTrips(Out)) << "byte " << I << " as '" << C << "'";
+      else
+        EXPECT_FALSE(Error.empty());
+    }
+}
+
+TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
+  EXPECT_EQ(refusal(Head + "frobnicate 1\n"),
+            "malformed region descriptor (line 3)");
+  EXPECT_EQ(refusal(Head + "if\nLOOP lt block\n"),
+            "malformed region descriptor (line 4)");
+  EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
+            "malformed region descriptor (line 3)");
+  EXPECT_EQ(refusal("homp 2 kernels\nloc 3:a.c 1 2\n"),
+            "malformed region descriptor (line 1)");
+  EXPECT_EQ(refusal("homp 2\nloc 3:a.c 1 2\n"),
+            "malformed region descriptor (line 1)");
+}
+
+TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
+  const char *Good[] = {"device all 0 0",
+                        "loop lt 0 block",
+                        "array 1:x tofrom 1\ndim full -1 0 0 none none",
+                        "reduction max 1:m",
+                        "access 1:x 1 0 L 0 0 0",
+                        "loop ge 0 align to 1:x 1 1"};
+  for (const char *G : Good)
+    EXPECT_TRUE(decodes(Head + G + "\n")) << G;
+  const char *Bad[] = {"device every 0 0",
+                       "loop lt2 0 block",
+                       "loop lt 0 blocks",
+                       "loop lt 0 cyclical 0",
+                       "loop lt 0 align toward 1:x 1 1",
+                       "array 1:x sideways 1\ndim full -1 0 0 none none",
+                       "array 1:x tofrom 1\nsize full -1 0 0 none none",
+                       "array 1:x tofrom 1\ndim full -1 0 0 mirror none",
+                       "array 1:x tofrom 1\ndim full -1 0 0 none wrap",
+                       "reduction avg 1:m",
+                       "access 1:x 1 0 X",
+                       "access 1:x 1 0 L0 0 0"};
+  for (const char *B : Bad)
+    refusal(Head + B + "\n");
+}
+
+TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
+  struct {
+    const char *Good, *Bad;
+  } Cases[] = {
+      {"device all 15 0", "device all 16 0"},
+      {"device all 0 0", "device all -1 0"},
+      {"device all 0 1", "device all 0 2"},
+      {"topology 3 1 0 1 0:", "topology 4 1 0 1 1 0:"},
+      {"topology 1 1 0:", "topology 0 0:"},
+      {"topology 1 0 0:", "topology 1 2 0:"},
+      {"array 1:x to 3\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+       "none\ndim full -1 0 0 none none",
+       "array 1:x to 4\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+       "none\ndim full -1 0 0 none none\ndim full -1 0 0 none none"},
+      {"array 1:x to 1\ndim full -1 0 0 none none", "array 1:x to 0"},
+      {"array 1:x to 1\ndim block 2 0 0 none none",
+       "array 1:x to 1\ndim block 3 0 0 none none"},
+      {"array 1:x to 1\ndim block -1 0 0 none none",
+       "array 1:x to 1\ndim block -2 0 0 none none"},
+      {"array 1:x to 1\ndim block -1 2147483647 0 none none",
+       "array 1:x to 1\ndim block -1 2147483648 0 none none"},
+      {"array 1:x to 1\ndim block -1 0 0 none none",
+       "array 1:x to 1\ndim block -1 -1 0 none none"},
+      {"array 1:x to 1\ndim block -1 0 2147483647 none none",
+       "array 1:x to 1\ndim block -1 0 -3 none none"},
+      {"array 1:x to 1\ndim cyclic 1 -1 0 0 none none",
+       "array 1:x to 1\ndim cyclic 2 -1 0 0 none none"},
+      {"loop lt 1 block", "loop lt 2 block"},
+      {"loop lt 0 block", "loop lt -1 block"},
+      {"loop lt 0 align loop 1 1", "loop lt 0 align loop 0 1"},
+      {"loop lt 0 align loop 1 1", "loop lt 0 align loop 1 0"},
+      {"loop lt 0 align loop 2147483647 1",
+       "loop lt 0 align loop 2147483648 1"},
+      {"loop lt 0 align loop 1 2", "loop lt 0 align loop -1 2"},
+      {"access 1:x 3 0 ? = ?", "access 1:x 4 0 ? = ? ?"},
+      {"access 1:x 0 1", "access 1:x 0 2"},
+      {"access 1:x 1 0 L 2 0 0", "access 1:x 1 0 L 3 0 0"},
+      {"access 1:x 1 0 L 0 1 1", "access 1:x 1 0 L 0 2 1"},
+      // Offsets beyond 64 bits, which strtoll would clamp.
+      {"access 1:x 1 0 L 0 0 9223372036854775807",
+       "access 1:x 1 0 L 0 0 9223372036854775808"},
+      {"access 1:x 1 0 L 0 -9223372036854775808 0",
+       "access 1:x 1 0 L 0 -9223372036854775809 0"},
+      {"dataloop 1:l 3\nloop lt 0 block\nloop lt 0 block\nloop lt 0 block",
+       "dataloop 1:l 4\nloop lt 0 block\nloop lt 0 block\nloop lt 0 "
+       "block\nloop lt 0 "
+       "block"},
+      {"dataloop 1:l 1\nloop lt 0 block", "dataloop 1:l 0"},
+  };
+  for (const auto &C : Cases) {
+    EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
+    refusal(Head + C.Bad + "\n");
+  }
+  EXPECT_TRUE(decodes("homp 2 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 2 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 2 data\nloc 3:a.c 1 -1\n");
+}
+
+TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
+  for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
+    refusal("homp 2 data\nloc 3:a.c " + std::string(N) + " 1\n");
+}
+
+TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
+  EXPECT_EQ(refusal("homp 2 kernel\nloc 3:a.c 1 2\n"),
+            "malformed region descriptor (loops)");
+  std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
+  EXPECT_TRUE(decodes("homp 2 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_EQ(
+      refusal("homp 2 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      "malformed region descriptor (loops)");
+}
+
+TEST(AbiDecode, MissingLocationIsRefused) {
+  EXPECT_EQ(refusal("homp 2 data\n"),
+            "incomplete region descriptor (no location)");
+  EXPECT_EQ(refusal("homp 2 data\nif\n"),
+            "incomplete region descriptor (no location)");
+}
+
+TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
+  refusal("homp 2 data\nloc 4:a.c 1 2\n");
+  refusal("homp 2 data\nloc 100:a.c 1 2\n");
+  refusal("homp 2 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal(Head + "label 6:loop1");
+  refusal(Head + "reduction + 2:s");
+  refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
+  // A prefix that takes exactly the rest of the text, leaving no fields.
+  refusal("homp 2 data\nloc 8:a.c 1 2\n");
+}
+
+TEST(AbiDecode, SingleRecordsAreNotRepeated) {
+  // One location, one label and one topology per construct: a second one
+  // would silently replace (or, for a topology, mix with) the first.
+  refusal("homp 2 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
+  refusal("homp 2 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+          "label 1:b\n");
+  refusal("homp 2 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+}
+
+TEST(AbiDecode, StringsNeedALengthPrefix) {
+  refusal("homp 2 data\nloc a.c 1 2\n");
+  refusal("homp 2 data\nloc :a.c 1 2\n");
+  refusal("homp 2 data\nloc 3a.c 1 2\n");
+  refusal("homp 2 data\nloc -3:a.c 1 2\n");
+}
+
+TEST(AbiDecode, StrayBlanksAreRefused) {
+  EXPECT_TRUE(decodes("homp 2 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 2 data\nloc  3:a.c 1 2\n");
+  refusal("homp 2 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 2 data\n loc 3:a.c 1 2\n");
+  refusal("homp 2 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 2 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 2 data \nloc 3:a.c 1 2\n");
+  refusal("homp  2 data\nloc 3:a.c 1 2\n");
+}
+
+TEST(AbiDecode, ExtraFieldsAreRefused) {
+  refusal("homp 2 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 2 data\nloc 3:a.c 1 2 3\n");
+  refusal(Head + "device all 0 0 0\n");
+  refusal(Head + "topology 1 1 0: 0:\n");
+  refusal(Head + "loop lt 0 block 1\n");
+  refusal(Head + "access 1:x 1 0 ? ?\n");
+  refusal(Head + "array 1:x to 1 1\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none none\n");
+}
+
+TEST(AbiDecode, MissingFieldsAreRefused) {
+  refusal(Head + "device all 0\n");
+  refusal(Head + "topology 2 1 0:\n");
+  refusal(Head + "access 1:x 2 0 ?\n");
+  refusal(Head + "array 1:x to 2\ndim full -1 0 0 none none\n");
+  refusal(Head + "dataloop 1:l 2\nloop lt 0 block\n");
+  refusal(Head + "loop lt 0 cyclic\n");
+  refusal(Head + "loop lt block\n");
+  refusal(Head + "loop lt 0 align to 1:x 1\n");
+}
+
+// The decoder starts from an empty descriptor: nothing of an earlier one
+// stays in Out.
+TEST(AbiDecode, OutIsReplacedNotMerged) {
+  Descriptor Out = everything();
+  std::string Error;
+  ASSERT_TRUE(decodeDescriptor(encodeDescriptor(minimal()).c_str(), Out, Error))
+      << Error;
+  EXPECT_TRUE(Out == minimal());
+}
+
+//===----------------------------------------------------------------------===//
+// The run-time values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *slotName(ValueSlot::KindTy K) {
+  switch (K) {
+  case ValueSlot::DeviceId:
+    return "DeviceId";
+  case ValueSlot::DeviceCount:
+    return "DeviceCount";
+  case ValueSlot::TopologyDim:
+    return "TopologyDim";
+  case ValueSlot::LoopBlock:
+    return "LoopBlock";
+  case ValueSlot::ArrayBase:
+    return "ArrayBase";
+  case ValueSlot::ArrayElementSize:
+    return "ArrayElementSize";
+  case ValueSlot::ArrayLower:
+    return "ArrayLower";
+  case ValueSlot::ArrayLength:
+    return "ArrayLength";
+  case ValueSlot::ArrayExtent:
+    return "ArrayExtent";
+  case ValueSlot::ArrayBlock:
+    return "ArrayBlock";
+  case ValueSlot::AccessAddress:
+    return "AccessAddress";
+  case ValueSlot::ReductionAddress:
+    return "ReductionAddress";
+  case ValueSlot::ReductionSize:
+    return "ReductionSize";
+  case ValueSlot::ReductionType:
+    return "ReductionType";
+  case ValueSlot::DataLoopFirst:
+    return "DataLoopFirst";
+  case ValueSlot::DataLoopBound:
+    return "DataLoopBound";
+  case ValueSlot::DataLoopStep:
+    return "DataLoopStep";
+  case ValueSlot::DataLoopBlock:
+    return "DataLoopBlock";
+  case ValueSlot::IfCondition:
+    return "IfCondition";
+  }
+  return "?";
+}
+
+/// The layout as text, one "Kind(item, dim)" per line.
+std::string layoutText(const std::vector<ValueSlot> &Slots) {
+  std::string S;
+  for (const ValueSlot &V : Slots)
+    S += std::string(slotName(V.Kind)) + "(" + std::to_string(V.Item) + ", " +
+         std::to_string(V.Dim) + ")\n";
+  return S;
+}
+
+} // namespace
+
+TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
+  // Devices (ids and counts), topology dimensions given, block sizes of
+  // cyclic loops, per array its base, element size, lower bounds and
+  // lengths, extents of inner dimensions and cyclic block sizes, access
+  // addresses, reduction address/size/type, data loops' bounds and steps
+  // (and block sizes), the if condition.
+  EXPECT_EQ(layoutText(valueLayout(everything())),
+            // One 0, All, Range 2, From 3, Host, Default.
+            "DeviceId(0, 0)\n"
+            "DeviceId(2, 0)\n"
+            "DeviceCount(2, 0)\n"
+            "DeviceId(3, 0)\n"
+            // topology([n][*][m])
+            "TopologyDim(0, 0)\n"
+            "TopologyDim(0, 2)\n"
+            // Loop 0 is BLOCK(n); loop 1 BLOCK; loop 2 ALIGN.
+            "LoopBlock(0, 0)\n"
+            // a: rank 2, CYCLIC(n) then BLOCK.
+            "ArrayBase(0, 0)\n"
+            "ArrayElementSize(0, 0)\n"
+            "ArrayLower(0, 0)\n"
+            "ArrayLength(0, 0)\n"
+            "ArrayLower(0, 1)\n"
+            "ArrayLength(0, 1)\n"
+            "ArrayExtent(0, 1)\n"
+            "ArrayBlock(0, 0)\n"
+            // b: rank 3, FULL, ALIGN(loop), BLOCK(n).
+            "ArrayBase(1, 0)\n"
+            "ArrayElementSize(1, 0)\n"
+            "ArrayLower(1, 0)\n"
+            "ArrayLength(1, 0)\n"
+            "ArrayLower(1, 1)\n"
+            "ArrayLength(1, 1)\n"
+            "ArrayLower(1, 2)\n"
+            "ArrayLength(1, 2)\n"
+            "ArrayExtent(1, 1)\n"
+            "ArrayExtent(1, 2)\n"
+            "ArrayBlock(1, 2)\n"
+            // c: rank 1, ALIGN(loop1, 1/2).
+            "ArrayBase(2, 0)\n"
+            "ArrayElementSize(2, 0)\n"
+            "ArrayLower(2, 0)\n"
+            "ArrayLength(2, 0)\n"
+            // Accesses a, p, b.
+            "AccessAddress(0, 0)\n"
+            "AccessAddress(1, 0)\n"
+            "AccessAddress(2, 0)\n"
+            // reduction(max: m), reduction(||: flag).
+            "ReductionAddress(0, 0)\n"
+            "ReductionSize(0, 0)\n"
+            "ReductionType(0, 0)\n"
+            "ReductionAddress(1, 0)\n"
+            "ReductionSize(1, 0)\n"
+            "ReductionType(1, 0)\n"
+            // loop1: BLOCK, then CYCLIC(n); l 2: AUTO.
+            "DataLoopFirst(0, 0)\n"
+            "DataLoopBound(0, 0)\n"
+            "DataLoopStep(0, 0)\n"
+            "DataLoopFirst(0, 1)\n"
+            "DataLoopBound(0, 1)\n"
+            "DataLoopStep(0, 1)\n"
+            "DataLoopBlock(0, 1)\n"
+            "DataLoopFirst(1, 0)\n"
+            "DataLoopBound(1, 0)\n"
+            "DataLoopStep(1, 0)\n"
+            "IfCondition(0, 0)\n");
+}
+
+TEST(AbiValueLayout, APlainKernelHasNoValues) {
+  EXPECT_TRUE(valueLayout(minimal(ConstructKind::Kernel)).empty());
+}
+
+TEST(AbiValueLayout, DeviceSpecsTakeIdsAndCounts) {
+  const struct {
+    DeviceSpec::KindTy Kind;
+    const char *Values;
+  } Cases[] = {{DeviceSpec::Default, ""},
+               {DeviceSpec::All, ""},
+               {DeviceSpec::Host, ""},
+               {DeviceSpec::One, "DeviceId(0, 0)\n"},
+               {DeviceSpec::From, "DeviceId(0, 0)\n"},
+               {DeviceSpec::Range, "DeviceId(0, 0)\nDeviceCount(0, 0)\n"}};
+  for (const auto &C : Cases)
+    for (unsigned Types : {0u, unsigned(TypeGPU)}) {
+      Descriptor D = minimal();
+      D.Devices = {spec(C.Kind, Types, Types != 0)};
+      EXPECT_EQ(layoutText(valueLayout(D)), C.Values) << C.Kind;
+    }
+}
+
+TEST(AbiValueLayout, OnlyGivenTopologyDimensionsHaveValues) {
+  Descriptor D = minimal();
+  D.Topo.Rank = 3;
+  D.Topo.Given = {false, true, false};
+  EXPECT_EQ(layoutText(valueLayout(D)), "TopologyDim(0, 1)\n");
+  D.Topo.Given = {false, false, false};
+  EXPECT_TRUE(valueLayout(D).empty());
+}
+
+//===----------------------------------------------------------------------===//
+// The rest of the contract
+//===----------------------------------------------------------------------===//
+
+TEST(Abi, MapTypesCopyInAndOut) {
+  EXPECT_TRUE(copiesIn(MapType::To));
+  EXPECT_TRUE(copiesIn(MapType::ToFrom));
+  EXPECT_FALSE(copiesIn(MapType::From));
+  EXPECT_FALSE(copiesIn(MapType::Alloc));
+  EXPECT_FALSE(copiesIn(MapType::Release));
+  EXPECT_FALSE(copiesIn(MapType::Delete));
+  EXPECT_TRUE(copiesOut(MapType::From));
+  EXPECT_TRUE(copiesOut(MapType::ToFrom));
+  EXPECT_FALSE(copiesOut(MapType::To));
+  EXPECT_FALSE(copiesOut(MapType::Alloc));
+  EXPECT_FALSE(copiesOut(MapType::Release));
+  EXPECT_FALSE(copiesOut(MapType::Delete));
+}
+
+TEST(Abi, NamesAreTheSourceSpellings) {
+  EXPECT_STREQ(mapTypeName(MapType::To), "to");
+  EXPECT_STREQ(mapTypeName(MapType::From), "from");
+  EXPECT_STREQ(mapTypeName(MapType::ToFrom), "tofrom");
+  EXPECT_STREQ(mapTypeName(MapType::Alloc), "alloc");
+  EXPECT_STREQ(mapTypeName(MapType::Release), "release");
+  EXPECT_STREQ(mapTypeName(MapType::Delete), "delete");
+  const char *Ops[] = {"+", "-", "*", "&", "|", "^", "&&", "||", "max", "min"};
+  for (size_t I = 0; I < std::size(AllReductionOps); ++I)
+    EXPECT_STREQ(reductionOpName(AllReductionOps[I]), Ops[I]);
+  EXPECT_STREQ(compareOpName(CompareOp::Less), "lt");
+  EXPECT_STREQ(compareOpName(CompareOp::NotEqual), "ne");
+  EXPECT_STREQ(constructName(ConstructKind::Kernel), "kernel");
+  EXPECT_STREQ(constructName(ConstructKind::EnterData), "enter");
+}
+
+TEST(Abi, NamesAreDistinct) {
+  std::set<std::string> Names;
+  for (CompareOp Op : AllCompareOps)
+    Names.insert(compareOpName(Op));
+  EXPECT_EQ(Names.size(), std::size(AllCompareOps));
+  Names.clear();
+  for (ConstructKind K : AllConstructs)
+    Names.insert(constructName(K));
+  EXPECT_EQ(Names.size(), std::size(AllConstructs));
+}
+
+TEST(Abi, LocationIsFileLineColumn) {
+  Descriptor D = minimal();
+  D.File = "dir/my file.c";
+  D.Line = 12;
+  D.Column = 3;
+  EXPECT_EQ(D.location(), "dir/my file.c:12:3");
+}
+
+TEST(Abi, ArrayIsDistributedWhenOneOfItsDimensionsIs) {
+  Array A;
+  A.Rank = 2;
+  EXPECT_FALSE(A.distributed());
+  A.Dims[1] = policy(Policy::Block);
+  EXPECT_TRUE(A.distributed());
+  A.Dims[1] = alignToLoop();
+  EXPECT_TRUE(A.distributed());
+  // Dimensions past the rank do not count.
+  A.Dims[1] = Policy();
+  A.Dims[2] = policy(Policy::Block);
+  EXPECT_FALSE(A.distributed());
+}
+
+TEST(Abi, ScalarTypeCodesAreKindTimesHundredPlusSize) {
+  for (bool CPlusPlus : {false, true}) {
+    std::string E = scalarTypeCodeExpr("sum", CPlusPlus);
+    EXPECT_TRUE(contains(E, "_Generic((sum)")) << E;
+    EXPECT_TRUE(contains(E, " int: " + std::to_string(KindSigned * 100 + 4)))
+        << E;
+    EXPECT_TRUE(contains(E, "unsigned long long: " +
+                                std::to_string(KindUnsigned * 100 + 8)))
+        << E;
+    EXPECT_TRUE(contains(E, "double: " + std::to_string(KindFloat * 100 + 8)))
+        << E;
+    EXPECT_TRUE(contains(E, (CPlusPlus ? "bool: " : "_Bool: ") +
+                                std::to_string(KindBool * 100 + 1)))
+        << E;
+    EXPECT_TRUE(contains(E, "default: 0")) << E;
+  }
+}

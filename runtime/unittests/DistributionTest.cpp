@@ -1,0 +1,797 @@
+//===-- DistributionTest.cpp - Which device holds which elements ----------===//
+//
+// distributeArray for every policy of 1-D, 2-D and 3-D arrays over 1-D, 2-D
+// and 3-D topologies, checked element by element against the plain rules
+// (BLOCK as the papers' hand-written split, CYCLIC dealt block by block,
+// the k-th split dimension on the k-th topology axis); ALIGN to arrays,
+// loops and labels; halos; the host layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/Distribution.h"
+
+#include "Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace homp;
+using namespace homp::reference;
+
+namespace {
+
+using Policy = homp::abi::Policy;
+using Halo = homp::abi::Halo;
+using Edge = homp::abi::Edge;
+using Point = std::vector<int64_t>;
+using Blocks = std::array<int64_t, MaxRank>;
+
+Policy policy(Policy::KindTy Kind) {
+  Policy P;
+  P.Kind = Kind;
+  return P;
+}
+const Policy Full = policy(Policy::Full);
+const Policy Block = policy(Policy::Block);
+const Policy Cyclic = policy(Policy::Cyclic);
+const Policy Auto = policy(Policy::Auto);
+
+Policy alignTo(const std::string &Target, int64_t Num = 1, int64_t Den = 1) {
+  Policy P = policy(Policy::Align);
+  P.Target = Target;
+  P.RatioNum = Num;
+  P.RatioDen = Den;
+  return P;
+}
+
+Policy alignToLoop(int64_t Num = 1, int64_t Den = 1) {
+  Policy P = policy(Policy::Align);
+  P.ToLoop = true;
+  P.RatioNum = Num;
+  P.RatioDen = Den;
+  return P;
+}
+
+homp::abi::Array array(const std::string &Name, std::vector<Policy> Dims,
+                       std::vector<int> Axis = {},
+                       std::vector<Halo> Halos = {}) {
+  homp::abi::Array A;
+  A.Name = Name;
+  A.Rank = static_cast<unsigned>(Dims.size());
+  for (unsigned I = 0; I < A.Rank; ++I)
+    A.Dims[I] = Dims[I];
+  for (unsigned I = 0; I < Axis.size(); ++I)
+    A.Axis[I] = Axis[I];
+  for (unsigned I = 0; I < Halos.size(); ++I)
+    A.Halos[I] = Halos[I];
+  return A;
+}
+
+/// An array of 8-byte elements whose mapped section is Section; its rows
+/// are as long as Extent says (by default, as long as the section reaches).
+ArrayShape shape(std::vector<Range> Section, std::vector<int64_t> Extent = {}) {
+  ArrayShape S;
+  S.Rank = static_cast<unsigned>(Section.size());
+  S.ElementSize = 8;
+  S.Section.Rank = S.Rank;
+  for (unsigned I = 0; I < S.Rank; ++I) {
+    S.Section.Dims[I] = Section[I];
+    if (I > 0)
+      S.Extent[I] = I < Extent.size() ? Extent[I] : Section[I].End;
+  }
+  return S;
+}
+
+/// The devices of Topo, with ids 10, 11, ... so that ids and positions
+/// differ.
+DistributionContext context(const Topology &Topo) {
+  DistributionContext C;
+  C.Topo = Topo;
+  for (unsigned P = 0; P < Topo.size(); ++P)
+    C.Devices.push_back(10 + static_cast<int>(P));
+  return C;
+}
+
+std::optional<Distribution> distribute(const homp::abi::Array &A,
+                                       const ArrayShape &S,
+                                       const DistributionContext &C,
+                                       Blocks B = {2, 2, 2}) {
+  std::string Error;
+  std::optional<Distribution> D = distributeArray(A, S, B, C, Error);
+  EXPECT_TRUE(D.has_value()) << Error;
+  return D;
+}
+
+std::string refusal(const homp::abi::Array &A, const ArrayShape &S,
+                    const DistributionContext &C) {
+  std::string Error;
+  EXPECT_FALSE(distributeArray(A, S, {2, 2, 2}, C, Error).has_value());
+  return Error;
+}
+
+IndexSet set(std::vector<Range> Ranges) {
+  IndexSet S;
+  for (const Range &R : Ranges)
+    S.add(R);
+  return S;
+}
+
+/// The topology axis each dimension is split over (-1: not split), by the
+/// rule of SPEC.md section 2: the k-th split dimension uses axis k unless
+/// the array names one.
+std::array<int, MaxRank> axesOf(const homp::abi::Array &A) {
+  std::array<int, MaxRank> Axes{-1, -1, -1};
+  int Next = 0;
+  for (unsigned D = 0; D < A.Rank; ++D)
+    if (A.Dims[D].Kind != Policy::Full)
+      Axes[D] = A.Axis[D] >= 0 ? A.Axis[D] : Next++;
+  return Axes;
+}
+
+/// Whether the device at Pos owns element P: along every split dimension,
+/// the part that deals the element is the device's coordinate on the axis.
+bool ownsByHand(const homp::abi::Array &A, const ArrayShape &S, const Blocks &B,
+                const Topology &T, unsigned Pos, const Point &P) {
+  std::array<unsigned, MaxRank> C = T.coords(Pos);
+  std::array<int, MaxRank> Axes = axesOf(A);
+  for (unsigned D = 0; D < A.Rank; ++D) {
+    if (Axes[D] < 0)
+      continue;
+    int64_t I = P[D] - S.Section.Dims[D].Begin, N = S.Section.Dims[D].size();
+    unsigned Parts = T.Dims[Axes[D]];
+    unsigned Part = A.Dims[D].Kind == Policy::Cyclic
+                        ? cyclicOwner(I, B[D], Parts)
+                        : blockOwner(I, N, Parts);
+    if (Part != C[Axes[D]])
+      return false;
+  }
+  return true;
+}
+
+/// Calls F with every combination of FULL, BLOCK, CYCLIC(2), CYCLIC(1) and
+/// AUTO over arrays of rank 1 to 3 and topologies of rank 1 to 3 that have
+/// enough dimensions for the split ones.
+template <typename F> void forEveryPolicyAndTopology(F &&Fn) {
+  const std::vector<Topology> Topologies = {
+      Topology{{1}},       Topology{{3}},      Topology{{4}},
+      Topology{{2, 2}},    Topology{{2, 3}},   Topology{{3, 1}},
+      Topology{{2, 2, 2}}, Topology{{1, 2, 3}}};
+  const std::vector<std::pair<Policy, int64_t>> Choices = {
+      {Full, 0}, {Block, 0}, {Cyclic, 2}, {Cyclic, 1}, {Auto, 0}};
+  const std::vector<ArrayShape> Shapes = {
+      shape({{2, 13}}), shape({{1, 6}, {0, 7}}, {0, 9}),
+      shape({{0, 4}, {1, 5}, {2, 5}}, {0, 6, 7})};
+  for (const ArrayShape &S : Shapes) {
+    unsigned Combos = 1;
+    for (unsigned D = 0; D < S.Rank; ++D)
+      Combos *= Choices.size();
+    for (unsigned C = 0; C < Combos; ++C) {
+      std::vector<Policy> Dims;
+      Blocks B{};
+      unsigned Split = 0;
+      for (unsigned D = 0, X = C; D < S.Rank; ++D, X /= Choices.size()) {
+        Dims.push_back(Choices[X % Choices.size()].first);
+        B[D] = Choices[X % Choices.size()].second;
+        Split += Dims.back().Kind != Policy::Full;
+      }
+      homp::abi::Array A = array("a", Dims);
+      for (const Topology &T : Topologies)
+        if (Split <= T.rank())
+          Fn(A, S, B, T);
+    }
+  }
+}
+
+std::string describe(const homp::abi::Array &A, const Blocks &B,
+                     const Topology &T) {
+  std::string S;
+  for (unsigned D = 0; D < A.Rank; ++D) {
+    const char *Names[] = {"FULL", "BLOCK", "CYCLIC", "ALIGN", "AUTO"};
+    S += std::string(D ? ", " : "") + Names[A.Dims[D].Kind];
+    if (A.Dims[D].Kind == Policy::Cyclic)
+      S += "(" + std::to_string(B[D]) + ")";
+  }
+  return S + " over " + T.str();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BLOCK, CYCLIC, FULL, AUTO
+//===----------------------------------------------------------------------===//
+
+// Element by element, each device owns what the plain rules give it.
+TEST(Distribution, EveryPolicyOverEveryTopologyOwnsByThePlainRules) {
+  unsigned Checked = 0;
+  forEveryPolicyAndTopology([&](const homp::abi::Array &A, const ArrayShape &S,
+                                const Blocks &B, const Topology &T) {
+    std::optional<Distribution> D = distribute(A, S, context(T), B);
+    ASSERT_TRUE(D) << describe(A, B, T);
+    ASSERT_EQ(D->Owned.size(), T.size());
+    ASSERT_EQ(D->Devices, context(T).Devices);
+    for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
+      ASSERT_EQ(D->Owned[Pos].Rank, S.Rank);
+      for (unsigned Dm = 0; Dm < S.Rank; ++Dm)
+        ASSERT_TRUE(wellFormed(D->Owned[Pos].Dims[Dm]));
+      ASSERT_TRUE(ProductSet::of(S.Section).contains(D->Owned[Pos]))
+          << describe(A, B, T) << ": device " << Pos << " owns "
+          << D->Owned[Pos].str() << " outside the section";
+      for (const Point &P : points(S.Section))
+        ASSERT_EQ(inSet(D->Owned[Pos], P), ownsByHand(A, S, B, T, Pos, P))
+            << describe(A, B, T) << ": device " << Pos << ", element "
+            << testing::PrintToString(P) << ", owns " << D->Owned[Pos].str();
+      ++Checked;
+    }
+  });
+  EXPECT_GT(Checked, 1000u);
+}
+
+// Devices that differ along an axis the array is split over own disjoint
+// parts; together they own the section exactly; devices that differ only
+// along other axes own the same.
+TEST(Distribution, PartsAreDisjointCoverTheSectionAndRepeatAlongUnusedAxes) {
+  forEveryPolicyAndTopology([&](const homp::abi::Array &A, const ArrayShape &S,
+                                const Blocks &B, const Topology &T) {
+    std::optional<Distribution> D = distribute(A, S, context(T), B);
+    ASSERT_TRUE(D);
+    std::array<int, MaxRank> Axes = axesOf(A);
+    auto SameOnUsedAxes = [&](unsigned P, unsigned Q) {
+      for (int Axis : Axes)
+        if (Axis >= 0 && T.coords(P)[Axis] != T.coords(Q)[Axis])
+          return false;
+      return true;
+    };
+    for (unsigned P = 0; P < T.size(); ++P)
+      for (unsigned Q = P + 1; Q < T.size(); ++Q) {
+        if (SameOnUsedAxes(P, Q))
+          ASSERT_EQ(D->Owned[P], D->Owned[Q]) << describe(A, B, T);
+        else
+          ASSERT_TRUE(D->Owned[P].intersect(D->Owned[Q]).empty())
+              << describe(A, B, T) << ": devices " << P << " and " << Q;
+      }
+    // Every element is owned by one device of each class of devices that
+    // agree on the used axes: count the owners of each element.
+    unsigned Classes = 0;
+    for (unsigned P = 0; P < T.size(); ++P) {
+      bool First = true;
+      for (unsigned Q = 0; Q < P; ++Q)
+        First &= !SameOnUsedAxes(P, Q);
+      Classes += First;
+    }
+    unsigned Copies = T.size() / Classes;
+    for (const Point &Pt : points(S.Section)) {
+      unsigned Owners = 0;
+      for (unsigned P = 0; P < T.size(); ++P)
+        Owners += inSet(D->Owned[P], Pt);
+      ASSERT_EQ(Owners, Copies)
+          << describe(A, B, T) << ", element " << testing::PrintToString(Pt);
+    }
+  });
+}
+
+TEST(Distribution, RecordsWhatIsSplitAndHow) {
+  std::optional<Distribution> D = distribute(
+      array("a", {Full, Cyclic, Block}), shape({{0, 4}, {0, 5}, {0, 6}}),
+      context(Topology{{2, 2}}), {7, 3, 7});
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Split, (std::array<bool, MaxRank>{false, true, true}));
+  EXPECT_EQ(D->Kinds[1], Policy::Cyclic);
+  EXPECT_EQ(D->Kinds[2], Policy::Block);
+  EXPECT_EQ(D->Blocks[1], 3);
+  EXPECT_EQ(D->Blocks[2], 0) << "only CYCLIC dimensions have a block size";
+  EXPECT_FALSE(D->duplicated());
+  EXPECT_EQ(D->positionOf(12), 2u);
+  EXPECT_EQ(D->positionOf(2), std::nullopt);
+}
+
+TEST(Distribution, FullArraysAreDuplicated) {
+  ArrayShape S = shape({{3, 9}, {0, 4}});
+  std::optional<Distribution> D =
+      distribute(array("a", {Full, Full}), S, context(Topology{{2, 2}}));
+  ASSERT_TRUE(D);
+  EXPECT_TRUE(D->duplicated());
+  for (const ProductSet &P : D->Owned)
+    EXPECT_EQ(P, ProductSet::of(S.Section));
+}
+
+TEST(Distribution, BlockOfFourteenOverFour) {
+  std::optional<Distribution> D =
+      distribute(array("x", {Block}), shape({{1, 15}}), context(Topology{{4}}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Owned[0].Dims[0], set({{1, 5}}));
+  EXPECT_EQ(D->Owned[1].Dims[0], set({{5, 9}}));
+  EXPECT_EQ(D->Owned[2].Dims[0], set({{9, 12}}));
+  EXPECT_EQ(D->Owned[3].Dims[0], set({{12, 15}}));
+}
+
+//===----------------------------------------------------------------------===//
+// Topology axes
+//===----------------------------------------------------------------------===//
+
+// topology(1, 0) after dist_data: the first dimension over the second axis.
+TEST(Distribution, ExplicitAxesSwapTheSplit) {
+  Topology T{{2, 3}};
+  homp::abi::Array A = array("a", {Block, Block}, {1, 0});
+  ArrayShape S = shape({{0, 9}, {0, 4}});
+  std::optional<Distribution> D = distribute(A, S, context(T));
+  ASSERT_TRUE(D);
+  for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
+    std::array<unsigned, MaxRank> C = T.coords(Pos);
+    EXPECT_EQ(D->Owned[Pos].Dims[0], IndexSet(handWrittenBlock(9, 3, C[1])));
+    EXPECT_EQ(D->Owned[Pos].Dims[1], IndexSet(handWrittenBlock(4, 2, C[0])));
+  }
+}
+
+// A 1-D array over the second axis of a 2x2 grid: devices in the same
+// column own the same part.
+TEST(Distribution, ExplicitAxisOfAOneDimensionalArray) {
+  Topology T{{2, 2}};
+  std::optional<Distribution> D =
+      distribute(array("a", {Block}, {1}), shape({{0, 10}}), context(T));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Owned[0].Dims[0], set({{0, 5}}));
+  EXPECT_EQ(D->Owned[1].Dims[0], set({{5, 10}}));
+  EXPECT_EQ(D->Owned[2].Dims[0], set({{0, 5}}));
+  EXPECT_EQ(D->Owned[3].Dims[0], set({{5, 10}}));
+}
+
+TEST(Distribution, EveryExplicitAxisAgainstThePlainRules) {
+  const Topology T{{2, 3, 2}};
+  ArrayShape S = shape({{0, 5}, {2, 9}, {0, 3}}, {0, 9, 3});
+  for (int A0 = 0; A0 < 3; ++A0)
+    for (int A1 = 0; A1 < 3; ++A1)
+      for (int A2 = 0; A2 < 3; ++A2) {
+        if (A0 == A1 || A1 == A2 || A0 == A2)
+          continue;
+        homp::abi::Array A = array("a", {Block, Cyclic, Block}, {A0, A1, A2});
+        Blocks B{0, 2, 0};
+        std::optional<Distribution> D = distribute(A, S, context(T), B);
+        ASSERT_TRUE(D);
+        for (unsigned Pos = 0; Pos < T.size(); ++Pos)
+          for (const Point &P : points(S.Section))
+            ASSERT_EQ(inSet(D->Owned[Pos], P), ownsByHand(A, S, B, T, Pos, P))
+                << A0 << A1 << A2 << " device " << Pos;
+      }
+}
+
+TEST(Distribution, MoreSplitDimensionsThanAxesAreRefused) {
+  EXPECT_EQ(refusal(array("a", {Block, Block}), shape({{0, 4}, {0, 4}}),
+                    context(Topology{{4}})),
+            "dimension 1 of 'a' is split over topology dimension 1, but the "
+            "devices form a 1-dimensional topology (4)");
+  EXPECT_EQ(refusal(array("b", {Cyclic, Full, Block}),
+                    shape({{0, 4}, {0, 4}, {0, 4}}), context(Topology{{3}})),
+            "dimension 2 of 'b' is split over topology dimension 1, but the "
+            "devices form a 1-dimensional topology (3)");
+}
+
+TEST(Distribution, AnAxisBeyondTheTopologyIsRefused) {
+  EXPECT_EQ(refusal(array("a", {Block}, {2}), shape({{0, 4}}),
+                    context(Topology{{2, 2}})),
+            "dimension 0 of 'a' is split over topology dimension 2, but the "
+            "devices form a 2-dimensional topology (2x2)");
+}
+
+//===----------------------------------------------------------------------===//
+// ALIGN to an array
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A context in which the arrays of Known can be aligned with.
+DistributionContext withArrays(const Topology &T,
+                               std::map<std::string, Distribution> &Known) {
+  DistributionContext C = context(T);
+  C.FindArray = [&Known](const std::string &Name) -> const Distribution * {
+    auto It = Known.find(Name);
+    return It == Known.end() ? nullptr : &It->second;
+  };
+  return C;
+}
+
+} // namespace
+
+TEST(DistributionAlign, ToAnArrayTakesItsParts) {
+  Topology T{{3}};
+  std::map<std::string, Distribution> Known;
+  Known["x"] = *distribute(array("x", {Block}), shape({{0, 12}}), context(T));
+  std::optional<Distribution> Y = distribute(
+      array("y", {alignTo("x")}), shape({{0, 12}}), withArrays(T, Known));
+  ASSERT_TRUE(Y);
+  for (unsigned P = 0; P < 3; ++P)
+    EXPECT_EQ(Y->Owned[P], Known["x"].Owned[P]) << P;
+  EXPECT_TRUE(Y->Split[0]);
+  EXPECT_FALSE(Y->duplicated());
+}
+
+TEST(DistributionAlign, RatiosScaleTheIndices) {
+  Topology T{{3}};
+  std::map<std::string, Distribution> Known;
+  // x: [0, 4) [4, 8) [8, 12)
+  Known["x"] = *distribute(array("x", {Block}), shape({{0, 12}}), context(T));
+  std::optional<Distribution> Twice = distribute(
+      array("y", {alignTo("x", 2)}), shape({{0, 24}}), withArrays(T, Known));
+  ASSERT_TRUE(Twice);
+  EXPECT_EQ(Twice->Owned[0].Dims[0], set({{0, 8}}));
+  EXPECT_EQ(Twice->Owned[1].Dims[0], set({{8, 16}}));
+  EXPECT_EQ(Twice->Owned[2].Dims[0], set({{16, 24}}));
+  std::optional<Distribution> Half = distribute(
+      array("z", {alignTo("x", 1, 2)}), shape({{0, 6}}), withArrays(T, Known));
+  ASSERT_TRUE(Half);
+  EXPECT_EQ(Half->Owned[0].Dims[0], set({{0, 2}}));
+  EXPECT_EQ(Half->Owned[1].Dims[0], set({{2, 4}}));
+  EXPECT_EQ(Half->Owned[2].Dims[0], set({{4, 6}}));
+}
+
+// The aligned array owns only what lies in its own section.
+TEST(DistributionAlign, PartsAreClippedToTheSection) {
+  Topology T{{3}};
+  std::map<std::string, Distribution> Known;
+  Known["x"] = *distribute(array("x", {Block}), shape({{0, 12}}), context(T));
+  std::optional<Distribution> Y = distribute(
+      array("y", {alignTo("x")}), shape({{2, 10}}), withArrays(T, Known));
+  ASSERT_TRUE(Y);
+  EXPECT_EQ(Y->Owned[0].Dims[0], set({{2, 4}}));
+  EXPECT_EQ(Y->Owned[1].Dims[0], set({{4, 8}}));
+  EXPECT_EQ(Y->Owned[2].Dims[0], set({{8, 10}}));
+}
+
+// The k-th dimension aligned with x follows x's k-th split dimension.
+TEST(DistributionAlign, DimensionsFollowTheSplitDimensionsInOrder) {
+  Topology T{{2, 2}};
+  std::map<std::string, Distribution> Known;
+  Known["x"] = *distribute(array("x", {Block, Cyclic}), shape({{0, 6}, {0, 8}}),
+                           context(T), {0, 1, 0});
+  std::optional<Distribution> Y =
+      distribute(array("y", {alignTo("x"), Full, alignTo("x")}),
+                 shape({{0, 6}, {0, 3}, {0, 8}}), withArrays(T, Known));
+  ASSERT_TRUE(Y);
+  for (unsigned P = 0; P < T.size(); ++P) {
+    EXPECT_EQ(Y->Owned[P].Dims[0], Known["x"].Owned[P].Dims[0]) << P;
+    EXPECT_EQ(Y->Owned[P].Dims[1], IndexSet(Range{0, 3})) << P;
+    EXPECT_EQ(Y->Owned[P].Dims[2], Known["x"].Owned[P].Dims[1]) << P;
+  }
+  // x's FULL dimensions are skipped: a 1-D y follows x's only split one.
+  Known["w"] = *distribute(array("w", {Full, Block}), shape({{0, 5}, {0, 8}}),
+                           context(Topology{{4}}));
+  std::optional<Distribution> Z =
+      distribute(array("z", {alignTo("w")}), shape({{0, 8}}),
+                 withArrays(Topology{{4}}, Known));
+  ASSERT_TRUE(Z);
+  for (unsigned P = 0; P < 4; ++P)
+    EXPECT_EQ(Z->Owned[P].Dims[0], Known["w"].Owned[P].Dims[1]) << P;
+}
+
+// Devices are matched by id: x may list them in another order, or not all.
+TEST(DistributionAlign, DevicesAreMatchedById) {
+  std::map<std::string, Distribution> Known;
+  DistributionContext XCtx;
+  XCtx.Topo = Topology{{3}};
+  XCtx.Devices = {12, 10, 11};
+  Known["x"] = *distribute(array("x", {Block}), shape({{0, 9}}), XCtx);
+  std::optional<Distribution> Y =
+      distribute(array("y", {alignTo("x")}), shape({{0, 9}}),
+                 withArrays(Topology{{4}}, Known)); // devices 10 .. 13
+  ASSERT_TRUE(Y);
+  EXPECT_EQ(Y->Owned[0].Dims[0], set({{3, 6}})); // device 10
+  EXPECT_EQ(Y->Owned[1].Dims[0], set({{6, 9}})); // device 11
+  EXPECT_EQ(Y->Owned[2].Dims[0], set({{0, 3}})); // device 12
+  EXPECT_TRUE(Y->Owned[3].Dims[0].empty()) << "device 13 holds no part of x";
+}
+
+TEST(DistributionAlign, ArrayWithoutThatManySplitDimensionsIsRefused) {
+  Topology T{{2}};
+  std::map<std::string, Distribution> Known;
+  Known["x"] = *distribute(array("x", {Block}), shape({{0, 4}}), context(T));
+  EXPECT_EQ(refusal(array("y", {alignTo("x"), alignTo("x")}),
+                    shape({{0, 4}, {0, 4}}), withArrays(T, Known)),
+            "dimension 1 of 'y' is aligned with 'x', which has no split "
+            "dimension 1");
+}
+
+//===----------------------------------------------------------------------===//
+// ALIGN to the loop and to a label
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Loop K's indices per position, as a kernel plan would give them.
+const std::vector<std::vector<IndexSet>> LoopParts = {
+    {set({{0, 2}}), set({{2, 9}}), set({{9, 12}})},
+    {set({{0, 1}, {4, 5}}), set({{1, 2}, {5, 6}}), set({{2, 4}})}};
+
+DistributionContext withLoops(const Topology &T) {
+  DistributionContext C = context(T);
+  C.LoopIndices = [](unsigned K, unsigned Pos, IndexSet &S) {
+    if (K >= LoopParts.size())
+      return false;
+    S = LoopParts[K][Pos];
+    return true;
+  };
+  return C;
+}
+
+} // namespace
+
+TEST(DistributionAlign, ToTheLoopHoldsItsIndices) {
+  std::optional<Distribution> D = distribute(
+      array("y", {alignToLoop()}), shape({{0, 12}}), withLoops(Topology{{3}}));
+  ASSERT_TRUE(D);
+  for (unsigned P = 0; P < 3; ++P)
+    EXPECT_EQ(D->Owned[P].Dims[0], LoopParts[0][P]) << P;
+}
+
+TEST(DistributionAlign, ToTheLoopScaledAndClipped) {
+  std::optional<Distribution> D = distribute(
+      array("y", {alignToLoop(2)}), shape({{1, 20}}), withLoops(Topology{{3}}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Owned[0].Dims[0], set({{1, 4}}));
+  EXPECT_EQ(D->Owned[1].Dims[0], set({{4, 18}}));
+  EXPECT_EQ(D->Owned[2].Dims[0], set({{18, 20}}));
+}
+
+// The k-th dimension aligned with the loop follows the k-th loop.
+TEST(DistributionAlign, ToTheLoopDimensionByDimension) {
+  std::optional<Distribution> D =
+      distribute(array("y", {alignToLoop(), Full, alignToLoop()}),
+                 shape({{0, 12}, {0, 2}, {0, 6}}), withLoops(Topology{{3}}));
+  ASSERT_TRUE(D);
+  for (unsigned P = 0; P < 3; ++P) {
+    EXPECT_EQ(D->Owned[P].Dims[0], LoopParts[0][P]) << P;
+    EXPECT_EQ(D->Owned[P].Dims[2], LoopParts[1][P]) << P;
+  }
+}
+
+TEST(DistributionAlign, ToALoopThatIsNotThereIsRefused) {
+  EXPECT_EQ(refusal(array("y", {alignToLoop()}), shape({{0, 4}}),
+                    context(Topology{{2}})),
+            "dimension 0 of 'y' is aligned with loop 0 of the nest, which is "
+            "not distributed");
+  EXPECT_EQ(refusal(array("y", {alignToLoop(), alignToLoop(), alignToLoop()}),
+                    shape({{0, 4}, {0, 4}, {0, 4}}), withLoops(Topology{{3}})),
+            "dimension 2 of 'y' is aligned with loop 2 of the nest, which is "
+            "not distributed");
+}
+
+TEST(DistributionAlign, ToALabelAsksForItsLoopsByDeviceId) {
+  Topology T{{2}};
+  DistributionContext C = context(T);
+  std::vector<std::string> Asked;
+  C.LabelIndices = [&](const std::string &Label, unsigned K, int Id,
+                       IndexSet &S) {
+    Asked.push_back(Label + " " + std::to_string(K) + " " + std::to_string(Id));
+    if (Label != "loop1")
+      return false;
+    S = Id == 10 ? set({{0, 3 + K}}) : set({{3 + K, 8}});
+    return true;
+  };
+  std::optional<Distribution> D =
+      distribute(array("y", {alignTo("loop1"), alignTo("loop1", 2)}),
+                 shape({{0, 8}, {0, 16}}), C);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(Asked, (std::vector<std::string>{"loop1 0 10", "loop1 0 11",
+                                             "loop1 1 10", "loop1 1 11"}));
+  EXPECT_EQ(D->Owned[0].Dims[0], set({{0, 3}}));
+  EXPECT_EQ(D->Owned[1].Dims[0], set({{3, 8}}));
+  EXPECT_EQ(D->Owned[0].Dims[1], set({{0, 8}}));
+  EXPECT_EQ(D->Owned[1].Dims[1], set({{8, 16}}));
+}
+
+TEST(DistributionAlign, ToNeitherArrayNorLabelIsRefused) {
+  DistributionContext C = context(Topology{{2}});
+  C.FindArray = [](const std::string &) { return nullptr; };
+  C.LabelIndices = [](const std::string &, unsigned, int, IndexSet &) {
+    return false;
+  };
+  const char *Why = "dimension 0 of 'y' is aligned with 'nowhere', which is "
+                    "neither a distributed array nor a labelled loop it can "
+                    "follow";
+  EXPECT_EQ(refusal(array("y", {alignTo("nowhere")}), shape({{0, 4}}), C), Why);
+  EXPECT_EQ(refusal(array("y", {alignTo("nowhere")}), shape({{0, 4}}),
+                    context(Topology{{2}})),
+            Why);
+}
+
+//===----------------------------------------------------------------------===//
+// Halos
+//===----------------------------------------------------------------------===//
+
+// A device holds its part widened by the halo; at the section's ends the
+// halo stops there for 'none' and goes past for 'periodic' and
+// 'reflecting'.
+TEST(DistributionHalo, EveryWidthAndEdgeAgainstIndices) {
+  const Edge Edges[] = {Edge::None, Edge::Periodic, Edge::Reflecting};
+  const Range Section{3, 23};
+  for (unsigned Devices : {1u, 3u, 4u})
+    for (int64_t Left = 0; Left <= 3; ++Left)
+      for (int64_t Right = 0; Right <= 3; ++Right)
+        for (Edge LE : Edges)
+          for (Edge RE : Edges) {
+            homp::abi::Array A =
+                array("a", {Block}, {}, {Halo{Left, Right, LE, RE}});
+            std::optional<Distribution> D =
+                distribute(A, shape({Section}), context(Topology{{Devices}}));
+            ASSERT_TRUE(D);
+            for (unsigned P = 0; P < Devices; ++P) {
+              std::set<int64_t> Want;
+              for (int64_t J : members(D->Owned[P].Dims[0]))
+                for (int64_t I = J - Left; I <= J + Right; ++I) {
+                  bool PastLeft = I < Section.Begin,
+                       PastRight = I >= Section.End;
+                  if ((PastLeft && LE == Edge::None) ||
+                      (PastRight && RE == Edge::None))
+                    continue;
+                  Want.insert(I);
+                }
+              ProductSet H = D->held(P);
+              ASSERT_EQ(H.Rank, 1u);
+              ASSERT_EQ(H.Dims[0], setOf(Want))
+                  << "halo " << Left << ":" << Right << " edges " << int(LE)
+                  << int(RE) << " device " << P << " of " << Devices;
+              ASSERT_TRUE(H.contains(D->Owned[P]));
+            }
+          }
+}
+
+TEST(DistributionHalo, FirstAndLastDevicesOfAPeriodicArray) {
+  // halo(1:periodic): the first device also holds a[-1], the last a[n].
+  homp::abi::Array A =
+      array("a", {Block}, {}, {Halo{1, 1, Edge::Periodic, Edge::Periodic}});
+  std::optional<Distribution> D =
+      distribute(A, shape({{0, 20}}), context(Topology{{4}}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->held(0).Dims[0], set({{-1, 6}}));
+  EXPECT_EQ(D->held(1).Dims[0], set({{4, 11}}));
+  EXPECT_EQ(D->held(3).Dims[0], set({{14, 21}}));
+  A.Halos[0].LeftEdge = A.Halos[0].RightEdge = Edge::None;
+  D = distribute(A, shape({{0, 20}}), context(Topology{{4}}));
+  EXPECT_EQ(D->held(0).Dims[0], set({{0, 6}}));
+  EXPECT_EQ(D->held(3).Dims[0], set({{14, 20}}));
+}
+
+TEST(DistributionHalo, OnlySplitDimensionsHaveHalos) {
+  homp::abi::Array A = array("u", {Block, Full}, {},
+                             {Halo{1, 1, Edge::None, Edge::None},
+                              Halo{2, 2, Edge::Periodic, Edge::Periodic}});
+  std::optional<Distribution> D =
+      distribute(A, shape({{0, 8}, {0, 5}}), context(Topology{{2}}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->held(0).Dims[0], set({{0, 5}}));
+  EXPECT_EQ(D->held(1).Dims[0], set({{3, 8}}));
+  EXPECT_EQ(D->held(0).Dims[1], set({{0, 5}}));
+  EXPECT_EQ(D->held(1).Dims[1], set({{0, 5}}));
+}
+
+TEST(DistributionHalo, DevicesThatOwnNothingHoldNothing) {
+  homp::abi::Array A =
+      array("a", {Block}, {}, {Halo{1, 1, Edge::Periodic, Edge::Periodic}});
+  std::optional<Distribution> D =
+      distribute(A, shape({{0, 2}}), context(Topology{{4}}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->held(0).Dims[0], set({{-1, 2}}));
+  EXPECT_EQ(D->held(1).Dims[0], set({{0, 3}}));
+  EXPECT_TRUE(D->held(2).empty());
+  EXPECT_TRUE(D->held(3).empty());
+}
+
+TEST(DistributionHalo, WithoutAHaloHeldIsOwned) {
+  forEveryPolicyAndTopology([](const homp::abi::Array &A, const ArrayShape &S,
+                               const Blocks &B, const Topology &T) {
+    std::optional<Distribution> D = distribute(A, S, context(T), B);
+    ASSERT_TRUE(D);
+    for (unsigned P = 0; P < T.size(); ++P)
+      ASSERT_EQ(D->held(P), D->Owned[P]);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The host layout
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Every element's offset in an array of S's rank and extents (the section's
+/// end in dimension 0), found by counting through it row-major.
+std::map<Point, int64_t> rowMajorOffsets(const ArrayShape &S) {
+  Box Whole;
+  Whole.Rank = S.Rank;
+  Whole.Dims[0] = {0, S.Section.Dims[0].End};
+  for (unsigned D = 1; D < S.Rank; ++D)
+    Whole.Dims[D] = {0, S.Extent[D]};
+  std::map<Point, int64_t> Offsets;
+  int64_t Next = 0;
+  for (const Point &P : points(Whole))
+    Offsets[P] = Next++;
+  return Offsets;
+}
+
+Index indexOf(const Point &P) {
+  Index I{};
+  for (size_t D = 0; D < P.size(); ++D)
+    I[D] = P[D];
+  return I;
+}
+
+} // namespace
+
+TEST(ArrayShape, OffsetsAreRowMajor) {
+  for (const ArrayShape &S : {shape({{0, 7}}), shape({{0, 3}, {0, 4}}, {0, 6}),
+                              shape({{0, 3}, {0, 4}, {0, 5}}, {0, 4, 5}),
+                              shape({{1, 3}, {2, 4}, {0, 2}}, {0, 5, 3})})
+    for (const auto &[P, Offset] : rowMajorOffsets(S))
+      EXPECT_EQ(S.offset(indexOf(P)), Offset) << testing::PrintToString(P);
+  // Indices below 0 (a halo past the array's start) keep counting.
+  ArrayShape U = shape({{0, 30}});
+  EXPECT_EQ(U.offset({-4, 0, 0}), -4);
+  ArrayShape V = shape({{0, 3}, {0, 10}});
+  EXPECT_EQ(V.offset({-1, 2, 0}), -8);
+}
+
+// A copy of a set spans from its first to its last element.
+TEST(ArrayShape, SpanGoesFromTheFirstToTheLastElement) {
+  Random R(21);
+  for (unsigned Rank = 1; Rank <= MaxRank; ++Rank) {
+    std::vector<Range> Dims = {{0, 6}, {0, 5}, {0, 4}};
+    Dims.resize(Rank);
+    ArrayShape S = shape(Dims);
+    std::map<Point, int64_t> Offsets = rowMajorOffsets(S);
+    for (int N = 0; N < 300; ++N) {
+      ProductSet P;
+      P.Rank = Rank;
+      for (unsigned D = 0; D < Rank; ++D)
+        P.Dims[D] = maskSet(R.bits(static_cast<unsigned>(Dims[D].End)), 0);
+      int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+      for (const Point &Pt : points(P)) {
+        Lo = std::min(Lo, Offsets.at(Pt));
+        Hi = std::max(Hi, Offsets.at(Pt));
+      }
+      Range Span = S.span(P);
+      if (P.empty())
+        EXPECT_TRUE(Span.empty()) << P.str();
+      else
+        EXPECT_EQ(Span, (Range{Lo, Hi + 1})) << P.str();
+    }
+  }
+}
+
+// A box is contiguous when its elements' offsets are consecutive: every
+// non-empty box of a 3x4 and a 2x3x3 array.
+TEST(ArrayShape, ContiguousWhenTheOffsetsAreConsecutive) {
+  for (const ArrayShape &S :
+       {shape({{0, 3}, {0, 4}}), shape({{0, 2}, {0, 3}, {0, 3}})}) {
+    std::map<Point, int64_t> Offsets = rowMajorOffsets(S);
+    std::vector<Range> Ranges[MaxRank];
+    for (unsigned D = 0; D < S.Rank; ++D)
+      for (int64_t B = 0; B < S.Section.Dims[D].End; ++B)
+        for (int64_t E = B + 1; E <= S.Section.Dims[D].End; ++E)
+          Ranges[D].push_back({B, E});
+    if (S.Rank < 3)
+      Ranges[2] = {Range{0, 1}};
+    unsigned Contiguous = 0, Total = 0;
+    for (const Range &R0 : Ranges[0])
+      for (const Range &R1 : Ranges[1])
+        for (const Range &R2 : Ranges[2]) {
+          Box B;
+          B.Rank = S.Rank;
+          B.Dims = {R0, R1, R2};
+          std::vector<int64_t> Offs;
+          for (const Point &P : points(B))
+            Offs.push_back(Offsets.at(P));
+          bool Consecutive = Offs.back() - Offs.front() + 1 ==
+                             static_cast<int64_t>(Offs.size());
+          EXPECT_EQ(S.contiguous(B), Consecutive) << B.str();
+          Contiguous += Consecutive;
+          ++Total;
+        }
+    EXPECT_GT(Contiguous, 0u);
+    EXPECT_LT(Contiguous, Total);
+  }
+}

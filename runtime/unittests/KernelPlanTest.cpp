@@ -1,0 +1,1163 @@
+//===-- KernelPlanTest.cpp - Which device runs and holds what -------------===//
+//
+// Builds kernel descriptors by hand and checks every plan planKernel makes
+// against references worked out here: loops are run literally, every
+// iteration of the nest must run on exactly one device, each device's
+// launch pieces (expanded with chunkOf and run literally) must run exactly
+// its iterations, and every element a device's iterations touch must be in
+// what it holds. Each test then checks the split its behaviour asks for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/KernelPlan.h"
+
+#include "homp/Partition.h"
+
+#include "Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace homp;
+using namespace homp::reference;
+
+namespace {
+
+using Policy = homp::abi::Policy;
+using Edge = homp::abi::Edge;
+using Subscript = homp::abi::Subscript;
+using Point = std::vector<int64_t>;
+using Blocks = std::array<int64_t, MaxRank>;
+
+Policy policy(Policy::KindTy Kind) {
+  Policy P;
+  P.Kind = Kind;
+  return P;
+}
+const Policy Full = policy(Policy::Full);
+const Policy Block = policy(Policy::Block);
+const Policy Cyclic = policy(Policy::Cyclic);
+
+Policy alignTo(const std::string &Target, int64_t Num = 1, int64_t Den = 1) {
+  Policy P = policy(Policy::Align);
+  P.Target = Target;
+  P.RatioNum = Num;
+  P.RatioDen = Den;
+  return P;
+}
+
+Policy alignToLoop() {
+  Policy P = policy(Policy::Align);
+  P.ToLoop = true;
+  return P;
+}
+
+LoopBounds loop(int64_t First, CompareOp Op, int64_t Bound, int64_t Step = 1) {
+  return {First, Bound, Step, Op};
+}
+
+/// 'for (i = Begin; i < End; i++)'.
+LoopBounds upTo(int64_t Begin, int64_t End) {
+  return loop(Begin, CompareOp::Less, End);
+}
+
+Subscript linear(unsigned Loop, int64_t Min, int64_t Max) {
+  Subscript S;
+  S.Kind = Subscript::Linear;
+  S.Loop = Loop;
+  S.Min = Min;
+  S.Max = Max;
+  return S;
+}
+
+/// x[i + Offset], i the variable of loop Loop.
+Subscript at(int64_t Offset = 0, unsigned Loop = 0) {
+  return linear(Loop, Offset, Offset);
+}
+
+/// A kernel under construction: its descriptor and everything planKernel is
+/// given with it. Devices have ids 10, 11, ... so that ids and positions
+/// differ.
+struct Kernel {
+  homp::abi::Descriptor Desc;
+  std::vector<int> Devices;
+  Topology Topo;
+  LoopNest Nest;
+  Blocks LoopBlocks{};
+  std::vector<ArrayShape> Shapes;
+  std::vector<Blocks> ArrayBlocks;
+  std::vector<KernelPlanInput::Resident> Residents;
+  std::function<bool(const std::string &, unsigned, int, IndexSet &)>
+      LabelIndices;
+
+  Kernel(std::vector<LoopBounds> Loops, std::vector<Policy> Policies,
+         Topology T, Blocks LoopBlocks = {})
+      : Topo(T), LoopBlocks(LoopBlocks) {
+    Desc.Kind = homp::abi::ConstructKind::Kernel;
+    Desc.File = "k.c";
+    Desc.Line = 4;
+    Desc.Column = 1;
+    for (unsigned P = 0; P < T.size(); ++P)
+      Devices.push_back(10 + static_cast<int>(P));
+    Nest.Rank = static_cast<unsigned>(Loops.size());
+    for (unsigned L = 0; L < Nest.Rank; ++L) {
+      Nest.Loops[L] = Loops[L];
+      homp::abi::Loop D;
+      D.Op = Loops[L].Op;
+      D.Dist = Policies[L];
+      Desc.Loops.push_back(D);
+    }
+  }
+
+  /// Maps the section Section of Name (whose rows are Extent long) with one
+  /// policy and halo per dimension; Cyclic dimensions have block sizes B.
+  Kernel &array(const std::string &Name, std::vector<Policy> Dims,
+                std::vector<Range> Section,
+                std::vector<homp::abi::Halo> Halos = {}, Blocks B = {},
+                std::vector<int64_t> Extent = {}) {
+    homp::abi::Array A;
+    A.Name = Name;
+    A.Rank = static_cast<unsigned>(Dims.size());
+    ArrayShape S;
+    S.Rank = A.Rank;
+    S.ElementSize = 8;
+    S.Section.Rank = A.Rank;
+    for (unsigned D = 0; D < A.Rank; ++D) {
+      A.Dims[D] = Dims[D];
+      S.Section.Dims[D] = Section[D];
+      if (D > 0)
+        S.Extent[D] = D < Extent.size() ? Extent[D] : Section[D].End;
+    }
+    for (unsigned D = 0; D < Halos.size(); ++D)
+      A.Halos[D] = Halos[D];
+    Desc.Arrays.push_back(A);
+    Shapes.push_back(S);
+    ArrayBlocks.push_back(B);
+    return *this;
+  }
+
+  /// Loops take their step from the chunk (one launch may run a strided
+  /// set of iterations).
+  Kernel &strided() {
+    for (homp::abi::Loop &L : Desc.Loops)
+      L.Strided = true;
+    return *this;
+  }
+
+  /// The body uses Name with these subscripts; Resident, if given, is the
+  /// distribution of a data region it is resident in.
+  Kernel &access(const std::string &Name,
+                 std::vector<homp::abi::Subscript> Subs, bool Written,
+                 const Distribution *Resident = nullptr) {
+    homp::abi::Access A;
+    A.Name = Name;
+    A.Rank = static_cast<unsigned>(Subs.size());
+    for (unsigned D = 0; D < A.Rank; ++D)
+      A.Subs[D] = Subs[D];
+    A.Written = Written;
+    Desc.Accesses.push_back(A);
+    Residents.push_back(
+        {Resident, Resident ? "the data region at a.c:3:1" : ""});
+    return *this;
+  }
+
+  KernelPlanInput input() const {
+    KernelPlanInput In;
+    In.Desc = &Desc;
+    In.Devices = Devices;
+    In.Topo = Topo;
+    In.Nest = Nest;
+    In.LoopBlocks = LoopBlocks;
+    In.ItemShapes = Shapes;
+    In.ItemBlocks = ArrayBlocks;
+    In.AccessResidents = Residents;
+    In.LabelIndices = LabelIndices;
+    return In;
+  }
+};
+
+std::string describe(const LoopBounds &L) {
+  return "for (i = " + std::to_string(L.First) + "; i " + opName(L.Op) + " " +
+         std::to_string(L.Bound) + "; i += " + std::to_string(L.Step) + ")";
+}
+
+/// The indices each loop of the nest runs, in order.
+std::vector<std::vector<int64_t>> loopIndices(const LoopNest &N) {
+  std::vector<std::vector<int64_t>> Idx;
+  for (unsigned L = 0; L < N.Rank; ++L)
+    Idx.push_back(*runLoop(N.Loops[L]));
+  return Idx;
+}
+
+/// Every tuple of iteration numbers of the nest.
+std::vector<Point> allIterations(const std::vector<std::vector<int64_t>> &Idx) {
+  ProductSet All;
+  All.Rank = static_cast<unsigned>(Idx.size());
+  for (unsigned L = 0; L < All.Rank; ++L)
+    All.Dims[L] = IndexSet(Range{0, static_cast<int64_t>(Idx[L].size())});
+  return points(All);
+}
+
+const Distribution *distributionOf(const Kernel &K, const KernelPlan &Plan,
+                                   unsigned Access) {
+  const std::string &Name = K.Desc.Accesses[Access].Name;
+  for (size_t I = 0; I < K.Desc.Arrays.size(); ++I)
+    if (K.Desc.Arrays[I].Name == Name)
+      return &Plan.Items[I];
+  return K.Residents[Access].Dist;
+}
+
+/// What every plan must satisfy; the first problem found, or "".
+std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
+  std::ostringstream OS;
+  unsigned P = static_cast<unsigned>(K.Devices.size());
+  if (Plan.Work.size() != P)
+    return "wrong number of devices";
+  if (Plan.Items.size() != K.Desc.Arrays.size())
+    return "wrong number of arrays";
+  std::vector<std::vector<int64_t>> Idx = loopIndices(K.Nest);
+  std::vector<Point> All = allIterations(Idx);
+
+  // Every iteration exactly once.
+  for (const Point &It : All) {
+    std::vector<unsigned> By;
+    for (unsigned D = 0; D < P; ++D)
+      if (inSet(Plan.Work[D].Iterations, It))
+        By.push_back(D);
+    if (By.size() != 1) {
+      OS << "iteration " << testing::PrintToString(It) << " runs on "
+         << By.size() << " devices";
+      return OS.str();
+    }
+  }
+  for (unsigned D = 0; D < P; ++D)
+    for (unsigned L = 0; L < K.Nest.Rank; ++L)
+      if (!wellFormed(Plan.Work[D].Iterations.Dims[L]) ||
+          !IndexSet(Range{0, static_cast<int64_t>(Idx[L].size())})
+               .contains(Plan.Work[D].Iterations.Dims[L]))
+        return "device " + std::to_string(D) + " runs iterations " +
+               Plan.Work[D].Iterations.str() + " outside the loops";
+
+  // The launch pieces, run literally, run each of the device's iterations
+  // once and nothing else.
+  for (unsigned D = 0; D < P; ++D) {
+    const DeviceWork &W = Plan.Work[D];
+    std::multiset<Point> Ran;
+    for (const LaunchPiece &Piece : W.Pieces) {
+      std::vector<Point> Tuples = {{}};
+      for (unsigned L = 0; L < K.Nest.Rank; ++L) {
+        int64_t Trip = static_cast<int64_t>(Idx[L].size());
+        homp::abi::ChunkLoop C = chunkOf(K.Nest.Loops[L], Trip, Piece.Loops[L]);
+        std::optional<std::vector<int64_t>> V =
+            runLoop(C.First, K.Nest.Loops[L].Op, C.Bound, C.Step, Trip + 1);
+        if (!V)
+          return "a chunk of loop " + std::to_string(L) + " does not terminate";
+        std::vector<Point> Longer;
+        for (const Point &T : Tuples)
+          for (int64_t I : *V) {
+            Longer.push_back(T);
+            Longer.back().push_back(I);
+          }
+        Tuples = Longer;
+      }
+      Ran.insert(Tuples.begin(), Tuples.end());
+    }
+    std::multiset<Point> Want;
+    for (const Point &It : points(W.Iterations)) {
+      Point I;
+      for (unsigned L = 0; L < K.Nest.Rank; ++L)
+        I.push_back(Idx[L][It[L]]);
+      Want.insert(I);
+    }
+    if (Ran != Want) {
+      OS << "device " << D << " has " << W.Pieces.size() << " pieces that run "
+         << Ran.size() << " iterations, not its " << Want.size() << " "
+         << W.Iterations.str();
+      return OS.str();
+    }
+  }
+
+  // Every element the iterations touch is held by the device.
+  for (unsigned A = 0; A < K.Desc.Accesses.size(); ++A) {
+    const homp::abi::Access &Use = K.Desc.Accesses[A];
+    const Distribution *X = distributionOf(K, Plan, A);
+    if (!X || X->duplicated() || Use.Rank != X->Shape.Rank)
+      continue;
+    for (unsigned D = 0; D < P; ++D) {
+      if (Plan.Work[D].Iterations.empty())
+        continue;
+      std::optional<unsigned> Q = X->positionOf(K.Devices[D]);
+      if (!Q)
+        return "device " + std::to_string(D) + " holds no part of " + Use.Name;
+      ProductSet Held = X->held(*Q);
+      for (const Point &It : points(Plan.Work[D].Iterations))
+        for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
+          const Subscript &S = Use.Subs[Dm];
+          if (S.Kind != Subscript::Linear)
+            continue;
+          for (int64_t C = S.Min; C <= S.Max; ++C) {
+            int64_t E = Idx[S.Loop][It[S.Loop]] + C;
+            if (!Held.Dims[Dm].contains(E)) {
+              OS << "device " << D << " uses element " << E << " of "
+                 << Use.Name << " but holds " << Held.str();
+              return OS.str();
+            }
+          }
+        }
+    }
+  }
+  return "";
+}
+
+std::optional<KernelPlan> plan(const Kernel &K) {
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  if (!planKernel(In, Plan, Error)) {
+    ADD_FAILURE() << "refused: " << Error;
+    return std::nullopt;
+  }
+  std::string Problem = checkPlan(K, Plan);
+  if (!Problem.empty()) {
+    ADD_FAILURE() << Problem;
+    return std::nullopt;
+  }
+  return Plan;
+}
+
+std::string refusal(const Kernel &K) {
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  EXPECT_FALSE(planKernel(In, Plan, Error));
+  EXPECT_FALSE(Error.empty());
+  return Error;
+}
+
+/// The indices device Pos runs of loop L.
+std::set<int64_t> indicesRun(const Kernel &K, const KernelPlan &Plan,
+                             unsigned Pos, unsigned L = 0) {
+  std::vector<int64_t> Idx = *runLoop(K.Nest.Loops[L]);
+  std::set<int64_t> S;
+  for (int64_t It : members(Plan.Work[Pos].Iterations.Dims[L]))
+    S.insert(Idx[It]);
+  return S;
+}
+
+std::set<int64_t> asSet(const IndexSet &S) {
+  std::vector<int64_t> M = members(S);
+  return std::set<int64_t>(M.begin(), M.end());
+}
+
+std::set<int64_t> range(int64_t Begin, int64_t End) {
+  std::set<int64_t> S;
+  for (int64_t I = Begin; I < End; ++I)
+    S.insert(I);
+  return S;
+}
+
+std::set<int64_t> intersection(const std::set<int64_t> &A, Range R) {
+  std::set<int64_t> S;
+  for (int64_t I : A)
+    if (R.contains(I))
+      S.insert(I);
+  return S;
+}
+
+/// A BLOCK distribution of [Begin, End) made by hand, with the given parts.
+Distribution residentBlock(std::vector<int> Devices, std::vector<Range> Parts,
+                           Range Section) {
+  Distribution D;
+  D.Shape.Rank = 1;
+  D.Shape.ElementSize = 8;
+  D.Shape.Section.Rank = 1;
+  D.Shape.Section.Dims[0] = Section;
+  D.Devices = Devices;
+  for (const Range &R : Parts) {
+    ProductSet P;
+    P.Rank = 1;
+    P.Dims[0] = IndexSet(R);
+    D.Owned.push_back(P);
+  }
+  D.Split[0] = true;
+  D.Kinds[0] = Policy::Block;
+  return D;
+}
+
+const CompareOp AllOps[] = {CompareOp::Less, CompareOp::LessEqual,
+                            CompareOp::Greater, CompareOp::GreaterEqual,
+                            CompareOp::NotEqual};
+
+/// Loops of every comparison and step, with between 0 and about 15
+/// iterations.
+std::vector<LoopBounds> sampleLoops() {
+  std::vector<LoopBounds> Loops;
+  for (CompareOp Op : AllOps)
+    for (int64_t Step : {-3, -2, -1, 1, 2, 3})
+      for (int64_t First : {-6, -1, 0, 5})
+        for (int64_t Bound : {-7, -2, 0, 4, 9}) {
+          LoopBounds L = loop(First, Op, Bound, Step);
+          if (tripCount(L))
+            Loops.push_back(L);
+        }
+  return Loops;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Loops split by their own policy
+//===----------------------------------------------------------------------===//
+
+TEST(KernelPlan, BlockLoopWithoutArraysSplitsItsIterationsLikeBlock) {
+  for (const LoopBounds &L : sampleLoops())
+    for (unsigned P = 1; P <= 5; ++P) {
+      Kernel K({L}, {Block}, Topology::line(P));
+      std::optional<KernelPlan> Plan = plan(K);
+      ASSERT_TRUE(Plan) << describe(L) << " over " << P;
+      int64_t Trip = *tripCount(L);
+      for (unsigned D = 0; D < P; ++D)
+        EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
+                  IndexSet(handWrittenBlock(Trip, P, D)))
+            << describe(L) << " device " << D << " of " << P;
+    }
+}
+
+TEST(KernelPlan, CyclicLoopWithoutArraysDealsItsIterations) {
+  for (const LoopBounds &L : sampleLoops())
+    for (unsigned P = 1; P <= 4; ++P)
+      for (int64_t B = 1; B <= 3; ++B) {
+        Kernel K({L}, {Cyclic}, Topology::line(P), {B, 0, 0});
+        std::optional<KernelPlan> Plan = plan(K);
+        ASSERT_TRUE(Plan) << describe(L);
+        int64_t Trip = *tripCount(L);
+        for (unsigned D = 0; D < P; ++D) {
+          std::set<int64_t> Want;
+          for (int64_t It = 0; It < Trip; ++It)
+            if (cyclicOwner(It, B, P) == D)
+              Want.insert(It);
+          EXPECT_EQ(Plan->Work[D].Iterations.Dims[0], setOf(Want))
+              << describe(L) << " CYCLIC(" << B << ") device " << D;
+        }
+      }
+}
+
+// dist_iteration(BLOCK, FULL): every device runs the whole inner loop.
+TEST(KernelPlan, FullLoopsRunWhollyOnEveryDevice) {
+  Kernel K({upTo(0, 6), upTo(0, 5)}, {Block, Full}, Topology::line(3));
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D) {
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
+              IndexSet(handWrittenBlock(6, 3, D)));
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[1], IndexSet(Range{0, 5}));
+  }
+}
+
+// Random nests of one to three loops, each BLOCK, CYCLIC(n) or FULL, over
+// topologies with one dimension per split loop: every iteration runs once,
+// and each split loop is split along its own axis.
+TEST(KernelPlan, RandomNestsOverMatchingTopologiesRunEveryIterationOnce) {
+  Random R(42);
+  std::vector<LoopBounds> Loops = sampleLoops();
+  for (int Case = 0; Case < 300; ++Case) {
+    unsigned Rank = static_cast<unsigned>(R.between(1, 3));
+    std::vector<LoopBounds> Nest;
+    std::vector<Policy> Policies;
+    Blocks LoopBlocks{};
+    std::vector<unsigned> Dims;
+    for (unsigned L = 0; L < Rank; ++L) {
+      Nest.push_back(Loops[R.between(0, Loops.size() - 1)]);
+      switch (R.between(0, 2)) {
+      case 0:
+        Policies.push_back(Full);
+        break;
+      case 1:
+        Policies.push_back(Block);
+        Dims.push_back(static_cast<unsigned>(R.between(1, 3)));
+        break;
+      default:
+        Policies.push_back(Cyclic);
+        LoopBlocks[L] = R.between(1, 3);
+        Dims.push_back(static_cast<unsigned>(R.between(1, 3)));
+      }
+    }
+    if (Dims.empty())
+      Dims.push_back(1);
+    Kernel K(Nest, Policies, Topology{Dims}, LoopBlocks);
+    if (Case % 2)
+      K.strided();
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << "case " << Case;
+    for (unsigned D = 0; D < K.Topo.size(); ++D)
+      for (unsigned L = 0, Axis = 0; L < Rank; ++L) {
+        int64_t Trip = *tripCount(Nest[L]);
+        IndexSet Want(Range{0, Trip});
+        if (Policies[L].Kind != Policy::Full) {
+          unsigned Parts = Dims[Axis], Part = K.Topo.coords(D)[Axis];
+          ++Axis;
+          Want = Policies[L].Kind == Policy::Block
+                     ? IndexSet(handWrittenBlock(Trip, Parts, Part))
+                     : cyclicPart(Trip, LoopBlocks[L], Parts, Part);
+        }
+        ASSERT_EQ(Plan->Work[D].Iterations.Dims[L], Want)
+            << "case " << Case << " device " << D << " loop " << L;
+      }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Owner computes
+//===----------------------------------------------------------------------===//
+
+// for (i = 1; i < n - 1; i++) x[i] = ...; with x BLOCK over [0, n): each
+// device runs exactly the iterations whose element it owns.
+TEST(KernelPlan, OwnerComputesRunsTheIterationsOfOwnedElements) {
+  for (int64_t N = 2; N <= 30; ++N)
+    for (unsigned P = 1; P <= 5; ++P) {
+      Kernel K({upTo(1, N - 1)}, {Block}, Topology::line(P));
+      K.array("x", {Block}, {{0, N}}).access("x", {at()}, true);
+      std::optional<KernelPlan> Plan = plan(K);
+      ASSERT_TRUE(Plan) << "n=" << N << " over " << P;
+      for (unsigned D = 0; D < P; ++D) {
+        Range Own = handWrittenBlock(N, P, D);
+        EXPECT_EQ(indicesRun(K, *Plan, D), intersection(range(1, N - 1), Own))
+            << "n=" << N << " device " << D << " of " << P;
+      }
+    }
+}
+
+// Iterations whose element lies beyond every part go to the nearest
+// device: those before the first part to the first device, those after the
+// last to the last.
+TEST(KernelPlan, OwnerComputesGivesTheLeftoverEndsToTheEndDevices) {
+  for (unsigned P = 1; P <= 4; ++P) {
+    // for (i = -2; i < 12; i++) ... x[i] ..., x BLOCK over [0, 10) with a
+    // periodic halo of 2.
+    Kernel K({upTo(-2, 12)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, 10}}, {{2, 2, Edge::Periodic, Edge::Periodic}})
+        .access("x", {at()}, false);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D) {
+      std::set<int64_t> Want =
+          intersection(range(0, 10), handWrittenBlock(10, P, D));
+      if (D == 0)
+        Want.insert({-2, -1});
+      if (D == P - 1)
+        Want.insert({10, 11});
+      EXPECT_EQ(indicesRun(K, *Plan, D), Want) << "device " << D << " of " << P;
+    }
+  }
+}
+
+// Iterations between two parts go to the device owning the part before
+// them.
+TEST(KernelPlan, OwnerComputesGivesAGapToTheDeviceBeforeIt) {
+  // A data region's x whose parts leave 4 .. 7 to no one; its halo holds
+  // them.
+  Distribution X =
+      residentBlock({10, 11, 12}, {{0, 4}, {8, 10}, {10, 12}}, {0, 12});
+  X.Halos[0] = {4, 4, Edge::None, Edge::None};
+  Kernel K({upTo(0, 12)}, {Block}, Topology::line(3));
+  K.access("x", {at()}, false, &X);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 8));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(8, 10));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(10, 12));
+}
+
+// A 1-D x over a 2x2 grid leads loop 0; its leftover last iteration goes to
+// both devices of the last row, which split loop 1 between them.
+TEST(KernelPlan, AGapGoesToEveryDeviceOwningThePartBeforeIt) {
+  Kernel K({upTo(0, 8), upTo(0, 6)}, {Block, Block}, Topology{{2, 2}});
+  K.array("x", {Block}, {{0, 8}}, {{0, 1, Edge::None, Edge::Periodic}})
+      .access("x", {at(+1)}, false);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(indicesRun(K, *Plan, D, 0), D < 2 ? range(0, 3) : range(3, 8))
+        << D;
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[1],
+              IndexSet(handWrittenBlock(6, 2, D % 2)))
+        << D;
+  }
+}
+
+// y[i] = x[i + 1]: the device owning x[i + 1] runs iteration i; iteration
+// n - 1, whose x[n] only the periodic halo holds, goes to the last device.
+TEST(KernelPlan, OwnerComputesFollowsTheOffsetOfTheSubscript) {
+  const int64_t N = 13;
+  for (unsigned P = 1; P <= 4; ++P) {
+    Kernel K({upTo(0, N)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, N}}, {{0, 1, Edge::None, Edge::Periodic}})
+        .access("x", {at(+1)}, false);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D) {
+      Range Own = handWrittenBlock(N, P, D);
+      std::set<int64_t> Want =
+          intersection(range(Own.Begin - 1, Own.End - 1), Range{0, N});
+      if (D == P - 1)
+        Want.insert(N - 1);
+      EXPECT_EQ(indicesRun(K, *Plan, D), Want) << "device " << D << " of " << P;
+    }
+  }
+}
+
+// y[i] = x[i + 1] with x mapped as x[1:n]: the body uses x at a constant
+// offset only, and the plan follows it (it was refused once).
+TEST(KernelPlan, AnAccessAtAConstantOffsetOnlyPlans) {
+  const int64_t N = 17;
+  for (unsigned P = 1; P <= 5; ++P) {
+    Kernel K({upTo(0, N)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{1, N + 1}})
+        .array("y", {Full}, {{0, N}})
+        .access("y", {at()}, true)
+        .access("x", {at(+1)}, false);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D)
+      EXPECT_EQ(indicesRun(K, *Plan, D), range(handWrittenBlock(N, P, D).Begin,
+                                               handWrittenBlock(N, P, D).End))
+          << "device " << D << " of " << P;
+  }
+}
+
+// The same with y distributed too: the written array leads, and x's parts
+// are exactly what the shifted reads need.
+TEST(KernelPlan, TheWrittenArrayLeadsOwnerComputes) {
+  const int64_t N = 17;
+  for (unsigned P = 1; P <= 5; ++P) {
+    Kernel K({upTo(0, N)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{1, N + 1}})
+        .array("y", {Block}, {{0, N}})
+        .access("x", {at(+1)}, false)
+        .access("y", {at()}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D)
+      EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
+                IndexSet(handWrittenBlock(N, P, D)));
+  }
+}
+
+// Random loops over x BLOCK on [0, n), x[i] written: each device runs the
+// iterations whose index it owns.
+TEST(KernelPlan, OwnerComputesForLoopsOfEveryShape) {
+  Random R(41);
+  for (int Case = 0; Case < 400; ++Case) {
+    int64_t N = R.between(1, 40);
+    unsigned P = static_cast<unsigned>(R.between(1, 6));
+    // A loop from First to Last, both in [0, n), either way, with any
+    // comparison that fits the direction.
+    int64_t First = R.between(0, N - 1), Last = R.between(0, N - 1);
+    bool Up = First <= Last;
+    int64_t Step = R.between(1, 3) * (Up ? 1 : -1);
+    LoopBounds L;
+    switch (R.between(0, 2)) {
+    case 0:
+      L = loop(First, Up ? CompareOp::Less : CompareOp::Greater,
+               Up ? Last + 1 : Last - 1, Step);
+      break;
+    case 1:
+      L = loop(First, Up ? CompareOp::LessEqual : CompareOp::GreaterEqual, Last,
+               Step);
+      break;
+    default:
+      L = loop(First, CompareOp::NotEqual, Up ? Last + 1 : Last - 1,
+               Up ? 1 : -1);
+    }
+    ASSERT_TRUE(tripCount(L)) << describe(L);
+    Kernel K({L}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, N}}).access("x", {at()}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << describe(L) << " n=" << N << " over " << P;
+    std::vector<int64_t> Idx = *runLoop(L);
+    for (unsigned D = 0; D < P; ++D)
+      EXPECT_EQ(indicesRun(K, *Plan, D),
+                intersection(std::set<int64_t>(Idx.begin(), Idx.end()),
+                             handWrittenBlock(N, P, D)))
+          << describe(L) << " n=" << N << " device " << D << " of " << P;
+  }
+}
+
+TEST(KernelPlan, CyclicLoopFollowsACyclicArrayOfTheSameBlock) {
+  const int64_t N = 29;
+  for (unsigned P = 1; P <= 4; ++P) {
+    // The loop starts at 2: dealing its own iterations would differ.
+    Kernel K({upTo(2, N)}, {Cyclic}, Topology::line(P), {3, 0, 0});
+    K.array("x", {Cyclic}, {{0, N}}, {}, {3, 0, 0}).access("x", {at()}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D) {
+      std::set<int64_t> Want;
+      for (int64_t I = 2; I < N; ++I)
+        if (cyclicOwner(I, 3, P) == D)
+          Want.insert(I);
+      EXPECT_EQ(indicesRun(K, *Plan, D), Want) << "device " << D << " of " << P;
+    }
+  }
+}
+
+// A CYCLIC(3) loop does not follow a CYCLIC(2) array: it deals its own
+// iterations, which then use elements their devices do not hold.
+TEST(KernelPlan, CyclicLoopDoesNotFollowAnArrayOfAnotherBlock) {
+  Kernel K({upTo(0, 12)}, {Cyclic}, Topology::line(2), {3, 0, 0});
+  K.array("x", {Cyclic}, {{0, 12}}, {}, {2, 0, 0}).access("x", {at()}, true);
+  EXPECT_EQ(refusal(K), "device 10 would use elements {[0, 3), [6, 9)} of "
+                        "'x' but holds only {[0, 2), [4, 6), [8, 10)}");
+  // Nor a BLOCK loop a CYCLIC array.
+  Kernel B({upTo(0, 12)}, {Block}, Topology::line(2));
+  B.array("x", {Cyclic}, {{0, 12}}, {}, {2, 0, 0}).access("x", {at()}, true);
+  EXPECT_EQ(refusal(B), "device 10 would use elements [0, 6) of 'x' but "
+                        "holds only {[0, 2), [4, 6), [8, 10)}");
+}
+
+//===----------------------------------------------------------------------===//
+// Footprints and halos
+//===----------------------------------------------------------------------===//
+
+// x[i-1] + x[i+1] needs one element of x on each side of a device's part.
+TEST(KernelPlan, AStencilWithoutAHaloIsRefused) {
+  Kernel K({upTo(1, 19)}, {Block}, Topology::line(4));
+  K.array("x", {Block}, {{0, 20}})
+      .array("y", {Block}, {{0, 20}})
+      .access("x", {linear(0, -1, 1)}, false)
+      .access("y", {at()}, true);
+  EXPECT_EQ(refusal(K),
+            "device 10 would use elements [0, 6) of 'x' but holds only "
+            "[0, 5); the loop uses 'x' at offsets -1..1 of its index and its "
+            "halo there is 0:0 wide");
+}
+
+TEST(KernelPlan, AStencilWithAHaloPlans) {
+  for (unsigned P = 1; P <= 6; ++P) {
+    Kernel K({upTo(1, 19)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, 20}}, {{1, 1, Edge::None, Edge::None}})
+        .array("y", {Block}, {{0, 20}})
+        .access("x", {linear(0, -1, 1)}, false)
+        .access("y", {at()}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D)
+      EXPECT_EQ(indicesRun(K, *Plan, D),
+                intersection(range(1, 19), handWrittenBlock(20, P, D)));
+  }
+}
+
+TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
+  Kernel K({upTo(0, 19)}, {Block}, Topology::line(2));
+  K.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})
+      .array("y", {Block}, {{0, 20}})
+      .access("x", {linear(0, -1, 1)}, false)
+      .access("y", {at()}, true);
+  EXPECT_EQ(refusal(K),
+            "device 10 would use elements [-1, 11) of 'x' but holds only "
+            "[0, 10); the loop uses 'x' at offsets -1..1 of its index and its "
+            "halo there is 1:0 wide");
+}
+
+// for (i = 0; i < 12; i += 2) x[i] = ...; with x CYCLIC(1) and the loop
+// CYCLIC(1) too: device 0 owns every element the loop touches, though not
+// the odd ones between them.
+TEST(KernelPlan, AStridedLoopNeedsOnlyTheElementsItTouches) {
+  Kernel K({loop(0, CompareOp::Less, 12, 2)}, {Cyclic}, Topology::line(2),
+           {1, 0, 0});
+  K.array("x", {Cyclic}, {{0, 12}}, {}, {1, 0, 0}).access("x", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), (std::set<int64_t>{0, 2, 4, 6, 8, 10}));
+  EXPECT_TRUE(indicesRun(K, *Plan, 1).empty());
+  // x[i + 1] is on the other device: refused.
+  Kernel L({loop(0, CompareOp::Less, 12, 2)}, {Cyclic}, Topology::line(2),
+           {1, 0, 0});
+  L.array("x", {Cyclic}, {{0, 12}}, {}, {1, 0, 0})
+      .array("y", {Cyclic}, {{0, 12}}, {}, {1, 0, 0})
+      .access("y", {at()}, true)
+      .access("x", {at(+1)}, false);
+  EXPECT_EQ(refusal(L).rfind("device 10 would use elements [1, 12) of 'x'", 0),
+            0u);
+}
+
+// A strided stencil over a BLOCK array with a halo: checked element by
+// element, devices on every side.
+TEST(KernelPlan, AStridedStencilWithAHaloPlans) {
+  for (unsigned P = 1; P <= 5; ++P) {
+    Kernel K({loop(1, CompareOp::Less, 29, 3)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, 30}}, {{1, 1, Edge::None, Edge::None}})
+        .array("y", {Block}, {{0, 30}})
+        .access("x", {linear(0, -1, 1)}, false)
+        .access("y", {at()}, true);
+    ASSERT_TRUE(plan(K)) << P;
+  }
+}
+
+// What the plugin could not read is not checked.
+TEST(KernelPlan, UnknownAndInvariantSubscriptsAreNotChecked) {
+  for (Subscript::KindTy Kind : {Subscript::Unknown, Subscript::Invariant}) {
+    Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
+    Subscript S;
+    S.Kind = Kind;
+    K.array("x", {Block}, {{0, 20}})
+        .array("y", {Block}, {{0, 20}})
+        .access("x", {S}, false)
+        .access("y", {at()}, true);
+    EXPECT_TRUE(plan(K));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ALIGN
+//===----------------------------------------------------------------------===//
+
+TEST(KernelPlan, ALoopAlignedWithAnArrayRunsItsParts) {
+  for (unsigned P = 1; P <= 4; ++P) {
+    Kernel K({upTo(0, 14)}, {alignTo("x")}, Topology::line(P));
+    K.array("x", {Cyclic}, {{0, 14}}, {}, {2, 0, 0});
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D)
+      EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
+                Plan->Items[0].Owned[D].Dims[0])
+          << "device " << D << " of " << P;
+  }
+}
+
+// ALIGN(x, 2): element j of x goes with indices 2j and 2j + 1.
+TEST(KernelPlan, ALoopAlignedWithARatio) {
+  Kernel K({upTo(0, 20)}, {alignTo("x", 2)}, Topology::line(3));
+  K.array("x", {Block}, {{0, 10}});
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D) {
+    Range Own = handWrittenBlock(10, 3, D);
+    EXPECT_EQ(indicesRun(K, *Plan, D), range(2 * Own.Begin, 2 * Own.End)) << D;
+  }
+}
+
+// A loop aligned with x that the body reads at x[i + 1] runs the
+// iterations whose x[i + 1] the device owns.
+TEST(KernelPlan, ALoopAlignedWithAnArrayFollowsItsSubscript) {
+  Kernel K({upTo(0, 11)}, {alignTo("x")}, Topology::line(3));
+  K.array("x", {Block}, {{0, 12}}).access("x", {at(+1)}, false);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 3));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(3, 7));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(7, 11));
+}
+
+// Arrays aligned with the loop own the indices their device runs.
+TEST(KernelPlan, ArraysAlignedWithTheLoopHoldTheirDevicesIndices) {
+  for (const LoopBounds &L :
+       {upTo(0, 23), loop(22, CompareOp::GreaterEqual, 0, -1),
+        loop(3, CompareOp::NotEqual, 20, 1)})
+    for (unsigned P = 1; P <= 5; ++P) {
+      Kernel K({L}, {Block}, Topology::line(P));
+      K.array("y", {alignToLoop()}, {{0, 23}}).access("y", {at()}, true);
+      std::optional<KernelPlan> Plan = plan(K);
+      ASSERT_TRUE(Plan) << describe(L);
+      for (unsigned D = 0; D < P; ++D)
+        EXPECT_EQ(members(Plan->Items[0].Owned[D].Dims[0]),
+                  members(setOf(indicesRun(K, *Plan, D))))
+            << describe(L) << " device " << D << " of " << P;
+    }
+}
+
+TEST(KernelPlan, ArraysAlignedWithACollapsedNestHoldItsRectangles) {
+  Kernel K({upTo(0, 6), upTo(0, 8)}, {Block, Block}, Topology{{2, 2}});
+  K.array("u", {alignToLoop(), alignToLoop()}, {{0, 6}, {0, 8}})
+      .access("u", {at(0, 0), at(0, 1)}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(Plan->Items[0].Owned[D].Dims[0],
+              IndexSet(handWrittenBlock(6, 2, D / 2)));
+    EXPECT_EQ(Plan->Items[0].Owned[D].Dims[1],
+              IndexSet(handWrittenBlock(8, 2, D % 2)));
+  }
+}
+
+// y ALIGN(x) listed before x: arrays are distributed in whatever order
+// their alignments allow.
+TEST(KernelPlan, ArraysAlignWithArraysListedAfterThem) {
+  Kernel K({upTo(0, 12)}, {Block}, Topology::line(3));
+  K.array("y", {alignTo("x")}, {{0, 12}})
+      .array("x", {Block}, {{0, 12}})
+      .access("y", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D)
+    EXPECT_EQ(Plan->Items[0].Owned[D], Plan->Items[1].Owned[D]) << D;
+}
+
+TEST(KernelPlan, ALoopAlignedWithItselfIsRefused) {
+  Kernel K({upTo(0, 12)}, {alignToLoop()}, Topology::line(3));
+  EXPECT_EQ(refusal(K), "loop 0 of the nest is aligned with itself");
+}
+
+TEST(KernelPlan, ALoopAlignedWithNothingKnownIsRefused) {
+  Kernel K({upTo(0, 12)}, {alignTo("nowhere")}, Topology::line(3));
+  EXPECT_EQ(refusal(K),
+            "the loop is aligned with 'nowhere', which is neither a "
+            "distributed array it can follow nor a labelled loop of an "
+            "enclosing data region");
+}
+
+//===----------------------------------------------------------------------===//
+// Topologies and collapsed nests
+//===----------------------------------------------------------------------===//
+
+// collapse(2) with BLOCK, BLOCK over a 2x2 topology: each device runs a
+// rectangle, with or without an array to follow.
+TEST(KernelPlan, CollapsedBlockBlockOverATwoByTwoGivesRectangles) {
+  for (bool WithArray : {false, true}) {
+    Kernel K({upTo(0, 7), loop(9, CompareOp::Greater, 0, -1)}, {Block, Block},
+             Topology{{2, 2}});
+    if (WithArray)
+      K.array("a", {Block, Block}, {{0, 7}, {1, 10}})
+          .access("a", {at(0, 0), at(0, 1)}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan);
+    for (unsigned D = 0; D < 4; ++D) {
+      const ProductSet &It = Plan->Work[D].Iterations;
+      EXPECT_EQ(It.boxCount(), 1u) << "a rectangle";
+      EXPECT_EQ(It.Dims[0], IndexSet(handWrittenBlock(7, 2, D / 2)));
+      // Loop 1 runs down from 9: its iterations follow the array's index
+      // order without it, and are the same ones.
+      std::set<int64_t> Cols = indicesRun(K, *Plan, D, 1);
+      Range Own = handWrittenBlock(9, 2, D % 2);
+      EXPECT_EQ(Cols, WithArray ? range(1 + Own.Begin, 1 + Own.End)
+                                : range(9 - Own.End + 1, 9 - Own.Begin + 1))
+          << D;
+      EXPECT_EQ(Plan->Work[D].Pieces.size(), 1u);
+    }
+  }
+}
+
+TEST(KernelPlan, ThreeCollapsedLoopsOverATwoByTwoByTwo) {
+  Kernel K({upTo(0, 4), upTo(0, 5), upTo(0, 3)}, {Block, Block, Block},
+           Topology{{2, 2, 2}});
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 8; ++D) {
+    std::array<unsigned, MaxRank> C = K.Topo.coords(D);
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
+              IndexSet(handWrittenBlock(4, 2, C[0])));
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[1],
+              IndexSet(handWrittenBlock(5, 2, C[1])));
+    EXPECT_EQ(Plan->Work[D].Iterations.Dims[2],
+              IndexSet(handWrittenBlock(3, 2, C[2])));
+  }
+}
+
+TEST(KernelPlan, OneLoopOverATwoByTwoIsRefused) {
+  Kernel K({upTo(0, 16)}, {Block}, Topology{{2, 2}});
+  EXPECT_EQ(refusal(K), "devices 10 and 11 would both run some iterations: the "
+                        "loop nest splits fewer loops than the devices' "
+                        "topology (2x2) has dimensions");
+}
+
+TEST(KernelPlan, MoreSplitLoopsThanTopologyDimensionsAreRefused) {
+  Kernel K({upTo(0, 4), upTo(0, 4)}, {Block, Block}, Topology::line(2));
+  EXPECT_EQ(refusal(K), "the loop nest splits 2 loops over a 1-dimensional "
+                        "topology (2)");
+}
+
+TEST(KernelPlan, ALoopThatDoesNotTerminateIsRefused) {
+  Kernel K({upTo(0, 4), loop(0, CompareOp::Less, 4, -1)}, {Block, Full},
+           Topology::line(2));
+  EXPECT_EQ(refusal(K), "loop 1 of the nest would not terminate: its step is "
+                        "zero or goes away from its bound");
+}
+
+//===----------------------------------------------------------------------===//
+// Resident arrays and labelled loops
+//===----------------------------------------------------------------------===//
+
+// The parts of a data region's array, however uneven, decide which device
+// runs which iteration.
+TEST(KernelPlan, OwnerComputesFollowsAResidentArray) {
+  Distribution X = residentBlock(
+      {10, 11, 12, 13}, {{0, 2}, {2, 10}, {10, 11}, {11, 16}}, {0, 16});
+  Kernel K({upTo(0, 16)}, {Block}, Topology::line(4));
+  K.access("x", {at()}, true, &X);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 2));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(2, 10));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(10, 11));
+  EXPECT_EQ(indicesRun(K, *Plan, 3), range(11, 16));
+}
+
+// The resident array lists the devices in another order: matched by id.
+TEST(KernelPlan, ResidentPartsAreMatchedByDeviceId) {
+  Distribution X =
+      residentBlock({12, 10, 11}, {{0, 4}, {4, 8}, {8, 12}}, {0, 12});
+  Kernel K({upTo(0, 12)}, {Block}, Topology::line(3));
+  K.access("x", {at()}, false, &X);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(4, 8));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(8, 12));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(0, 4));
+}
+
+TEST(KernelPlan, ADeviceHoldingNoPartOfAResidentArrayIsRefused) {
+  // x covers what devices 10 and 11 run; device 12 has none of it.
+  Distribution X = residentBlock({10, 11}, {{0, 4}, {4, 12}}, {0, 12});
+  Kernel K({upTo(0, 12)}, {Block}, Topology::line(3));
+  K.array("y", {Block}, {{0, 12}})
+      .access("y", {at()}, true)
+      .access("x", {at()}, false, &X);
+  EXPECT_EQ(refusal(K), "device 12 runs iterations of this kernel but holds "
+                        "no part of 'x' ('x' is distributed by the data region "
+                        "at a.c:3:1)");
+}
+
+TEST(KernelPlan, AResidentArrayWithoutTheNeededHaloIsRefused) {
+  Distribution X = residentBlock({10, 11}, {{0, 6}, {6, 12}}, {0, 12});
+  Kernel K({upTo(1, 11)}, {Block}, Topology::line(2));
+  K.array("y", {Block}, {{0, 12}})
+      .access("y", {at()}, true)
+      .access("x", {linear(0, -1, 1)}, false, &X);
+  EXPECT_EQ(refusal(K),
+            "device 10 would use elements [0, 7) of 'x' but holds only "
+            "[0, 6); the loop uses 'x' at offsets -1..1 of its index and its "
+            "halo there is 0:0 wide ('x' is distributed by the data region at "
+            "a.c:3:1)");
+}
+
+// loop1: for (...) inside 'target data map(... ALIGN(loop1))': the loop
+// keeps the split the data region gave it, even against its own policy.
+TEST(KernelPlan, ALabelledLoopKeepsItsDataRegionsSplit) {
+  const std::map<int, IndexSet> Split = {{10, IndexSet(Range{0, 3})},
+                                         {11, IndexSet(Range{3, 4})},
+                                         {12, IndexSet(Range{4, 15})}};
+  std::vector<std::string> Asked;
+  Kernel K({upTo(0, 15)}, {Block}, Topology::line(3));
+  K.Desc.Label = "loop1";
+  K.array("y", {alignTo("loop1")}, {{0, 15}}).access("y", {at()}, true);
+  K.LabelIndices = [&](const std::string &Label, unsigned L, int Id,
+                       IndexSet &Out) {
+    Asked.push_back(Label + " " + std::to_string(L));
+    if (Label != "loop1" || L != 0)
+      return false;
+    Out = Split.at(Id);
+    return true;
+  };
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D) {
+    EXPECT_EQ(indicesRun(K, *Plan, D), asSet(Split.at(10 + D))) << D;
+    EXPECT_EQ(Plan->Items[0].Owned[D].Dims[0], Split.at(10 + D)) << D;
+  }
+  EXPECT_FALSE(Asked.empty());
+  for (const std::string &A : Asked)
+    EXPECT_EQ(A, "loop1 0");
+}
+
+// The same without any array: the loop's own BLOCK would split it evenly.
+TEST(KernelPlan, ALabelledLoopKeepsItsSplitAgainstItsOwnPolicy) {
+  Kernel K({loop(14, CompareOp::GreaterEqual, 0, -1)}, {Block},
+           Topology::line(3));
+  K.Desc.Label = "loop1";
+  K.LabelIndices = [](const std::string &Label, unsigned L, int Id,
+                      IndexSet &Out) {
+    if (Label != "loop1" || L != 0)
+      return false;
+    Out = Id == 10   ? IndexSet(Range{0, 3})
+          : Id == 11 ? IndexSet(Range{3, 4})
+                     : IndexSet(Range{4, 15});
+    return true;
+  };
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 3));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(3, 4));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(4, 15));
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+// Each device's blocks of a CYCLIC(2) loop launch as two strided runs, one
+// per position in the block, when the loop takes its step from the chunk.
+TEST(KernelPlan, LaunchPiecesOfAStridedCyclicLoopAreStridedRuns) {
+  Kernel K({upTo(0, 30)}, {Cyclic}, Topology::line(3), {2, 0, 0});
+  K.strided();
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D) {
+    ASSERT_EQ(Plan->Work[D].Pieces.size(), 2u) << D;
+    EXPECT_EQ(Plan->Work[D].Pieces[0].Loops[0], (Strided{2 * D, 5, 6}));
+    EXPECT_EQ(Plan->Work[D].Pieces[1].Loops[0], (Strided{2 * D + 1, 5, 6}));
+  }
+}
+
+// Otherwise, and always for '!=' (which could not stop on a strided
+// bound), each block is a launch.
+TEST(KernelPlan, LaunchPiecesOfOtherCyclicLoopsAreItsBlocks) {
+  Kernel K({upTo(0, 30)}, {Cyclic}, Topology::line(3), {2, 0, 0});
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D) {
+    ASSERT_EQ(Plan->Work[D].Pieces.size(), 5u) << D;
+    for (unsigned B = 0; B < 5; ++B)
+      EXPECT_EQ(Plan->Work[D].Pieces[B].Loops[0],
+                (Strided{6 * B + 2 * D, 2, 1}));
+  }
+  Kernel NE({loop(0, CompareOp::NotEqual, 30)}, {Cyclic}, Topology::line(3),
+            {2, 0, 0});
+  NE.strided();
+  Plan = plan(NE);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 3; ++D)
+    EXPECT_EQ(Plan->Work[D].Pieces.size(), 5u) << D;
+}
+
+TEST(KernelPlan, LaunchPiecesOfACollapsedCyclicNest) {
+  Kernel K({upTo(0, 9), loop(10, CompareOp::GreaterEqual, -1, -1)},
+           {Cyclic, Cyclic}, Topology{{2, 3}}, {1, 2, 0});
+  K.strided();
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 6; ++D) {
+    const ProductSet &It = Plan->Work[D].Iterations;
+    size_t Runs0 = It.Dims[0].stridedRuns().size();
+    size_t Runs1 = It.Dims[1].stridedRuns().size();
+    EXPECT_EQ(Plan->Work[D].Pieces.size(), Runs0 * Runs1) << D;
+  }
+}
+
+TEST(KernelPlan, DevicesWithoutIterationsHaveNoPieces) {
+  Kernel K({upTo(0, 2)}, {Block}, Topology::line(4));
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(Plan->Work[0].Pieces.size(), 1u);
+  EXPECT_EQ(Plan->Work[1].Pieces.size(), 1u);
+  EXPECT_TRUE(Plan->Work[2].Pieces.empty());
+  EXPECT_TRUE(Plan->Work[3].Pieces.empty());
+}
+
+TEST(KernelPlan, AnEmptyLoopPlansNothing) {
+  Kernel K({upTo(5, 5)}, {Block}, Topology::line(3));
+  K.array("x", {Block}, {{0, 10}}).access("x", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (const DeviceWork &W : Plan->Work) {
+    EXPECT_TRUE(W.Iterations.empty());
+    EXPECT_TRUE(W.Pieces.empty());
+  }
+}
