@@ -28,7 +28,7 @@ check: build
 	@utils/run-tests.sh $(BUILD)
 
 bench: build
-	@python3 benchmarks/run.py --build $(BUILD) --csv $(BUILD)/benchmarks/axpy.csv
+	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
 
 # Offload architectures of the bundle: HOMP_BUNDLE_ARCHS (default sm_90,x86_64).
 gpu-bundle: build

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs homp's benchmarks and prints a table and CSV.
+"""Runs homp's benchmarks and prints a table and CSV per benchmark.
 
 Each version of a kernel runs in its own process (libomp's state must not
 carry over from the hand-written version to homp's, see DESIGN.md), several
@@ -9,9 +9,9 @@ shows, per version, the median of those over the runs: on a small, shared
 machine single runs vary by tens of percent in either direction, and the
 median of several is what a version costs. The CSV also has the best run
 and the mean time per call. Every version's checksum must agree with the
-sequential one.
+reference version's.
 
-usage: run.py [--build DIR] [--trials K] [--sizes N,...] [--csv FILE]
+usage: run.py [--build DIR] [--trials K] [--only NAME,...] [--csv-dir DIR]
 """
 import argparse
 import os
@@ -19,80 +19,142 @@ import statistics
 import subprocess
 import sys
 
-MODES = ["seq", "single", "mdev", "homp"]
-TITLES = {"seq": "sequential", "single": "1 device", "mdev": "hand-written",
-          "homp": "homp"}
+
+class Benchmark:
+    def __init__(self, name, title, modes, sizes, reps, ratios, reference,
+                 skip=()):
+        self.name = name
+        self.title = title
+        self.modes = modes  # mode -> column title
+        self.sizes = sizes
+        self.reps = reps  # n -> calls per process
+        self.ratios = ratios  # (numerator, denominator) modes
+        self.reference = reference  # the mode checksums are checked against
+        self.skip = set(skip)  # (mode, n) not run: too slow
 
 
-def repetitions(n):
-    """Enough calls for about a third of a second of work per process."""
-    return max(10, min(5000, int(3e6 / max(n, 1))))
+BENCHMARKS = [
+    Benchmark("axpy", "AXPY, y += a * x",
+              {"seq": "sequential", "single": "1 device",
+               "mdev": "hand-written", "homp": "homp"},
+              [1000, 100000, 10000000],
+              lambda n: max(10, min(5000, int(3e6 / n))),
+              [("homp", "mdev")], "seq"),
+    Benchmark("dataaxpy",
+              "100 AXPY kernels on x and y resident on the devices",
+              {"mdev": "hand-written", "homp": "homp"},
+              [100000, 1000000, 10000000],
+              lambda n: max(3, min(200, int(3e7 / n))),
+              [("homp", "mdev")], "mdev"),
+    Benchmark("matmul", "matrix multiplication C = A x B (n x n)",
+              {"seq": "sequential", "mdev": "hand-written rows",
+               "rows": "homp rows", "cols": "homp columns",
+               "blocks": "homp blocks"},
+              [512, 2048],
+              lambda n: 5 if n <= 512 else 1,
+              [("rows", "mdev"), ("cols", "rows"), ("blocks", "rows")],
+              "mdev", skip=[("seq", 2048)]),
+]
 
 
-def run(binary, mode, n, reps, env):
-    out = subprocess.run([binary, mode, str(n), str(reps)], env=env,
-                         capture_output=True, text=True, timeout=600)
+def run(binary, mode, n, reps):
+    out = subprocess.run([binary, mode, str(n), str(reps)],
+                         capture_output=True, text=True, timeout=1800)
     if out.returncode != 0:
         sys.exit(f"{binary} {mode} {n} failed:\n{out.stderr}")
     fields = out.stdout.split()
     return float(fields[2]), float(fields[3]), float(fields[4])
 
 
+def unit(seconds):
+    if seconds >= 1:
+        return f"{seconds:.3f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} us"
+
+
+def measure(bench, build, trials):
+    binary = os.path.join(build, "benchmarks", bench.name)
+    rows = []
+    for n in bench.sizes:
+        reps = bench.reps(n)
+        modes = [m for m in bench.modes if (m, n) not in bench.skip]
+        medians, means, sums = {}, {}, {}
+        for _ in range(trials):
+            # Interleave the versions so drifts in machine load hit all.
+            for mode in modes:
+                median, mean, checksum = run(binary, mode, n, reps)
+                medians.setdefault(mode, []).append(median)
+                means.setdefault(mode, []).append(mean)
+                sums.setdefault(mode, checksum)
+        ref = sums[bench.reference]
+        for mode in modes:
+            if abs(sums[mode] - ref) > 1e-9 * max(1.0, abs(ref)):
+                sys.exit(f"{bench.name} {mode} n={n}: checksum {sums[mode]} "
+                         f"differs from {bench.reference}'s {ref}")
+        rows.append((n, reps,
+                     {m: statistics.median(medians[m]) for m in modes},
+                     {m: min(medians[m]) for m in modes},
+                     {m: statistics.median(means[m]) for m in modes}))
+    return rows
+
+
+def report(bench, rows, trials, csv_dir):
+    print(f"{bench.title}: time per call (median of {trials} runs per "
+          f"version, each the median of its calls)")
+    width = max(14, max(len(t) for t in bench.modes.values()) + 1)
+    names = [f"{a}/{b}" for a, b in bench.ratios]
+    print(f"{'n':>10} " + " ".join(f"{t:>{width}}" for t in
+                                     bench.modes.values()) +
+          "".join(f" {r:>12}" for r in names))
+    for n, _, best, _, _ in rows:
+        line = f"{n:>10} " + " ".join(
+            f"{unit(best[m]) if m in best else '-':>{width}}"
+            for m in bench.modes)
+        line += "".join(f" {best[a] / best[b]:>12.3f}"
+                        for a, b in bench.ratios)
+        print(line)
+    print()
+    csv = ["n,calls_per_run," +
+           ",".join(f"{m}_s,{m}_best_s,{m}_mean_s" for m in bench.modes) +
+           "," + ",".join(f"{a}_over_{b}" for a, b in bench.ratios)]
+    for n, reps, best, fastest, means in rows:
+        cells = []
+        for m in bench.modes:
+            if m in best:
+                cells += [f"{best[m]:.9f}", f"{fastest[m]:.9f}",
+                          f"{means[m]:.9f}"]
+            else:
+                cells += ["", "", ""]
+        cells += [f"{best[a] / best[b]:.4f}" for a, b in bench.ratios]
+        csv.append(f"{n},{reps}," + ",".join(cells))
+    if csv_dir:
+        os.makedirs(csv_dir, exist_ok=True)
+        with open(os.path.join(csv_dir, f"{bench.name}.csv"), "w") as f:
+            f.write("\n".join(csv) + "\n")
+    return csv
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     parser.add_argument("--trials", type=int, default=7)
-    parser.add_argument("--sizes", default="1000,100000,10000000")
-    parser.add_argument("--csv")
+    parser.add_argument("--only", help="comma-separated benchmark names")
+    parser.add_argument("--csv-dir", help="write NAME.csv files there")
     args = parser.parse_args()
-
-    binary = os.path.join(args.build, "benchmarks", "axpy")
-    env = dict(os.environ)
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows = []
-    for n in sizes:
-        reps = repetitions(n)
-        medians, means, sums = {}, {}, {}
-        for trial in range(args.trials):
-            # Interleave the versions so drifts in machine load hit all.
-            for mode in MODES:
-                median, mean, checksum = run(binary, mode, n, reps, env)
-                medians.setdefault(mode, []).append(median)
-                means.setdefault(mode, []).append(mean)
-                sums.setdefault(mode, checksum)
-        for mode in MODES:
-            if abs(sums[mode] - sums["seq"]) > 1e-9 * max(1.0, abs(sums["seq"])):
-                sys.exit(f"axpy {mode} n={n}: checksum {sums[mode]} differs "
-                         f"from sequential {sums['seq']}")
-        rows.append((n, reps,
-                     {m: statistics.median(medians[m]) for m in MODES},
-                     {m: min(medians[m]) for m in MODES},
-                     {m: statistics.median(means[m]) for m in MODES}))
-
-    print(f"AXPY, time per call (median of {args.trials} runs per version, "
-          f"each the median of its calls)")
-    head = f"{'n':>10} " + " ".join(f"{TITLES[m]:>14}" for m in MODES)
-    head += f" {'homp/hand':>10} {'homp-hand':>11}"
-    print(head)
-    for n, reps, best, fastest, means in rows:
-        line = f"{n:>10} " + " ".join(f"{best[m] * 1e6:>11.1f} us" for m in MODES)
-        ratio = best["homp"] / best["mdev"]
-        delta = (best["homp"] - best["mdev"]) * 1e6
-        line += f" {ratio:>10.3f} {delta:>+8.1f} us"
-        print(line)
-    csv = ["n,calls_per_run," + ",".join(f"{m}_s" for m in MODES) + "," +
-           ",".join(f"{m}_best_s" for m in MODES) + "," +
-           ",".join(f"{m}_mean_s" for m in MODES) + ",homp_over_handwritten"]
-    for n, reps, best, fastest, means in rows:
-        csv.append(f"{n},{reps}," + ",".join(f"{best[m]:.9f}" for m in MODES) +
-                   "," + ",".join(f"{fastest[m]:.9f}" for m in MODES) +
-                   "," + ",".join(f"{means[m]:.9f}" for m in MODES) +
-                   f",{best['homp'] / best['mdev']:.4f}")
-    print()
-    print("\n".join(csv))
-    if args.csv:
-        with open(args.csv, "w") as f:
-            f.write("\n".join(csv) + "\n")
+    only = set(args.only.split(",")) if args.only else None
+    known = {b.name for b in BENCHMARKS}
+    if only and not only <= known:
+        sys.exit(f"unknown benchmark(s) {sorted(only - known)}; "
+                 f"known: {sorted(known)}")
+    for bench in BENCHMARKS:
+        if only and bench.name not in only:
+            continue
+        rows = measure(bench, args.build, args.trials)
+        csv = report(bench, rows, args.trials, args.csv_dir)
+        print("\n".join(csv))
+        print()
 
 
 if __name__ == "__main__":
