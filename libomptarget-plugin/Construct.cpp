@@ -149,12 +149,20 @@ std::optional<Topology> constructTopology(const abi::Descriptor &D,
   return makeTopology(N, V.TopologyDims, Error);
 }
 
+/// Stops the program after a region's error. Errors may come from a proxy
+/// thread in the middle of other devices' work: the program's exit handlers
+/// and libomp's shut-down must not run then, so only the output is flushed.
+[[noreturn]] static void stopProgram() {
+  std::fflush(nullptr);
+  std::_Exit(EXIT_FAILURE);
+}
+
 void constructError(const ConstructInfo &Info, const std::string &Message) {
   if (settings().Offload == OffloadPolicy::Mandatory) {
     std::fprintf(stderr,
                  "homp: error: region %s: %s (OMP_TARGET_OFFLOAD=MANDATORY)\n",
                  Info.Location.c_str(), Message.c_str());
-    std::exit(EXIT_FAILURE);
+    stopProgram();
   }
   std::fprintf(stderr, "homp: warning: region %s: %s; running it on the host\n",
                Info.Location.c_str(), Message.c_str());
@@ -163,7 +171,7 @@ void constructError(const ConstructInfo &Info, const std::string &Message) {
 void constructFatal(const ConstructInfo &Info, const std::string &Message) {
   std::fprintf(stderr, "homp: error: region %s: %s\n", Info.Location.c_str(),
                Message.c_str());
-  std::exit(EXIT_FAILURE);
+  stopProgram();
 }
 
 void constructNote(const ConstructInfo &Info, const std::string &Message) {

@@ -94,30 +94,50 @@ struct ProxyPool::Proxy {
   }
 };
 
-ProxyPool::~ProxyPool() {
-  for (std::unique_ptr<Proxy> &P : Proxies) {
-    if (!P)
-      continue;
+ProxyPool::~ProxyPool() { shutDown(); }
+
+void ProxyPool::shutDown() {
+  std::vector<Proxy *> Running;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Down = true;
+    for (std::unique_ptr<Proxy> &P : Proxies)
+      if (P)
+        Running.push_back(P.get());
+  }
+  for (Proxy *P : Running) {
     {
       std::lock_guard<std::mutex> Lock(P->M);
       P->Stop = true;
     }
     P->CV.notify_one();
-    P->Thread.join();
   }
+  // A job that called exit() runs this on its own proxy: that one cannot
+  // be joined, and the others are.
+  for (Proxy *P : Running)
+    if (P->Thread.joinable() &&
+        P->Thread.get_id() != std::this_thread::get_id())
+      P->Thread.join();
 }
 
-ProxyPool::Proxy &ProxyPool::proxy(int Device) {
+ProxyPool::Proxy *ProxyPool::proxy(int Device) {
   std::lock_guard<std::mutex> Lock(M);
+  if (Down)
+    return nullptr;
   if (Device >= static_cast<int>(Proxies.size()))
     Proxies.resize(Device + 1);
   if (!Proxies[Device])
     Proxies[Device] = std::make_unique<Proxy>();
-  return *Proxies[Device];
+  return Proxies[Device].get();
 }
 
 void ProxyPool::run(int Device, std::function<void()> Job) {
-  Proxy &P = proxy(Device);
+  Proxy *Found = proxy(Device);
+  if (!Found) {
+    Job();
+    return;
+  }
+  Proxy &P = *Found;
   bool Wake;
   {
     std::lock_guard<std::mutex> Lock(P.M);
@@ -192,8 +212,6 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
 void runOnDevicesAsync(const std::vector<int> &Devices,
                        std::function<void(unsigned)> Job,
                        std::function<void()> Last) {
-  static std::once_flag Drained;
-  std::call_once(Drained, [] { std::atexit(drainAsync); });
   struct Shared {
     std::function<void(unsigned)> Job;
     std::function<void()> Last;
@@ -216,15 +234,18 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     });
 }
 
-void drainAsync() {
-  while (AsyncPending.load(std::memory_order_acquire) != 0)
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-}
-
 ProxyPool &ProxyPool::get() {
-  // Never destroyed: proxies may still be needed by other libraries' static
-  // destructors, and joining threads at exit is not required.
-  static ProxyPool *Pool = new ProxyPool();
+  // Never destroyed: after the shut-down at exit, jobs (from other
+  // libraries' static destructors, say) run on the calling thread.
+  static ProxyPool *Pool = [] {
+    // libomp registers its own shut-down when it initialises; initialising
+    // it first makes the handler below run before it (exit handlers run in
+    // reverse order). The handler also lets asynchronous jobs finish.
+    (void)omp_get_max_threads();
+    auto *P = new ProxyPool();
+    std::atexit([] { ProxyPool::get().shutDown(); });
+    return P;
+  }();
   return *Pool;
 }
 
