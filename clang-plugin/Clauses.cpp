@@ -243,6 +243,15 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
       Diags.report(T.getLocation(), Diag::BadBlockSize) << Name;
       return std::nullopt;
     }
+    // BLOCK(1, 2) would otherwise be read as a comma expression.
+    if (SmallVector<TokenRange, 2> Parts =
+            splitTopLevel(Toks, *Args, tok::comma);
+        Parts.size() > 1) {
+      Diags.report(Toks[Parts[1].Begin - 1].getLocation(),
+                   Diag::PolicyArguments)
+          << Name << 0;
+      return std::nullopt;
+    }
     if (Args->size() == 1)
       if (std::optional<int64_t> N = integerLiteral(Toks[Args->Begin]);
           N && *N <= 0) {
@@ -271,7 +280,13 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
     if (!Args)
       return Out;
     SmallVector<TokenRange, 2> Parts = splitTopLevel(Toks, *Args, tok::comma);
-    if (Parts.size() > 2 || Parts[0].size() != 1 ||
+    if (Parts.size() > 2) {
+      Diags.report(Toks[Parts[2].Begin - 1].getLocation(),
+                   Diag::PolicyArguments)
+          << Name << 1;
+      return std::nullopt;
+    }
+    if (Parts[0].size() != 1 ||
         identifierName(Toks[Parts[0].Begin]).empty()) {
       Diags.report(Toks[Args->empty() ? Args->Begin - 1 : Args->Begin]
                        .getLocation(),

@@ -23,6 +23,18 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC()))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // expected-error@+1 {{homp: too many arguments to BLOCK; expected one, the block size}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK(1, 2)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: too many arguments to CYCLIC; expected one, the block size}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(target: CYCLIC(n, 2))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: too many arguments to ALIGN; expected an array or a loop label, and optionally a ratio}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x, 2, 3)), x[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = x[i];
+
   // expected-error@+1 {{homp: an ALIGN ratio must be a positive constant: an integer, a decimal number or 'a/b'}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(ALIGN(x, k)), x[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = x[i];
