@@ -43,9 +43,15 @@ struct ProxyPool::Proxy {
   std::atomic<unsigned> Queued{0}; ///< Jobs.size(), readable without M
   bool Sleeping = false;           ///< waiting on CV (guarded by M)
   bool Stop = false;
-  std::thread Thread;
+  bool Parked = false; ///< left its parallel region for good (guarded by M)
+  std::condition_variable ParkedCV;
+  std::thread::id Id;
 
-  Proxy() : Thread([this] { run(); }) {}
+  Proxy() {
+    std::thread T([this] { run(); });
+    Id = T.get_id();
+    T.detach();
+  }
 
   /// The proxy works as the first thread of a parallel region of two whose
   /// second thread waits, asleep, at its end: the OpenMP regions of the
@@ -61,6 +67,16 @@ struct ProxyPool::Proxy {
 #pragma omp parallel num_threads(2)
     if (omp_get_thread_num() == 0)
       loop();
+    // Shut down: out of the parallel region, the thread stays (parked) to
+    // the end of the process. Ending it would run libomp's thread clean-up
+    // concurrently with libomp's own shut-down at exit, which can hang.
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      Parked = true;
+    }
+    ParkedCV.notify_all();
+    while (true)
+      std::this_thread::sleep_for(std::chrono::hours(24));
   }
 
   /// Regions often come back to back: look for the next job for a while
@@ -110,14 +126,16 @@ void ProxyPool::shutDown() {
       std::lock_guard<std::mutex> Lock(P->M);
       P->Stop = true;
     }
-    P->CV.notify_one();
+    P->CV.notify_all();
   }
-  // A job that called exit() runs this on its own proxy: that one cannot
-  // be joined, and the others are.
-  for (Proxy *P : Running)
-    if (P->Thread.joinable() &&
-        P->Thread.get_id() != std::this_thread::get_id())
-      P->Thread.join();
+  // A job that called exit() runs this on its own proxy, which cannot park
+  // while it does; the others finish their queued jobs and park.
+  for (Proxy *P : Running) {
+    if (P->Id == std::this_thread::get_id())
+      continue;
+    std::unique_lock<std::mutex> Lock(P->M);
+    P->ParkedCV.wait(Lock, [P] { return P->Parked; });
+  }
 }
 
 ProxyPool::Proxy *ProxyPool::proxy(int Device) {

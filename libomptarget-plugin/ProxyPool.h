@@ -43,10 +43,12 @@ public:
   /// once the pool is shut down, on the calling thread.
   void run(int Device, std::function<void()> Job);
 
-  /// Lets every proxy finish its queued jobs, then ends its thread. Runs at
-  /// exit, before libomp shuts down: a proxy still inside its parallel
-  /// region then would leave the workers of its kernels' teams to touch
-  /// freed runtime state (a crash at exit, about one run in 300).
+  /// Lets every proxy finish its queued jobs and leave its parallel region;
+  /// its thread then sleeps to the end of the process. Runs at exit, before
+  /// libomp shuts down: a proxy still inside its parallel region then would
+  /// leave the workers of its kernels' teams to touch freed runtime state (a
+  /// crash at exit, about one run in 300), and a proxy thread ending then
+  /// can hang in libomp's thread clean-up.
   void shutDown();
 
   static ProxyPool &get();
