@@ -1,0 +1,182 @@
+//===-- Halo.cpp - Which copies fill the halos ----------------------------===//
+
+#include "homp/Halo.h"
+
+#include <limits>
+
+namespace homp {
+
+namespace {
+
+constexpr int64_t Far = std::numeric_limits<int64_t>::max() / 4;
+
+/// A run of cells to fill in one dimension and where their values are:
+/// Dst gets the values of Src, a translation of it.
+struct DimCopy {
+  Range Dst, Src;
+};
+
+/// The copies of one dimension's range R of halo cells: inside the section
+/// from the same indices, past its ends through the edge's rule.
+std::vector<DimCopy> dimCopies(Range R, Range Section, const abi::Halo &H) {
+  std::vector<DimCopy> Out;
+  const int64_t N = Section.size();
+  auto Beyond = [&](Range Part, abi::Edge E, bool Low) {
+    if (Part.empty())
+      return;
+    if (E == abi::Edge::Periodic) {
+      int64_t Shift = Low ? N : -N;
+      Range Src{Part.Begin + Shift, Part.End + Shift};
+      if (Section.contains(Src))
+        Out.push_back({Part, Src});
+      return;
+    }
+    if (E == abi::Edge::Reflecting) {
+      // Mirrored about the edge element, one layer per copy: a[-k] is
+      // a[k], a[n-1+k] is a[n-1-k].
+      for (int64_t I = Part.Begin; I < Part.End; ++I) {
+        int64_t M = Low ? 2 * Section.Begin - I : 2 * (Section.End - 1) - I;
+        if (Section.contains(M))
+          Out.push_back({{I, I + 1}, {M, M + 1}});
+      }
+    }
+  };
+  Beyond(R.intersect({-Far, Section.Begin}), H.LeftEdge, true);
+  Range In = R.intersect(Section);
+  if (!In.empty())
+    Out.push_back({In, In});
+  Beyond(R.intersect({Section.End, Far}), H.RightEdge, false);
+  return Out;
+}
+
+/// Adds the copies filling the cells B of the device at position To.
+void fillBox(const Distribution &Dist, unsigned To, const Box &B,
+             std::vector<HaloCopy> &Out) {
+  const unsigned Rank = Dist.Shape.Rank;
+  std::array<std::vector<DimCopy>, MaxRank> PerDim;
+  for (unsigned D = 0; D < Rank; ++D)
+    PerDim[D] = dimCopies(B.Dims[D], Dist.Shape.Section.Dims[D], Dist.Halos[D]);
+  // Every combination of one run per dimension is one box of cells and its
+  // source box.
+  std::array<unsigned, MaxRank> Pick{};
+  while (true) {
+    Box Dst, Src;
+    Dst.Rank = Src.Rank = Rank;
+    for (unsigned D = 0; D < Rank; ++D) {
+      if (PerDim[D].empty())
+        return;
+      Dst.Dims[D] = PerDim[D][Pick[D]].Dst;
+      Src.Dims[D] = PerDim[D][Pick[D]].Src;
+    }
+    // Each owner of some of the source sends its cells.
+    ProductSet SrcSet = ProductSet::of(Src);
+    for (unsigned From = 0; From < Dist.Owned.size(); ++From)
+      SrcSet.intersect(Dist.Owned[From]).forEachBox([&](const Box &S) {
+        HaloCopy C;
+        C.From = From;
+        C.To = To;
+        C.Src = S;
+        C.Dst = S;
+        for (unsigned D = 0; D < Rank; ++D) {
+          int64_t Shift = Dst.Dims[D].Begin - Src.Dims[D].Begin;
+          C.Dst.Dims[D] = {S.Dims[D].Begin + Shift, S.Dims[D].End + Shift};
+        }
+        Out.push_back(C);
+      });
+    unsigned D = Rank;
+    while (D > 0 && ++Pick[D - 1] == PerDim[D - 1].size())
+      Pick[--D] = 0;
+    if (D == 0)
+      return;
+  }
+}
+
+} // namespace
+
+std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
+                                 unsigned Sides) {
+  std::vector<HaloCopy> Out;
+  const unsigned Rank = Dist.Shape.Rank;
+  for (unsigned P = 0; P < Dist.Owned.size(); ++P) {
+    const ProductSet &Own = Dist.Owned[P];
+    if (Own.empty())
+      continue;
+    ProductSet Held = Dist.held(P);
+    // Per dimension, the index sets a halo cell can lie in: the part's own
+    // indices (0), its left halo (1), its right halo (2).
+    std::array<std::array<IndexSet, 3>, MaxRank> Sets;
+    for (unsigned D = 0; D < Rank; ++D) {
+      Sets[D][0] = Own.Dims[D];
+      if (!(Dims >> D & 1) || !Dist.Split[D])
+        continue;
+      IndexSet Halo = Held.Dims[D].minus(Own.Dims[D]);
+      Range Hull = Own.Dims[D].hull();
+      if (Sides & SideLeft)
+        Sets[D][1] = Halo.intersect(IndexSet(Range{-Far, Hull.Begin}));
+      if (Sides & SideRight)
+        Sets[D][2] = Halo.intersect(IndexSet(Range{Hull.End, Far}));
+      // Gaps between a part's blocks are on both sides.
+      if (Sides == SideBoth)
+        Sets[D][1] = Sets[D][1].unite(Halo.intersect(IndexSet(Hull)));
+    }
+    std::array<unsigned, MaxRank> Pick{};
+    while (true) {
+      bool Halo = false, Empty = false;
+      ProductSet Cells;
+      Cells.Rank = Rank;
+      for (unsigned D = 0; D < Rank; ++D) {
+        Halo |= Pick[D] != 0;
+        Cells.Dims[D] = Sets[D][Pick[D]];
+        Empty |= Cells.Dims[D].empty();
+      }
+      if (Halo && !Empty)
+        Cells.forEachBox([&](const Box &B) { fillBox(Dist, P, B, Out); });
+      unsigned D = Rank;
+      while (D > 0 && ++Pick[D - 1] == 3)
+        Pick[--D] = 0;
+      if (D == 0)
+        break;
+    }
+  }
+  return Out;
+}
+
+unsigned haloDimensions(const Distribution &Dist) {
+  unsigned Mask = 0;
+  for (unsigned D = 0; D < Dist.Shape.Rank; ++D)
+    if (Dist.Split[D] && (Dist.Halos[D].Left || Dist.Halos[D].Right))
+      Mask |= 1u << D;
+  return Mask;
+}
+
+HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
+                    bool ForcePeer) {
+  if (SameDevice)
+    return HaloRoute::Local;
+  if ((FromType | ToType) & abi::TypeHost)
+    return HaloRoute::Host;
+  if (ForcePeer)
+    return HaloRoute::Peer;
+  // One offload plugin on both ends, and one that copies between its
+  // devices: CUDA's and AMDGPU's do; the host plugin (CPU) does not.
+  if (FromType == ToType &&
+      (FromType == abi::TypeNVGPU || FromType == abi::TypeAMDGPU))
+    return HaloRoute::Peer;
+  return HaloRoute::Staged;
+}
+
+const char *haloRouteName(HaloRoute R) {
+  switch (R) {
+  case HaloRoute::Local:
+    return "local";
+  case HaloRoute::Host:
+    return "host";
+  case HaloRoute::Peer:
+    return "peer";
+  case HaloRoute::Staged:
+    return "staged";
+  }
+  return "?";
+}
+
+} // namespace homp

@@ -1,0 +1,67 @@
+//===-- homp/Halo.h - Which copies fill the halos ---------------*- C++ -*-===//
+//
+// A halo update (SPEC.md section 5) fills the halo cells of every device of
+// a distributed array with the values their owners hold. The core turns a
+// distribution into the list of box copies that does it, for the selected
+// dimensions and sides, corners included, and past the array's ends for
+// periodic and reflecting edges. libhomp executes the list.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_HALO_H
+#define HOMP_HALO_H
+
+#include "homp/Distribution.h"
+
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// Which halos an update fills: left (lower indices), right, or both.
+enum HaloSides : unsigned { SideLeft = 1, SideRight = 2, SideBoth = 3 };
+
+/// One copy of an update: the cells Dst of the device at position To get
+/// the values of the cells Src of the device at position From. Src has
+/// Dst's shape, translated: by nothing inside the array, by the array's
+/// length for a periodic edge, and mirrored one layer per copy for a
+/// reflecting edge.
+struct HaloCopy {
+  unsigned From = 0, To = 0;
+  Box Src, Dst;
+  bool operator==(const HaloCopy &O) const {
+    return From == O.From && To == O.To && Src == O.Src && Dst == O.Dst;
+  }
+};
+
+/// The copies that fill the halos of every device of Dist in the dimensions
+/// of the bit mask Dims (bit d: dimension d) on the sides Sides. A halo
+/// cell is filled when every dimension it lies outside its device's part in
+/// is selected with that side (so a corner needs both of its dimensions).
+/// Cells past the array's ends are filled only for periodic and
+/// reflecting edges (the others are not held).
+std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
+                                 unsigned Sides);
+
+/// The dimensions of Dist with a halo on some side, as a bit mask.
+unsigned haloDimensions(const Distribution &Dist);
+
+/// How a copy between two devices travels.
+enum class HaloRoute {
+  Local, ///< within one device (a periodic edge on a single device)
+  Host,  ///< one of the two is the host: one copy to or from host memory
+  Peer,  ///< device to device through the offload runtime
+  Staged ///< device to a host buffer, then to the other device
+};
+
+/// The route between devices of types From and To (abi::DeviceType bits):
+/// peer to peer between GPUs of the same vendor (one offload plugin that
+/// can exchange data), through the host otherwise. ForcePeer (HOMP_HALO_ROUTE
+/// =peer) takes the peer route between any two offload devices.
+HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
+                    bool ForcePeer = false);
+const char *haloRouteName(HaloRoute R);
+
+} // namespace homp
+
+#endif // HOMP_HALO_H
