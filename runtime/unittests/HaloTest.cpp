@@ -1,4 +1,5 @@
-//===-- HaloTest.cpp - Which copies fill the halos -------------------------===//
+//===-- HaloTest.cpp - Which copies fill the halos
+//-------------------------===//
 //
 // haloCopies against a cell-by-cell reference: every halo cell a device
 // holds, selected by dimension and side, gets the value of the one cell its
@@ -17,8 +18,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <vector>
 
 using namespace homp;
@@ -58,8 +59,7 @@ Distribution distribute(const Case &C) {
   for (unsigned P = 0; P < Ctx.Topo.size(); ++P)
     Ctx.Devices.push_back(static_cast<int>(P));
   std::string Error;
-  std::optional<Distribution> D =
-      distributeArray(A, S, {1, 1, 1}, Ctx, Error);
+  std::optional<Distribution> D = distributeArray(A, S, {1, 1, 1}, Ctx, Error);
   EXPECT_TRUE(D) << Error;
   return D ? *D : Distribution();
 }
@@ -167,8 +167,10 @@ TEST(Halo, OneDimensionEveryWidthAndEdge) {
         for (int64_t Right : {0, 1, 3})
           for (Edge LE : EdgeKinds)
             for (Edge RE : EdgeKinds)
-              checkEverySelection(
-                  {{{0, N}}, {Policy::Block}, {{Left, Right, LE, RE}}, {Devices}});
+              checkEverySelection({{{0, N}},
+                                   {Policy::Block},
+                                   {{Left, Right, LE, RE}},
+                                   {Devices}});
 }
 
 TEST(Halo, SectionNotAtZero) {
@@ -258,8 +260,10 @@ TEST(Halo, NoHaloNoCopies) {
 }
 
 TEST(Halo, PeriodicOnOneDeviceCopiesWithinIt) {
-  Distribution Dist = distribute(
-      {{{0, 8}}, {Policy::Block}, {{1, 1, Edge::Periodic, Edge::Periodic}}, {1}});
+  Distribution Dist = distribute({{{0, 8}},
+                                  {Policy::Block},
+                                  {{1, 1, Edge::Periodic, Edge::Periodic}},
+                                  {1}});
   std::vector<HaloCopy> Copies = haloCopies(Dist, 1, SideBoth);
   ASSERT_EQ(Copies.size(), 2u);
   EXPECT_EQ(Copies[0].From, 0u);
