@@ -18,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include "homp/Abi.h"
+#include "homp/EntryPoints.h"
 
 #include <map>
 #include <optional>
@@ -109,6 +110,7 @@ struct ConstructValues {
   };
   std::vector<DataLoop> DataLoops;
   Code If;
+  std::vector<Code> HaloAddresses; ///< per halo item
 };
 
 /// The code of the values of a device list and a topology.
@@ -116,6 +118,11 @@ void deviceValues(llvm::ArrayRef<clang::Token> Toks,
                   llvm::ArrayRef<DeviceSpec> Specs, ConstructValues &V);
 void topologyValues(llvm::ArrayRef<clang::Token> Toks, const TopologySpec &T,
                     ConstructValues &V);
+
+/// The declaration of libhomp's entry point Name, as emitted code declares
+/// it: 'extern Result Name(Params)', with Name as its symbol.
+std::string declareEntry(llvm::StringRef Name, llvm::StringRef Result,
+                         llvm::StringRef Params);
 
 /// Writes the marker call Marker(descriptor, Leading..., values...) of D.
 void emitMarkerCall(TokenSynth &Synth, TokenVector &Out,
@@ -132,12 +139,28 @@ void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,
 /// the file) distribute, and the loop labels enclosing data regions split.
 struct Scope {
   std::vector<std::string> Distributed;
+  std::vector<std::string> WithHalo; ///< those of Distributed with a halo
   std::vector<std::string> Labels;
   bool distributes(llvm::StringRef Name) const {
     return llvm::is_contained(Distributed, Name.str());
   }
   bool hasLabel(llvm::StringRef Name) const {
     return llvm::is_contained(Labels, Name.str());
+  }
+  bool hasHalo(llvm::StringRef Name) const {
+    return llvm::is_contained(WithHalo, Name.str());
+  }
+  /// Adds arrays a data construct distributes (Halo: those with a halo).
+  void add(const std::vector<std::string> &Names,
+           const std::vector<std::string> &Halo) {
+    for (const std::string &N : Names) {
+      if (!distributes(N))
+        Distributed.push_back(N);
+      // A later construct may give the same name a halo, or none.
+      llvm::erase(WithHalo, N);
+      if (llvm::is_contained(Halo, N))
+        WithHalo.push_back(N);
+    }
   }
 };
 

@@ -371,15 +371,14 @@ void DataRewriter::emit(DataRewrite &Out) {
   auto Toks = [&](TokenRange R) {
     T.append(Body.begin() + R.Begin, Body.begin() + R.End);
   };
-  Text("{ __extension__ extern long long __homp_data(const char *, ...) "
-       "__asm__(\"__homp_data\");",
+  Text("{ " + declareEntry(abi::DataMarker, "long long", "const char *, ..."),
        Loc);
   T.push_back(Line.front());
   for (const Word &W : Dir->Words)
     if (!(W.Name == "parallel" && W.Index == 0))
       T.push_back(Body[W.Index]);
   Text("device(", Loc);
-  emitMarkerCall(Synth, T, Loc, "__homp_data", D, V, "",
+  emitMarkerCall(Synth, T, Loc, abi::DataMarker, D, V, "",
                  PP.getLangOpts().CPlusPlus);
   Text(")", Loc);
   for (const Clause *C : Kept)
@@ -416,7 +415,12 @@ void DataRewriter::emit(DataRewrite &Out) {
     if (MI.Described &&
         (Kind == abi::ConstructKind::Data ||
          Kind == abi::ConstructKind::EnterData))
+    {
       Out.Distributed.push_back(MI.Name);
+      if (any_of(ArrayRef(MI.A.Halos).take_front(MI.A.Rank),
+                 [](const abi::Halo &H) { return H.Left || H.Right; }))
+        Out.WithHalo.push_back(MI.Name);
+    }
   for (const abi::LabelledLoop &L : D.DataLoops)
     Out.Labels.push_back(L.Label);
 }

@@ -30,6 +30,7 @@ struct DataRewrite {
   /// What the construct distributes, for the constructs inside it (and, for
   /// 'target enter data', after it).
   std::vector<std::string> Distributed;
+  std::vector<std::string> WithHalo; ///< those of Distributed with a halo
   std::vector<std::string> Labels;
 };
 

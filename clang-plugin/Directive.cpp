@@ -161,6 +161,13 @@ std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
     }
     C.All.Begin = I;
     ++I;
+    // 'halo_update left-right(A)': one clause named 'left-right'.
+    if (C.Name == "left" && I + 1 < N && Toks[I].is(tok::minus) &&
+        identifierName(Toks[I + 1]) == "right" && !D.Words.empty() &&
+        D.Words.front().Name == "halo_update") {
+      C.Name = "left-right";
+      I += 2;
+    }
     if (I < N && Toks[I].is(tok::l_paren)) {
       std::optional<unsigned> Close = findClosing(Toks, I, N);
       if (!Close)

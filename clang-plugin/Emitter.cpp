@@ -71,6 +71,12 @@ void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {
   D.Column = P.isValid() ? P.getColumn() : 0;
 }
 
+std::string declareEntry(StringRef Name, StringRef Result, StringRef Params) {
+  return ("__extension__ extern " + Result + " " + Name + "(" + Params +
+          ") __asm__(\"" + Name + "\");")
+      .str();
+}
+
 void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
                     StringRef Marker, const abi::Descriptor &D,
                     const ConstructValues &V, StringRef Leading,
@@ -148,6 +154,9 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
       break;
     case abi::ValueSlot::IfCondition:
       Emit(V.If, Loc);
+      break;
+    case abi::ValueSlot::HaloAddress:
+      Emit(V.HaloAddresses[S.Item], Loc);
       break;
     }
   }

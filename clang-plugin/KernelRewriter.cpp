@@ -644,8 +644,8 @@ void Rewriter::describe() {
 
 void Rewriter::emitPrologue() {
   SourceLocation Loc = loc();
-  code("{ __extension__ extern long long __homp_region(const char *, void *, "
-       "...) __asm__(\"__homp_region\");",
+  code("{ " + declareEntry(abi::RegionMarker, "long long",
+                          "const char *, void *, ..."),
        Loc);
   // The chunk holds the whole nest until libhomp gives each launch its own.
   code(std::string(abi::ChunkTypeSpelling) + " " + chunk() + " = {{", Loc);
@@ -691,7 +691,7 @@ void Rewriter::emitTargetDirective() {
     if (C->Name != "map")
       toks(Body, C->All);
   code("device(", Loc);
-  emitMarkerCall(Synth, Out, Loc, "__homp_region", D, V,
+  emitMarkerCall(Synth, Out, Loc, abi::RegionMarker, D, V,
                  ", (void *)&" + chunk(), PP.getLangOpts().CPlusPlus);
   code(")", Loc);
   for (const MapClause &M : Maps) {

@@ -3,6 +3,7 @@
 #include "OmpPragmaHandler.h"
 
 #include "DataRewriter.h"
+#include "HaloDirective.h"
 #include "Directive.h"
 #include "KernelRewriter.h"
 #include "Extensions.h"
@@ -194,9 +195,7 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, {});
     if (!R)
       return;
-    for (const std::string &N : R->Distributed)
-      if (!FileScope.distributes(N))
-        FileScope.Distributed.push_back(N);
+    FileScope.add(R->Distributed, R->WithHalo);
     if (PrintRegions)
       printRegion(PP, R->Tokens);
     reenterTokens(PP, R->Tokens);
@@ -219,8 +218,7 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     return;
   }
   Scope Inside = Around;
-  Inside.Distributed.insert(Inside.Distributed.end(), R->Distributed.begin(),
-                            R->Distributed.end());
+  Inside.add(R->Distributed, R->WithHalo);
   Inside.Labels.insert(Inside.Labels.end(), R->Labels.begin(), R->Labels.end());
   TokenVector Out = R->Tokens;
   TokenVector Deferred = deferDirectives(PP, Stmt, Inside);
@@ -236,10 +234,10 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
                                         SourceLocation UseLoc,
                                         const Scope &Around) {
   SourceLocation Loc = Line.front().getLocation();
-  if (!D.Words.empty() && (D.Words[0].Name == "halo_exchange" ||
-                           D.Words[0].Name == "halo_update")) {
-    Diags.report(UseLoc, Diag::NotSupportedYet)
-        << ("'" + D.Words[0].Name + "'").str();
+  if (isHaloDirective(D)) {
+    RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
+    if (std::optional<TokenVector> Call = rewriteHaloDirective(RC, D))
+      reenterTokens(PP, *Call);
     return;
   }
   if (!D.hasWord("target")) {
@@ -301,7 +299,7 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
       Merged = DeferredDirectives[*K].Around;
       for (const std::string &N : FileScope.Distributed)
         if (!Merged.distributes(N))
-          Merged.Distributed.push_back(N);
+          Merged.add({N}, FileScope.WithHalo);
       Around = &Merged;
       Body = ArrayRef<Token>(Line).drop_front().drop_back();
     }

@@ -8,6 +8,7 @@
 
 #include "DataDirectives.h"
 #include "Devices.h"
+#include "HaloExchange.h"
 #include "Handles.h"
 #include "KernelArgs.h"
 #include "Launch.h"
@@ -125,6 +126,18 @@ long long __homp_data_distributed(const char *Descriptor, ...) {
   Instance *DI = beginDataConstruct(constructInfo(Descriptor), Values);
   va_end(Values);
   return DI ? handleOf(DI) : HostFallback;
+}
+
+/// 'halo_exchange' / 'halo_update': fills the halos of the arrays that are
+/// distributed on devices (with or without the homp pass: without it,
+/// nothing is, and there is nothing to do).
+void __homp_halo(const char *Descriptor, ...) {
+  const ConstructInfo &Info = constructInfo(Descriptor);
+  va_list Values;
+  va_start(Values, Descriptor);
+  ConstructValues V = readValues(Info, Values);
+  va_end(Values);
+  haloUpdate(Info, V);
 }
 
 /// Replaces __tgt_target_kernel in modules the homp pass transformed.

@@ -52,6 +52,7 @@ ConstructValues readValues(const ConstructInfo &Info, va_list Values) {
   V.AccessAddresses.resize(D.Accesses.size());
   V.Reductions.resize(D.Reductions.size());
   V.DataLoops.resize(D.DataLoops.size());
+  V.HaloAddresses.resize(D.HaloItems.size());
   for (size_t L = 0; L < D.DataLoops.size(); ++L) {
     V.DataLoops[L].Nest.Rank = static_cast<unsigned>(D.DataLoops[L].Loops.size());
     for (unsigned J = 0; J < V.DataLoops[L].Nest.Rank; ++J)
@@ -117,6 +118,10 @@ ConstructValues readValues(const ConstructInfo &Info, va_list Values) {
       break;
     case abi::ValueSlot::DataLoopBlock:
       V.DataLoops[S.Item].Blocks[S.Dim] = X;
+      break;
+    case abi::ValueSlot::HaloAddress:
+      V.HaloAddresses[S.Item] =
+          reinterpret_cast<void *>(static_cast<intptr_t>(X));
       break;
     case abi::ValueSlot::IfCondition:
       V.IfTrue = X != 0;

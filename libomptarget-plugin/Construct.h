@@ -62,6 +62,7 @@ struct ConstructValues {
   };
   std::vector<DataLoopValues> DataLoops;
   bool IfTrue = true;
+  std::vector<void *> HaloAddresses;
 };
 
 /// Reads the values of Info's layout from Values.

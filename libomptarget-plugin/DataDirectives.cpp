@@ -60,6 +60,8 @@ const char *constructWords(ConstructKind K) {
     return "'target exit data'";
   case ConstructKind::Update:
     return "'target update'";
+  case ConstructKind::HaloUpdate:
+    return "halo update";
   case ConstructKind::Kernel:
     break;
   }

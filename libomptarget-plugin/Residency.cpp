@@ -68,6 +68,16 @@ ResidentArray *acquireResident(const void *Addr) {
   return A;
 }
 
+ResidentArray *acquireResidentByBase(const void *Base) {
+  if (!anyResident())
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(TableLock);
+  ResidentArray *A = table().findByBase(Base);
+  if (A)
+    ++A->RefCount;
+  return A;
+}
+
 ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             std::vector<int64_t> &BytesIn,
                             std::string &Error) {

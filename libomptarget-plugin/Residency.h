@@ -27,6 +27,10 @@ bool anyResident();
 /// nullptr if there is none.
 ResidentArray *acquireResident(const void *Addr);
 
+/// The resident array whose element [0]...[0] is at Base (else whose mapped
+/// bytes hold it), with a reference taken; nullptr if there is none.
+ResidentArray *acquireResidentByBase(const void *Base);
+
 /// Makes an array resident: distributes nothing itself, but allocates
 /// storage on every device of A->Dist for what it holds and copies it in
 /// when CopyIn. Returns the array (now in the table, one reference), or

@@ -5,7 +5,7 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 2 KIND                         kernel|data|enter|exit|update
+//   homp 3 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
@@ -17,6 +17,8 @@
 //   reduction OP STR
 //   dataloop STR N                      then N 'loop' lines
 //   if
+//   halo DIRECTION                      left|right|left-right|leftright
+//   haloitem STR DIMS                   DIMS: bit mask, 0 for all with halos
 //
 // POLICY is 'full', 'block', 'auto', 'cyclic B' (B: 1 if spelled BLOCK(n)),
 // 'align loop NUM DEN' or 'align to STR NUM DEN'.
@@ -57,7 +59,14 @@ const std::pair<ConstructKind, const char *> Constructs[] = {
     {ConstructKind::Data, "data"},
     {ConstructKind::EnterData, "enter"},
     {ConstructKind::ExitData, "exit"},
-    {ConstructKind::Update, "update"}};
+    {ConstructKind::Update, "update"},
+    {ConstructKind::HaloUpdate, "halo"}};
+
+const std::pair<HaloDirection, const char *> HaloDirections[] = {
+    {HaloDirection::Left, "left"},
+    {HaloDirection::Right, "right"},
+    {HaloDirection::LeftThenRight, "left-right"},
+    {HaloDirection::Both, "leftright"}};
 
 const std::pair<DeviceSpec::KindTy, const char *> DeviceKinds[] = {
     {DeviceSpec::Default, "default"}, {DeviceSpec::All, "all"},
@@ -366,13 +375,17 @@ bool Descriptor::operator==(const Descriptor &O) const {
          Column == O.Column && Devices == O.Devices && Topo == O.Topo &&
          Loops == O.Loops && Label == O.Label && Arrays == O.Arrays &&
          Accesses == O.Accesses && Reductions == O.Reductions &&
-         DataLoops == O.DataLoops && HasIf == O.HasIf;
+         DataLoops == O.DataLoops && HasIf == O.HasIf &&
+         Direction == O.Direction && HaloItems == O.HaloItems;
 }
 
 const char *reductionOpName(ReductionOp Op) { return nameOf(ReductionOps, Op); }
 const char *mapTypeName(MapType M) { return nameOf(MapTypes, M); }
 const char *compareOpName(CompareOp Op) { return nameOf(CompareOps, Op); }
 const char *constructName(ConstructKind K) { return nameOf(Constructs, K); }
+const char *haloDirectionName(HaloDirection D) {
+  return nameOf(HaloDirections, D);
+}
 
 std::string encodeDescriptor(const Descriptor &D) {
   Writer W;
@@ -435,6 +448,14 @@ std::string encodeDescriptor(const Descriptor &D) {
     W.word("if");
     W.endLine();
   }
+  if (D.Kind == ConstructKind::HaloUpdate) {
+    W.word("halo").word(haloDirectionName(D.Direction));
+    W.endLine();
+  }
+  for (const HaloItem &H : D.HaloItems) {
+    W.word("haloitem").str(H.Name).num(H.Dims);
+    W.endLine();
+  }
   return W.take();
 }
 
@@ -489,6 +510,14 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
         continue; // its last line was read to its end
     } else if (Key == "if") {
       Out.HasIf = true;
+    } else if (Key == "halo") {
+      std::string Dir;
+      Ok = Out.Kind == ConstructKind::HaloUpdate && R.word(Dir) &&
+           valueOf(HaloDirections, Dir, Out.Direction);
+    } else if (Key == "haloitem") {
+      HaloItem H;
+      Ok = R.str(H.Name) && R.num(H.Dims, 0, (1u << MaxRank) - 1);
+      Out.HaloItems.push_back(H);
     } else {
       Ok = false;
     }
@@ -558,6 +587,8 @@ std::vector<ValueSlot> valueLayout(const Descriptor &D) {
     }
   if (D.HasIf)
     Add(ValueSlot::IfCondition, 0);
+  for (unsigned I = 0; I < D.HaloItems.size(); ++I)
+    Add(ValueSlot::HaloAddress, I);
   return L;
 }
 

@@ -37,6 +37,13 @@ ResidentArray *ResidentTable::find(const void *Addr) const {
   return A < R->hostEnd() || A == R->hostBegin() ? R : nullptr;
 }
 
+ResidentArray *ResidentTable::findByBase(const void *Base) const {
+  for (const auto &[Begin, A] : Arrays)
+    if (A->HostBase == Base)
+      return A.get();
+  return find(Base);
+}
+
 ResidentArray *ResidentTable::insert(std::unique_ptr<ResidentArray> A) {
   uintptr_t B = A->hostBegin(), E = std::max(A->hostEnd(), B + 1);
   auto Next = Arrays.lower_bound(B);

@@ -82,6 +82,20 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       return std::nullopt;
     }
   }
+  if (const char *V = GetEnv("HOMP_HALO_ROUTE")) {
+    std::string Value = lower(V);
+    if (Value == "auto" || Value.empty())
+      S.HaloRoute = HaloRouteSetting::Auto;
+    else if (Value == "staged")
+      S.HaloRoute = HaloRouteSetting::Staged;
+    else if (Value == "peer")
+      S.HaloRoute = HaloRouteSetting::Peer;
+    else {
+      Error = "HOMP_HALO_ROUTE='" + std::string(V) +
+              "' is not valid; expected auto, staged or peer";
+      return std::nullopt;
+    }
+  }
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);
     if (!S.Devices)

@@ -366,8 +366,16 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       const Subscript &S = Use.Subs[Dm];
       if (S.Kind != Subscript::Linear || S.Loop >= Nest.Rank)
         continue;
+      // Past the array's ends (without a periodic or reflecting halo there)
+      // no device holds anything: a stencil guards those indices itself,
+      // as HOMP'16 Figure 3 does with 'if (i==0||i==n-1) continue;'.
+      const abi::Halo &Hl = X.Halos[Dm];
+      const Range &Sec = X.Shape.Section.Dims[Dm];
+      Range Limit{Sec.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
+                  Sec.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
       IndexSet Needed = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop])
-                            .widened(S.Min, S.Max);
+                            .widened(S.Min, S.Max)
+                            .intersect(IndexSet(Limit));
       if (Held.Dims[Dm].contains(Needed))
         continue;
       // indicesOf spans each run of iterations from end to end; a step

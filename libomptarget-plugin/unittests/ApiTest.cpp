@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -29,12 +31,15 @@ TEST(Api, VersionIsTheProjectVersion) {
 TEST(Api, ExportsOnlyItsInterface) {
   void *Lib = dlopen(HOMP_TEST_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(Lib, nullptr) << dlerror();
-  for (const char *Name :
-       {"homp_version", "__homp_region", "__homp_region_distributed",
-        "__homp_data", "__homp_data_distributed", "__homp_target_kernel",
-        "__homp_target_data_begin_mapper", "__homp_target_data_end_mapper",
-        "__homp_target_data_update_mapper",
-        "__homp_target_data_begin_nowait_mapper"})
+  // Every name of EntryPoints.def that libhomp defines.
+  std::vector<const char *> Names = {"homp_version"};
+#define HOMP_MARKER(Id, Name, DistributedName)                                 \
+  Names.push_back(Name);                                                       \
+  Names.push_back(DistributedName);
+#define HOMP_CALL(Id, Name) Names.push_back(Name);
+#define HOMP_REDIRECT(Id, Name, HompName) Names.push_back(HompName);
+#include "homp/EntryPoints.def"
+  for (const char *Name : Names)
     EXPECT_NE(dlsym(Lib, Name), nullptr) << Name;
   EXPECT_EQ(dlsym(Lib, "_ZN4homp8settingsEv"), nullptr);
   EXPECT_EQ(dlsym(Lib, "_ZN4homp9blockPartEljj"), nullptr);

@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 2 kernel",
+    "homp 3 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -138,7 +138,7 @@ Subscript linear(unsigned Loop, int64_t Min, int64_t Max) {
 
 const ConstructKind AllConstructs[] = {
     ConstructKind::Kernel, ConstructKind::Data, ConstructKind::EnterData,
-    ConstructKind::ExitData, ConstructKind::Update};
+    ConstructKind::ExitData, ConstructKind::Update, ConstructKind::HaloUpdate};
 const DeviceSpec::KindTy AllDeviceKinds[] = {
     DeviceSpec::Default, DeviceSpec::All,  DeviceSpec::Host,
     DeviceSpec::One,     DeviceSpec::From, DeviceSpec::Range};
@@ -217,6 +217,7 @@ Descriptor everything() {
                    loop(CompareOp::Greater, cyclic(false), true)}},
                  {"l 2", {loop(CompareOp::LessEqual, policy(Policy::Auto))}}};
   D.HasIf = true;
+  D.HaloItems = {{"uold", 0}, {"a b", 5}};
   return D;
 }
 
@@ -254,7 +255,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 2 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 3 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -281,7 +282,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 2 kernel\n"
+            "homp 3 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
@@ -522,6 +523,41 @@ TEST(AbiRoundTrip, IfClause) {
   }
 }
 
+TEST(AbiRoundTrip, HaloUpdatesWithEveryDirectionAndDimensions) {
+  for (HaloDirection Dir :
+       {HaloDirection::Left, HaloDirection::Right,
+        HaloDirection::LeftThenRight, HaloDirection::Both}) {
+    Descriptor D = minimal(ConstructKind::HaloUpdate);
+    D.Direction = Dir;
+    for (unsigned Dims = 0; Dims < 8; ++Dims)
+      D.HaloItems.push_back({"a" + std::to_string(Dims), Dims});
+    D.HaloItems.push_back({"p->q [1]", 1});
+    EXPECT_TRUE(roundTrips(D)) << haloDirectionName(Dir);
+    Descriptor Other = D;
+    Other.Direction = Dir == HaloDirection::Both ? HaloDirection::Left
+                                                 : HaloDirection::Both;
+    EXPECT_FALSE(Other == D);
+    EXPECT_NE(encodeDescriptor(Other), encodeDescriptor(D));
+  }
+}
+
+TEST(AbiDecode, HaloRecordsAreChecked) {
+  Descriptor D = minimal(ConstructKind::HaloUpdate);
+  D.HaloItems = {{"a", 1}};
+  std::string Text = encodeDescriptor(D);
+  ASSERT_TRUE(contains(Text, "halo leftright\n")) << Text;
+  auto Replace = [&](const std::string &From, const std::string &To) {
+    std::string T = Text;
+    T.replace(T.find(From), From.size(), To);
+    return T;
+  };
+  for (const std::string &Bad :
+       {Replace("halo leftright", "halo up"), Replace("haloitem 1:a 1", "haloitem 1:a 8"),
+        Replace("haloitem 1:a 1", "haloitem 1:a -1"),
+        Replace("homp 3 halo", "homp 3 data")})
+    EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
+}
+
 TEST(AbiRoundTrip, EverythingAtOnce) { EXPECT_TRUE(roundTrips(everything())); }
 
 // The round trips above would pass with an equality that ignores fields;
@@ -571,7 +607,10 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.DataLoops[0].Label = "loop2"; },
       [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
       [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
-      [](Descriptor &D) { D.HasIf = false; }};
+      [](Descriptor &D) { D.HasIf = false; },
+      [](Descriptor &D) { D.HaloItems[0].Name = "u"; },
+      [](Descriptor &D) { D.HaloItems[1].Dims = 4; },
+      [](Descriptor &D) { D.HaloItems.pop_back(); }};
   for (size_t I = 0; I < Changes.size(); ++I) {
     Descriptor D = E;
     Changes[I](D);
@@ -585,12 +624,12 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
 //===----------------------------------------------------------------------===//
 
 TEST(AbiDecode, OtherVersionsAreRefusedAsCompiledByAnotherHomp) {
-  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 2 "
+  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 3 "
   for (const std::string &Text :
-       {"homp 1 " + Rest, "homp 3 " + Rest, "homp 20 " + Rest,
-        "homp -2 " + Rest, "homp x " + Rest, "HOMP 2 " + Rest, "homq 2 " + Rest,
+       {"homp 2 " + Rest, "homp 4 " + Rest, "homp 30 " + Rest,
+        "homp -3 " + Rest, "homp x " + Rest, "HOMP 3 " + Rest, "homq 3 " + Rest,
         std::string("homp"), std::string("homp "), std::string(""),
-        std::string("hello, world"), " homp 2 " + Rest}) {
+        std::string("hello, world"), " homp 3 " + Rest}) {
     std::string Error = refusal(Text);
     EXPECT_TRUE(contains(Error, "compiled by another version of homp"))
         << Error;
@@ -653,9 +692,9 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 2 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 3 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 2\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 3\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
@@ -737,75 +776,75 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 2 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 2 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 2 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 3 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 3 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 3 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 2 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 3 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 2 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 3 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 2 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 3 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 2 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 3 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 2 data\n"),
+  EXPECT_EQ(refusal("homp 3 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 2 data\nif\n"),
+  EXPECT_EQ(refusal("homp 3 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 2 data\nloc 4:a.c 1 2\n");
-  refusal("homp 2 data\nloc 100:a.c 1 2\n");
-  refusal("homp 2 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 3 data\nloc 4:a.c 1 2\n");
+  refusal("homp 3 data\nloc 100:a.c 1 2\n");
+  refusal("homp 3 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 2 data\nloc 8:a.c 1 2\n");
+  refusal("homp 3 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 2 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 3 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 2 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 3 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 2 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 3 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 2 data\nloc a.c 1 2\n");
-  refusal("homp 2 data\nloc :a.c 1 2\n");
-  refusal("homp 2 data\nloc 3a.c 1 2\n");
-  refusal("homp 2 data\nloc -3:a.c 1 2\n");
+  refusal("homp 3 data\nloc a.c 1 2\n");
+  refusal("homp 3 data\nloc :a.c 1 2\n");
+  refusal("homp 3 data\nloc 3a.c 1 2\n");
+  refusal("homp 3 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 2 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 2 data\nloc  3:a.c 1 2\n");
-  refusal("homp 2 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 2 data\n loc 3:a.c 1 2\n");
-  refusal("homp 2 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 2 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 2 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 3 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 3 data\nloc  3:a.c 1 2\n");
+  refusal("homp 3 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 3 data\n loc 3:a.c 1 2\n");
+  refusal("homp 3 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 3 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 3 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 2 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 2 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 3 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 3 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");
@@ -881,6 +920,8 @@ const char *slotName(ValueSlot::KindTy K) {
     return "DataLoopBlock";
   case ValueSlot::IfCondition:
     return "IfCondition";
+  case ValueSlot::HaloAddress:
+    return "HaloAddress";
   }
   return "?";
 }
@@ -961,7 +1002,10 @@ TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
             "DataLoopFirst(1, 0)\n"
             "DataLoopBound(1, 0)\n"
             "DataLoopStep(1, 0)\n"
-            "IfCondition(0, 0)\n");
+            "IfCondition(0, 0)\n"
+            // The halo update's arrays.
+            "HaloAddress(0, 0)\n"
+            "HaloAddress(1, 0)\n");
 }
 
 TEST(AbiValueLayout, APlainKernelHasNoValues) {

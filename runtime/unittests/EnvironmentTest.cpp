@@ -190,3 +190,17 @@ TEST(Environment, FaultsInvalid) {
         << Error;
   }
 }
+
+TEST(Environment, HaloRoute) {
+  EXPECT_EQ(read({})->HaloRoute, HaloRouteSetting::Auto);
+  EXPECT_EQ(read({{"HOMP_HALO_ROUTE", "auto"}})->HaloRoute,
+            HaloRouteSetting::Auto);
+  EXPECT_EQ(read({{"HOMP_HALO_ROUTE", "Staged"}})->HaloRoute,
+            HaloRouteSetting::Staged);
+  EXPECT_EQ(read({{"HOMP_HALO_ROUTE", "PEER"}})->HaloRoute,
+            HaloRouteSetting::Peer);
+  std::string Error;
+  EXPECT_FALSE(read({{"HOMP_HALO_ROUTE", "direct"}}, Error));
+  EXPECT_EQ(Error, "HOMP_HALO_ROUTE='direct' is not valid; expected auto, "
+                   "staged or peer");
+}

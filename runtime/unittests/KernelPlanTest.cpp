@@ -762,7 +762,7 @@ TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
       .access("x", {linear(0, -1, 1)}, false)
       .access("y", {at()}, true);
   EXPECT_EQ(refusal(K),
-            "device 10 would use elements [-1, 11) of 'x' but holds only "
+            "device 10 would use elements [0, 11) of 'x' but holds only "
             "[0, 10); the loop uses 'x' at offsets -1..1 of its index and its "
             "halo there is 1:0 wide");
 }

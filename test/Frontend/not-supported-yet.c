@@ -3,12 +3,6 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
-  // expected-error@+1 {{homp: 'halo_exchange' is not supported yet}}
-#pragma omp halo_exchange(u)
-
-  // expected-error@+1 {{homp: 'halo_update' is not supported yet}}
-#pragma omp halo_update leftright(u)
-
   // expected-error@+1 {{homp: periodic and reflecting halo edges is not supported yet}}
 #pragma omp target device(*) map(tofrom: u[0:n] dist_data(BLOCK) halo(1:periodic))
   for (int i = 0; i < n; ++i)

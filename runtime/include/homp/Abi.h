@@ -28,12 +28,19 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 2;
+constexpr int Version = 3;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
 
-enum class ConstructKind { Kernel, Data, EnterData, ExitData, Update };
+enum class ConstructKind {
+  Kernel,
+  Data,
+  EnterData,
+  ExitData,
+  Update,
+  HaloUpdate ///< 'halo_update', 'halo_exchange'
+};
 
 /// Device types (SPEC.md section 1) as a bit mask; 0 selects any type.
 enum DeviceType : unsigned {
@@ -192,6 +199,22 @@ struct LabelledLoop {
   }
 };
 
+/// Which halos a halo update fills: 'left', 'right', 'left-right' (left,
+/// then right) or 'leftright' (both at once; 'halo_exchange').
+enum class HaloDirection { Left, Right, LeftThenRight, Both };
+
+/// An array of a halo update. Value: its address (the array's, or the
+/// pointer's value).
+struct HaloItem {
+  std::string Name;
+  /// The selected dimensions ('A[*][]': bit 0); 0: every dimension that has
+  /// a halo ('A').
+  unsigned Dims = 0;
+  bool operator==(const HaloItem &O) const {
+    return Name == O.Name && Dims == O.Dims;
+  }
+};
+
 enum class ReductionOp { Add, Sub, Mul, BitAnd, BitOr, BitXor, And, Or, Max, Min };
 
 /// Values: the variable's address, its size and its type code.
@@ -218,6 +241,9 @@ struct Descriptor {
   std::vector<Reduction> Reductions;
   std::vector<LabelledLoop> DataLoops;
   bool HasIf = false; ///< value: the if clause's condition
+  /// HaloUpdate: its direction and arrays.
+  HaloDirection Direction = HaloDirection::Both;
+  std::vector<HaloItem> HaloItems;
 
   /// FILE:LINE:COL, as diagnostics write it.
   std::string location() const;
@@ -253,6 +279,7 @@ struct ValueSlot {
     DataLoopStep,
     DataLoopBlock,
     IfCondition,
+    HaloAddress,
   } Kind;
   unsigned Item = 0; ///< the spec, loop, array, access, ... it belongs to
   unsigned Dim = 0;  ///< its dimension or loop of a nest
@@ -285,6 +312,7 @@ const char *reductionOpName(ReductionOp Op);
 const char *mapTypeName(MapType M);
 const char *compareOpName(CompareOp Op);
 const char *constructName(ConstructKind K);
+const char *haloDirectionName(HaloDirection D);
 
 } // namespace abi
 } // namespace homp

@@ -48,6 +48,9 @@ class ResidentTable {
 public:
   /// The array whose mapped bytes hold Addr (or that starts at Addr).
   ResidentArray *find(const void *Addr) const;
+  /// The array whose element [0]...[0] is at Base (its section may start
+  /// later), else find(Base).
+  ResidentArray *findByBase(const void *Base) const;
   /// Adds A with a reference count of 1. Returns nullptr (and keeps A out)
   /// if its bytes overlap an array already resident.
   ResidentArray *insert(std::unique_ptr<ResidentArray> A);

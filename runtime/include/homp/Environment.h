@@ -32,8 +32,16 @@ struct FaultSpec {
 std::optional<std::vector<FaultSpec>> parseFaults(const std::string &Text,
                                                   std::string &Error);
 
+/// HOMP_HALO_ROUTE: how halo copies between two offload devices travel.
+enum class HaloRouteSetting {
+  Auto,   ///< peer to peer where the devices' plugin can, else staged
+  Staged, ///< always through a host buffer
+  Peer    ///< always device to device (the offload runtime may stage)
+};
+
 struct Settings {
   bool Info = false;                              ///< HOMP_INFO
+  HaloRouteSetting HaloRoute = HaloRouteSetting::Auto; ///< HOMP_HALO_ROUTE
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
   std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT

@@ -1,0 +1,271 @@
+//===-- HaloExchange.cpp - 'halo_exchange' and 'halo_update' --------------===//
+//
+// A halo update of a resident array (SPEC.md section 5) executes the copies
+// the core plans (homp/Halo.h) in two steps, each on every device's proxy
+// after the work queued on it before: first each device sends what travels
+// through the host into a host buffer, then each device receives its halo
+// cells (from that buffer, from host memory, or peer to peer from the
+// sender). The first step is the barrier the update needs: every device's
+// earlier work on the array is done before any halo cell is read. The
+// caller waits for the second, so later work sees the halos.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HaloExchange.h"
+
+#include "Devices.h"
+#include "ProxyPool.h"
+#include "Residency.h"
+
+#include "homp/Halo.h"
+#include "homp/Info.h"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace homp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One side of a copy: a memory holding the array in its layout, as the
+/// address of element [0]...[0] there (or a dense buffer holding the box).
+struct End {
+  char *Base = nullptr;
+  int Device = 0;
+  bool Dense = false; ///< Base holds just the box, row after row
+};
+
+/// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.
+bool copyBox(const ArrayShape &Shape, End Dst, const Box &DstBox, End Src,
+             const Box &SrcBox) {
+  const unsigned Rank = Shape.Rank;
+  const size_t ES = static_cast<size_t>(Shape.ElementSize);
+  auto First = [&](const End &E, const Box &B) {
+    if (E.Dense)
+      return E.Base;
+    Index I{};
+    for (unsigned D = 0; D < Rank; ++D)
+      I[D] = B.Dims[D].Begin;
+    return E.Base + Shape.offset(I) * Shape.ElementSize;
+  };
+  // Dimensions from Inner on are one run on both sides.
+  unsigned Inner = Rank - 1;
+  while (Inner > 0 && SrcBox.Dims[Inner].size() == Shape.Extent[Inner])
+    --Inner;
+  char *DstP = First(Dst, DstBox);
+  char *SrcP = First(Src, SrcBox);
+  if (Inner == 0)
+    return omp_target_memcpy(DstP, SrcP,
+                             static_cast<size_t>(SrcBox.volume()) * ES, 0, 0,
+                             Dst.Device, Src.Device) == 0;
+  size_t Volume[MaxRank], Zero[MaxRank] = {}, DstDims[MaxRank],
+                          SrcDims[MaxRank];
+  for (unsigned D = 0; D <= Inner; ++D) {
+    Volume[D] = static_cast<size_t>(SrcBox.Dims[D].size());
+    size_t Row = static_cast<size_t>(D == 0 ? Volume[0] : Shape.Extent[D]);
+    DstDims[D] = Dst.Dense ? Volume[D] : Row;
+    SrcDims[D] = Src.Dense ? Volume[D] : Row;
+  }
+  for (unsigned D = Inner + 1; D < Rank; ++D) {
+    size_t Row = static_cast<size_t>(Shape.Extent[D]);
+    Volume[Inner] *= Row;
+    DstDims[Inner] *= Row;
+    SrcDims[Inner] *= Row;
+  }
+  return omp_target_memcpy_rect(DstP, SrcP, ES, static_cast<int>(Inner) + 1,
+                                Volume, Zero, Zero, DstDims, SrcDims,
+                                Dst.Device, Src.Device) == 0;
+}
+
+/// What one update of one array did, per position.
+struct Moved {
+  std::vector<int64_t> In, Out;
+  std::vector<double> Seconds;
+  std::vector<std::string> Routes; ///< per position, the routes it received by
+};
+
+/// Runs Copies on A's devices; false with Error when a copy fails.
+bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
+               Moved &M, std::string &Error) {
+  const Distribution &Dist = A.Dist;
+  const size_t N = Dist.Devices.size();
+  const int Host = omp_get_initial_device();
+  const DeviceEnvironment &Env = deviceTypes();
+  const bool ForcePeer = settings().HaloRoute == HaloRouteSetting::Peer;
+  const bool ForceStaged = settings().HaloRoute == HaloRouteSetting::Staged;
+  const int64_t ES = Dist.Shape.ElementSize;
+
+  std::vector<End> Ends(N);
+  for (unsigned P = 0; P < N; ++P)
+    Ends[P] = {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
+               Dist.Devices[P], false};
+  std::vector<HaloRoute> Routes(Copies.size());
+  std::vector<size_t> Offsets(Copies.size(), 0);
+  size_t Staged = 0;
+  for (size_t C = 0; C < Copies.size(); ++C) {
+    int From = Dist.Devices[Copies[C].From], To = Dist.Devices[Copies[C].To];
+    Routes[C] = haloRoute(Env.typeOf(From), Env.typeOf(To), From == To,
+                          ForcePeer);
+    if (ForceStaged && Routes[C] == HaloRoute::Peer)
+      Routes[C] = HaloRoute::Staged;
+    if (Routes[C] == HaloRoute::Staged) {
+      Offsets[C] = Staged;
+      Staged += static_cast<size_t>(Copies[C].Src.volume() * ES);
+    }
+  }
+  std::vector<char> Buffer(Staged);
+  End Stage{Buffer.data(), Host, true};
+
+  std::vector<std::string> Errors(N);
+  std::vector<char> Failed(N, 0);
+  auto Step = [&](bool Send) {
+    runOnDevices(Dist.Devices, Host, [&](unsigned P) {
+      Clock::time_point Start = Clock::now();
+      for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C) {
+        const HaloCopy &H = Copies[C];
+        bool Via = Routes[C] == HaloRoute::Staged;
+        bool Ok = true;
+        if (Send && H.From == P && Via) {
+          Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+               copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true},
+                       H.Src, Ends[P], H.Src);
+          M.Out[P] += H.Src.volume() * ES;
+        } else if (!Send && H.To == P) {
+          End From = Via ? End{Stage.Base + Offsets[C], Host, true}
+                         : Ends[H.From];
+          Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+               copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
+          M.In[P] += H.Dst.volume() * ES;
+          std::string R = haloRouteName(Routes[C]);
+          if (M.Routes[P].find(R) == std::string::npos)
+            M.Routes[P] += (M.Routes[P].empty() ? "" : ",") + R;
+        }
+        if (!Ok) {
+          Failed[P] = 1;
+          Errors[P] = "a halo copy of '" + A.Name + "' from device " +
+                      std::to_string(Dist.Devices[H.From]) + " to device " +
+                      std::to_string(Dist.Devices[H.To]) + " failed";
+        }
+      }
+      M.Seconds[P] +=
+          std::chrono::duration<double>(Clock::now() - Start).count();
+    });
+  };
+  Step(/*Send=*/true);
+  Step(/*Send=*/false);
+  // Bytes a device sent without the buffer: what its receivers got.
+  for (size_t C = 0; C < Copies.size(); ++C)
+    if (Routes[C] != HaloRoute::Staged)
+      M.Out[Copies[C].From] += Copies[C].Src.volume() * ES;
+  for (size_t P = 0; P < N; ++P)
+    if (Failed[P]) {
+      Error = Errors[P];
+      return false;
+    }
+  return true;
+}
+
+void report(const ConstructInfo &Info, const ResidentArray &A,
+            size_t Copies, const Moved &M, double Seconds) {
+  const DeviceEnvironment &Env = deviceTypes();
+  const int Host = omp_get_initial_device();
+  std::vector<DeviceReport> Rows;
+  for (size_t P = 0; P < A.Dist.Devices.size(); ++P) {
+    DeviceReport R;
+    R.Device = A.Dist.Devices[P];
+    R.IsHost = R.Device == Host;
+    R.Type = deviceTypeName(Env.typeOf(R.Device));
+    R.Work = M.Routes[P].empty() ? "-" : "via " + M.Routes[P];
+    R.BytesIn = M.In[P];
+    R.BytesOut = M.Out[P];
+    R.Seconds = M.Seconds[P];
+    Rows.push_back(R);
+  }
+  std::string Title = "halo update " + Info.Location + " of '" + A.Name +
+                      "' (" + abi::haloDirectionName(Info.Desc.Direction) +
+                      "): " + std::to_string(Copies) + " cop" +
+                      (Copies == 1 ? "y" : "ies") + " on " +
+                      std::to_string(Rows.size()) + " devices";
+  std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
+             stderr);
+}
+
+} // namespace
+
+void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
+  const abi::Descriptor &D = Info.Desc;
+  for (size_t I = 0; I < D.HaloItems.size(); ++I) {
+    const abi::HaloItem &Item = D.HaloItems[I];
+    // Not distributed on devices (no data region holds it, or the program
+    // was compiled without the homp pass): nothing but the host's copy,
+    // or one device's whole copy, exists; it has no halo to fill.
+    ResidentArray *A = acquireResidentByBase(V.HaloAddresses[I]);
+    if (!A) {
+      constructNote(Info, "'" + Item.Name +
+                              "' is not distributed on devices here; its "
+                              "halo update does nothing");
+      continue;
+    }
+    Clock::time_point Start = Clock::now();
+    const unsigned Rank = A->Dist.Shape.Rank;
+    const unsigned Have = haloDimensions(A->Dist);
+    std::string Error;
+    if (Item.Dims >> Rank)
+      Error = "'" + Item.Name + "' has " + std::to_string(Rank) +
+              " dimension" + (Rank == 1 ? "" : "s") +
+              ", fewer than the halo update selects";
+    else if (Have == 0)
+      Error = "'" + Item.Name + "' (distributed by " + A->Where +
+              ") has no halo";
+    else if (Item.Dims & ~Have)
+      Error = "'" + Item.Name + "' has no halo in a dimension the update "
+                                "selects";
+    if (!Error.empty()) {
+      std::vector<int64_t> Bytes;
+      std::string Ignored;
+      releaseResident(A, abi::copiesOut(A->Map), false, Bytes, Ignored);
+      constructFatal(Info, Error);
+    }
+    unsigned Dims = Item.Dims ? Item.Dims : Have;
+    std::vector<unsigned> Steps;
+    switch (D.Direction) {
+    case abi::HaloDirection::Left:
+      Steps = {SideLeft};
+      break;
+    case abi::HaloDirection::Right:
+      Steps = {SideRight};
+      break;
+    case abi::HaloDirection::LeftThenRight:
+      Steps = {SideLeft, SideRight};
+      break;
+    case abi::HaloDirection::Both:
+      Steps = {SideBoth};
+      break;
+    }
+    size_t N = A->Dist.Devices.size();
+    Moved M{std::vector<int64_t>(N, 0), std::vector<int64_t>(N, 0),
+            std::vector<double>(N, 0), std::vector<std::string>(N)};
+    size_t Count = 0;
+    bool Ok = true;
+    for (unsigned Sides : Steps) {
+      std::vector<HaloCopy> Copies = haloCopies(A->Dist, Dims, Sides);
+      Count += Copies.size();
+      if (Ok)
+        Ok = runCopies(*A, Copies, M, Error);
+    }
+    if (Ok && settings().Info)
+      report(Info, *A, Count,
+             M, std::chrono::duration<double>(Clock::now() - Start).count());
+    std::vector<int64_t> Bytes;
+    std::string Ignored;
+    releaseResident(A, abi::copiesOut(A->Map), false, Bytes, Ignored);
+    if (!Ok)
+      constructFatal(Info, Error);
+  }
+}
+
+} // namespace homp
