@@ -213,17 +213,18 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
     Clock::time_point Start = Clock::now();
     const unsigned Rank = A->Dist.Shape.Rank;
     const unsigned Have = haloDimensions(A->Dist);
+    // 'p' ('x', distributed by the data region at FILE:LINE:COL)
+    std::string Named = "'" + Item.Name + "' (" +
+                        (A->Name == Item.Name ? "" : "'" + A->Name + "', ") +
+                        "distributed by " + A->Where + ")";
     std::string Error;
     if (Item.Dims >> Rank)
-      Error = "'" + Item.Name + "' has " + std::to_string(Rank) +
-              " dimension" + (Rank == 1 ? "" : "s") +
-              ", fewer than the halo update selects";
+      Error = Named + " has " + std::to_string(Rank) + " dimension" +
+              (Rank == 1 ? "" : "s") + ", fewer than the halo update selects";
     else if (Have == 0)
-      Error = "'" + Item.Name + "' (distributed by " + A->Where +
-              ") has no halo";
+      Error = Named + " has no halo";
     else if (Item.Dims & ~Have)
-      Error = "'" + Item.Name + "' has no halo in a dimension the update "
-                                "selects";
+      Error = Named + " has no halo in a dimension the update selects";
     if (!Error.empty()) {
       std::vector<int64_t> Bytes;
       std::string Ignored;
