@@ -278,15 +278,8 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
             << static_cast<unsigned>(H->size()) << MI.Name << MI.A.Rank;
         return false;
       }
-      for (unsigned D = 0; D < H->size(); ++D) {
-        const abi::Halo &Hd = (*H)[D];
-        if (Hd.LeftEdge != abi::Edge::None || Hd.RightEdge != abi::Edge::None) {
-          Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
-              << "periodic and reflecting halo edges";
-          return false;
-        }
-        MI.A.Halos[D] = Hd;
-      }
+      for (unsigned D = 0; D < H->size(); ++D)
+        MI.A.Halos[D] = (*H)[D];
     } else { // topology
       bool Shape = !Args.empty() && (Toks[Args.Begin].is(tok::l_square) ||
                                      (Args.size() == 1 &&

@@ -31,56 +31,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// One side of a copy: a memory holding the array in its layout, as the
-/// address of element [0]...[0] there (or a dense buffer holding the box).
-struct End {
-  char *Base = nullptr;
-  int Device = 0;
-  bool Dense = false; ///< Base holds just the box, row after row
-};
-
-/// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.
-bool copyBox(const ArrayShape &Shape, End Dst, const Box &DstBox, End Src,
-             const Box &SrcBox) {
-  const unsigned Rank = Shape.Rank;
-  const size_t ES = static_cast<size_t>(Shape.ElementSize);
-  auto First = [&](const End &E, const Box &B) {
-    if (E.Dense)
-      return E.Base;
-    Index I{};
-    for (unsigned D = 0; D < Rank; ++D)
-      I[D] = B.Dims[D].Begin;
-    return E.Base + Shape.offset(I) * Shape.ElementSize;
-  };
-  // Dimensions from Inner on are one run on both sides.
-  unsigned Inner = Rank - 1;
-  while (Inner > 0 && SrcBox.Dims[Inner].size() == Shape.Extent[Inner])
-    --Inner;
-  char *DstP = First(Dst, DstBox);
-  char *SrcP = First(Src, SrcBox);
-  if (Inner == 0)
-    return omp_target_memcpy(DstP, SrcP,
-                             static_cast<size_t>(SrcBox.volume()) * ES, 0, 0,
-                             Dst.Device, Src.Device) == 0;
-  size_t Volume[MaxRank], Zero[MaxRank] = {}, DstDims[MaxRank],
-                          SrcDims[MaxRank];
-  for (unsigned D = 0; D <= Inner; ++D) {
-    Volume[D] = static_cast<size_t>(SrcBox.Dims[D].size());
-    size_t Row = static_cast<size_t>(D == 0 ? Volume[0] : Shape.Extent[D]);
-    DstDims[D] = Dst.Dense ? Volume[D] : Row;
-    SrcDims[D] = Src.Dense ? Volume[D] : Row;
-  }
-  for (unsigned D = Inner + 1; D < Rank; ++D) {
-    size_t Row = static_cast<size_t>(Shape.Extent[D]);
-    Volume[Inner] *= Row;
-    DstDims[Inner] *= Row;
-    SrcDims[Inner] *= Row;
-  }
-  return omp_target_memcpy_rect(DstP, SrcP, ES, static_cast<int>(Inner) + 1,
-                                Volume, Zero, Zero, DstDims, SrcDims,
-                                Dst.Device, Src.Device) == 0;
-}
-
 /// What one update of one array did, per position.
 struct Moved {
   std::vector<int64_t> In, Out;
@@ -99,7 +49,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   const bool ForceStaged = settings().HaloRoute == HaloRouteSetting::Staged;
   const int64_t ES = Dist.Shape.ElementSize;
 
-  std::vector<End> Ends(N);
+  std::vector<BoxEnd> Ends(N);
   for (unsigned P = 0; P < N; ++P)
     Ends[P] = {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
                Dist.Devices[P], false};
@@ -118,7 +68,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
     }
   }
   std::vector<char> Buffer(Staged);
-  End Stage{Buffer.data(), Host, true};
+  BoxEnd Stage{Buffer.data(), Host, true};
 
   std::vector<std::string> Errors(N);
   std::vector<char> Failed(N, 0);
@@ -135,7 +85,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                        H.Src, Ends[P], H.Src);
           M.Out[P] += H.Src.volume() * ES;
         } else if (!Send && H.To == P) {
-          End From = Via ? End{Stage.Base + Offsets[C], Host, true}
+          BoxEnd From = Via ? BoxEnd{Stage.Base + Offsets[C], Host, true}
                          : Ends[H.From];
           Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
                copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);

@@ -223,15 +223,21 @@ void Launcher::copyIn(Slot &S) {
         return;
       }
     }
-    if (!allocateStorage(S.Device, V.Shape, V.Shape.span(Held), S.Items[I],
-                         S.Error)) {
+    // Halo cells past the array's ends (periodic, reflecting) are held too.
+    if (!allocateStorage(S.Device, V.Shape, V.Shape.span(X.held(S.Position)),
+                         S.Items[I], S.Error)) {
       S.Error += " for its part of '" + D.Arrays[I].Name + "'";
       S.Status = Slot::FailedBeforeResults;
       return;
     }
     bool In = abi::copiesIn(D.Arrays[I].Map) || isDuplicateBack(I);
-    if (In && !copyElements(Direction::ToDevice, V.Shape, V.Base, S.Items[I],
-                            Held, S.BytesIn)) {
+    if (In && (!copyElements(Direction::ToDevice, V.Shape, V.Base, S.Items[I],
+                             Held, S.BytesIn) ||
+               !fillEdgeHalos(X, S.Position, V.Base,
+                              {static_cast<char *>(deviceAddress(
+                                   V.Shape, V.Base, S.Items[I], V.Base)),
+                               S.Device, false},
+                              S.BytesIn))) {
       S.Error = "copying '" + D.Arrays[I].Name + "' to device " +
                 std::to_string(S.Device) + " failed";
       S.Status = Slot::FailedBeforeResults;
@@ -540,6 +546,12 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     S.Device = K.Devices[P];
     S.IsHost = S.Device == HostId;
     S.Work = &K.Plan.Work[P];
+    if (S.IsHost)
+      for (size_t I = 0; I < D.Arrays.size(); ++I)
+        if (!K.ItemResidents[I] && !E.Unused[I] &&
+            !ProductSet::of(itemDist(I).Shape.Section)
+                 .contains(itemDist(I).held(P)))
+          constructFatal(*K.Info, edgeHalosOnHost(D.Arrays[I].Name));
     if (S.IsHost && !Thunk) {
       Error = "the host cannot take part: the homp pass found no host version "
               "of the region";

@@ -86,9 +86,15 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
   A->Spans.assign(N, Range());
   BytesIn.assign(N, 0);
   int Host = omp_get_initial_device();
-  for (size_t P = 0; P < N; ++P)
-    if (A->Dist.Devices[P] != Host)
-      A->Spans[P] = A->Dist.Shape.span(A->Dist.held(static_cast<unsigned>(P)));
+  for (size_t P = 0; P < N; ++P) {
+    ProductSet Held = A->Dist.held(static_cast<unsigned>(P));
+    if (A->Dist.Devices[P] != Host) {
+      A->Spans[P] = A->Dist.Shape.span(Held);
+    } else if (!ProductSet::of(A->Dist.Shape.Section).contains(Held)) {
+      Error = edgeHalosOnHost(A->Name);
+      return nullptr;
+    }
+  }
   bool Ok = forEachDevice(
       *A,
       [&](unsigned P, std::string &Why) {
@@ -100,8 +106,13 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
         }
         A->Storage[P] = S.Ptr;
         if (CopyIn &&
-            !copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
-                          inSection(*A, A->Dist.held(P)), BytesIn[P])) {
+            (!copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
+                           inSection(*A, A->Dist.held(P)), BytesIn[P]) ||
+             !fillEdgeHalos(
+                 A->Dist, P, A->HostBase,
+                 {static_cast<char *>(A->deviceAddress(P, A->HostBase)),
+                  S.Device, false},
+                 BytesIn[P]))) {
           Why = "copying '" + A->Name + "' to device " +
                 std::to_string(S.Device) + " failed";
           return false;
@@ -120,13 +131,33 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
     FreeAll();
     return nullptr;
   }
+  std::vector<Storage> Parts;
+  for (size_t P = 0; P < N; ++P)
+    if (A->Storage[P])
+      Parts.push_back(storageOf(*A, static_cast<unsigned>(P)));
   std::lock_guard<std::mutex> Lock(TableLock);
   std::string Name = A->Name;
   ResidentArray *R = table().insert(std::move(A));
   if (!R) {
+    for (Storage &S : Parts)
+      freeStorage(S);
     Error = "'" + Name + "' overlaps an array that is already distributed";
     return nullptr;
   }
+  // Standard OpenMP constructs on a device (a 'target' with one device
+  // number inside the data region) find the device's part present and use
+  // it. A device whose part overlaps something mapped there already keeps
+  // it to homp's own constructs.
+  R->Associated.assign(N, false);
+  for (size_t P = 0; P < N; ++P)
+    if (R->Storage[P])
+      R->Associated[P] =
+          omp_target_associate_ptr(
+              R->HostBase + R->Spans[P].Begin * R->Dist.Shape.ElementSize,
+              R->Storage[P],
+              static_cast<size_t>(R->Spans[P].size() *
+                                  R->Dist.Shape.ElementSize),
+              0, R->Dist.Devices[P]) == 0;
   Resident.fetch_add(1, std::memory_order_release);
   return R;
 }
@@ -152,6 +183,10 @@ bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
             !CopyOut || copyElements(Direction::FromDevice, Last->Dist.Shape,
                                      Last->HostBase, S, Last->Dist.Owned[P],
                                      BytesOut[P]);
+        if (Last->Associated[P])
+          omp_target_disassociate_ptr(
+              Last->HostBase + S.Span.Begin * Last->Dist.Shape.ElementSize,
+              S.Device);
         freeStorage(S);
         if (!Copied)
           Why = "copying '" + Last->Name + "' back from device " +

@@ -4,6 +4,8 @@
 
 #include "Devices.h"
 
+#include "homp/Halo.h"
+
 #include <omp.h>
 
 namespace homp {
@@ -94,6 +96,69 @@ bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
     Bytes += B.volume() * ES;
   });
   return Ok;
+}
+
+/// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.
+bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
+             const Box &SrcBox) {
+  const unsigned Rank = Shape.Rank;
+  const size_t ES = static_cast<size_t>(Shape.ElementSize);
+  auto First = [&](const BoxEnd &E, const Box &B) {
+    if (E.Dense)
+      return E.Base;
+    Index I{};
+    for (unsigned D = 0; D < Rank; ++D)
+      I[D] = B.Dims[D].Begin;
+    return E.Base + Shape.offset(I) * Shape.ElementSize;
+  };
+  // Dimensions from Inner on are one run on both sides.
+  unsigned Inner = Rank - 1;
+  while (Inner > 0 && SrcBox.Dims[Inner].size() == Shape.Extent[Inner])
+    --Inner;
+  char *DstP = First(Dst, DstBox);
+  char *SrcP = First(Src, SrcBox);
+  if (Inner == 0)
+    return omp_target_memcpy(DstP, SrcP,
+                             static_cast<size_t>(SrcBox.volume()) * ES, 0, 0,
+                             Dst.Device, Src.Device) == 0;
+  size_t Volume[MaxRank], Zero[MaxRank] = {}, DstDims[MaxRank],
+                          SrcDims[MaxRank];
+  for (unsigned D = 0; D <= Inner; ++D) {
+    Volume[D] = static_cast<size_t>(SrcBox.Dims[D].size());
+    size_t Row = static_cast<size_t>(D == 0 ? Volume[0] : Shape.Extent[D]);
+    DstDims[D] = Dst.Dense ? Volume[D] : Row;
+    SrcDims[D] = Src.Dense ? Volume[D] : Row;
+  }
+  for (unsigned D = Inner + 1; D < Rank; ++D) {
+    size_t Row = static_cast<size_t>(Shape.Extent[D]);
+    Volume[Inner] *= Row;
+    DstDims[Inner] *= Row;
+    SrcDims[Inner] *= Row;
+  }
+  return omp_target_memcpy_rect(DstP, SrcP, ES, static_cast<int>(Inner) + 1,
+                                Volume, Zero, Zero, DstDims, SrcDims,
+                                Dst.Device, Src.Device) == 0;
+}
+
+std::string edgeHalosOnHost(const std::string &Name) {
+  return "the host cannot take part in '" + Name +
+         "': it works on the array in place, where its periodic or "
+         "reflecting halo past the array's ends does not exist (leave the "
+         "host out of the device list)";
+}
+
+bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
+                   BoxEnd Device, int64_t &Bytes) {
+  const int HostId = omp_get_initial_device();
+  const Box &Sec = Dist.Shape.Section;
+  for (const HaloCopy &C : haloCopies(Dist, haloDimensions(Dist), SideBoth)) {
+    if (C.To != Position || Sec.contains(C.Dst))
+      continue;
+    if (!copyBox(Dist.Shape, Device, C.Dst, {Host, HostId, false}, C.Src))
+      return false;
+    Bytes += C.Dst.volume() * Dist.Shape.ElementSize;
+  }
+  return true;
 }
 
 } // namespace homp

@@ -46,6 +46,29 @@ bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
 void *deviceAddress(const ArrayShape &Shape, const char *Host, const Storage &S,
                     const void *HostAddr);
 
+/// One side of a box copy: memory holding the array in its layout, as the
+/// address of element [0]...[0] there, or a dense buffer of just the box.
+struct BoxEnd {
+  char *Base = nullptr;
+  int Device = 0;
+  bool Dense = false; ///< Base holds the box alone, row after row
+};
+
+/// Copies the box SrcBox at Src to the box DstBox (the same shape, anywhere)
+/// at Dst, in as few contiguous runs as the layout allows.
+bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
+             BoxEnd Src, const Box &SrcBox);
+
+/// The error for a host that would hold halo cells past the ends of Name:
+/// it works on the array in place.
+std::string edgeHalosOnHost(const std::string &Name);
+
+/// Fills the halo cells past the array's ends (periodic and reflecting
+/// edges) that the device at Position of Dist holds, at Device, from the
+/// host's array at Host. Adds the bytes to Bytes; false when a copy fails.
+bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
+                   BoxEnd Device, int64_t &Bytes);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_TRANSFERS_H

@@ -3,11 +3,6 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
-  // expected-error@+1 {{homp: periodic and reflecting halo edges is not supported yet}}
-#pragma omp target device(*) map(tofrom: u[0:n] dist_data(BLOCK) halo(1:periodic))
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
   // expected-error@+1 {{homp: the 'cutoff' clause is not supported yet}}
 #pragma omp target teams distribute parallel for cutoff(0.1) map(tofrom: u[0:n])
   for (int i = 0; i < n; ++i)

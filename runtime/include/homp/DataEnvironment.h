@@ -33,6 +33,9 @@ struct ResidentArray {
   /// element [0]...[0]); nullptr for the host, which uses host memory.
   std::vector<void *> Storage;
   std::vector<Range> Spans;
+  /// Per position: whether libomptarget knows Storage as the host bytes of
+  /// Spans (omp_target_associate_ptr), so standard constructs find it.
+  std::vector<bool> Associated;
   long RefCount = 0;
 
   /// Host bytes of the mapped section, from its first to its last element.
