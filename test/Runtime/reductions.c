@@ -5,6 +5,9 @@
 // integer-valued terms, so they are exact too.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="0:3, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
+// Inside a data region that keeps v on the devices:
+// RUN: %hompcc -O2 -DIN_DATA_REGION %s -o %t.data && %t.data 2>&1 | FileCheck %s --implicit-check-not=warning
+// RUN: %hompcc -O2 -DIN_DATA_REGION -DDEVS="1:3, host" %s -o %t.datahost && %t.datahost 2>&1 | FileCheck %s --implicit-check-not=warning
 // CHECK-NOT: FAIL
 // CHECK: PASS
 
@@ -64,6 +67,10 @@ int main(void) {
     fmax = (float)v[i] > fmax ? (float)v[i] : fmax;
   }
 
+#ifdef IN_DATA_REGION
+#pragma omp target data device(DEVS) map(to: v[0:n] dist_data(BLOCK))
+#endif
+  {
   EXPECT("+ long", REDUCE(long, +, 3, r + v[i]), sum);
   EXPECT("- long", REDUCE(long, -, 3, r + v[i]), sum);
   EXPECT("* long", REDUCE(long, *, 1, r * (i % 97 == 0 ? -2 : 1)), prod_ref);
@@ -95,6 +102,7 @@ int main(void) {
     total += v[i];
   EXPECT("+ nested", total, sum + 7);
 
+  }
   puts(failures ? "FAIL" : "PASS");
   return failures != 0;
 }
