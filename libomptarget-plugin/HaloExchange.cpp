@@ -24,12 +24,17 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 namespace homp {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Halos of at most this many bytes in all are copied by the calling
+/// thread; larger ones by each device's proxy, the devices in parallel.
+constexpr size_t InlineBytes = size_t(1) << 20;
 
 /// What one update of one array did, per position.
 struct Moved {
@@ -55,58 +60,79 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                Dist.Devices[P], false};
   std::vector<HaloRoute> Routes(Copies.size());
   std::vector<size_t> Offsets(Copies.size(), 0);
-  size_t Staged = 0;
+  size_t Staged = 0, Direct = 0;
   for (size_t C = 0; C < Copies.size(); ++C) {
     int From = Dist.Devices[Copies[C].From], To = Dist.Devices[Copies[C].To];
-    Routes[C] = haloRoute(Env.typeOf(From), Env.typeOf(To), From == To,
-                          ForcePeer);
+    Routes[C] =
+        haloRoute(Env.typeOf(From), Env.typeOf(To), From == To, ForcePeer);
     if (ForceStaged && Routes[C] == HaloRoute::Peer)
       Routes[C] = HaloRoute::Staged;
     if (Routes[C] == HaloRoute::Staged) {
       Offsets[C] = Staged;
       Staged += static_cast<size_t>(Copies[C].Src.volume() * ES);
+    } else {
+      Direct += static_cast<size_t>(Copies[C].Src.volume() * ES);
     }
   }
-  std::vector<char> Buffer(Staged);
-  BoxEnd Stage{Buffer.data(), Host, true};
+  // The staging buffer lives on (per thread): updates repeat.
+  thread_local std::unique_ptr<char[]> Buffer;
+  thread_local size_t BufferSize = 0;
+  if (BufferSize < Staged) {
+    Buffer.reset(new char[Staged]);
+    BufferSize = Staged;
+  }
+  BoxEnd Stage{Buffer.get(), Host, true};
 
   std::vector<std::string> Errors(N);
   std::vector<char> Failed(N, 0);
-  auto Step = [&](bool Send) {
-    runOnDevices(Dist.Devices, Host, [&](unsigned P) {
-      Clock::time_point Start = Clock::now();
-      for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C) {
-        const HaloCopy &H = Copies[C];
-        bool Via = Routes[C] == HaloRoute::Staged;
-        bool Ok = true;
-        if (Send && H.From == P && Via) {
-          Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-               copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true},
-                       H.Src, Ends[P], H.Src);
-          M.Out[P] += H.Src.volume() * ES;
-        } else if (!Send && H.To == P) {
-          BoxEnd From = Via ? BoxEnd{Stage.Base + Offsets[C], Host, true}
-                         : Ends[H.From];
-          Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-               copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
-          M.In[P] += H.Dst.volume() * ES;
+  const bool Info = settings().Info;
+  auto Work = [&](bool Send, unsigned P) {
+    Clock::time_point Start = Info ? Clock::now() : Clock::time_point();
+    for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C) {
+      const HaloCopy &H = Copies[C];
+      bool Via = Routes[C] == HaloRoute::Staged;
+      bool Ok = true;
+      if (Send && H.From == P && Via) {
+        Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+             copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true}, H.Src,
+                     Ends[P], H.Src);
+        M.Out[P] += H.Src.volume() * ES;
+      } else if (!Send && H.To == P) {
+        BoxEnd From =
+            Via ? BoxEnd{Stage.Base + Offsets[C], Host, true} : Ends[H.From];
+        Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+             copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
+        M.In[P] += H.Dst.volume() * ES;
+        if (Info) {
           std::string R = haloRouteName(Routes[C]);
           if (M.Routes[P].find(R) == std::string::npos)
             M.Routes[P] += (M.Routes[P].empty() ? "" : ",") + R;
         }
-        if (!Ok) {
-          Failed[P] = 1;
-          Errors[P] = "a halo copy of '" + A.Name + "' from device " +
-                      std::to_string(Dist.Devices[H.From]) + " to device " +
-                      std::to_string(Dist.Devices[H.To]) + " failed";
-        }
       }
+      if (!Ok) {
+        Failed[P] = 1;
+        Errors[P] = "a halo copy of '" + A.Name + "' from device " +
+                    std::to_string(Dist.Devices[H.From]) + " to device " +
+                    std::to_string(Dist.Devices[H.To]) + " failed";
+      }
+    }
+    if (Info)
       M.Seconds[P] +=
           std::chrono::duration<double>(Clock::now() - Start).count();
-    });
   };
-  Step(/*Send=*/true);
-  Step(/*Send=*/false);
+  if (Staged + Direct <= InlineBytes) {
+    // Small halos (a few rows): the copies cost less than handing them to
+    // the proxies. Once every device's queued work is done (the barrier),
+    // this thread makes them all.
+    if (asyncWorkPending())
+      runOnDevices(Dist.Devices, Host, [](unsigned) {});
+    for (bool Send : {true, false})
+      for (unsigned P = 0; P < N; ++P)
+        Work(Send, P);
+  } else {
+    for (bool Send : {true, false})
+      runOnDevices(Dist.Devices, Host, [&](unsigned P) { Work(Send, P); });
+  }
   // Bytes a device sent without the buffer: what its receivers got.
   for (size_t C = 0; C < Copies.size(); ++C)
     if (Routes[C] != HaloRoute::Staged)
@@ -119,8 +145,8 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   return true;
 }
 
-void report(const ConstructInfo &Info, const ResidentArray &A,
-            size_t Copies, const Moved &M, double Seconds) {
+void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
+            const Moved &M, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
   const int Host = omp_get_initial_device();
   std::vector<DeviceReport> Rows;
@@ -164,17 +190,19 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
     const unsigned Rank = A->Dist.Shape.Rank;
     const unsigned Have = haloDimensions(A->Dist);
     // 'p' ('x', distributed by the data region at FILE:LINE:COL)
-    std::string Named = "'" + Item.Name + "' (" +
-                        (A->Name == Item.Name ? "" : "'" + A->Name + "', ") +
-                        "distributed by " + A->Where + ")";
+    auto Named = [&] {
+      return "'" + Item.Name + "' (" +
+             (A->Name == Item.Name ? "" : "'" + A->Name + "', ") +
+             "distributed by " + A->Where + ")";
+    };
     std::string Error;
     if (Item.Dims >> Rank)
-      Error = Named + " has " + std::to_string(Rank) + " dimension" +
+      Error = Named() + " has " + std::to_string(Rank) + " dimension" +
               (Rank == 1 ? "" : "s") + ", fewer than the halo update selects";
     else if (Have == 0)
-      Error = Named + " has no halo";
+      Error = Named() + " has no halo";
     else if (Item.Dims & ~Have)
-      Error = Named + " has no halo in a dimension the update selects";
+      Error = Named() + " has no halo in a dimension the update selects";
     if (!Error.empty()) {
       std::vector<int64_t> Bytes;
       std::string Ignored;
@@ -203,14 +231,15 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
     size_t Count = 0;
     bool Ok = true;
     for (unsigned Sides : Steps) {
-      std::vector<HaloCopy> Copies = haloCopies(A->Dist, Dims, Sides);
+      const std::vector<HaloCopy> &Copies =
+          A->HaloPlans.get(A->Dist, Dims, Sides);
       Count += Copies.size();
       if (Ok)
         Ok = runCopies(*A, Copies, M, Error);
     }
     if (Ok && settings().Info)
-      report(Info, *A, Count,
-             M, std::chrono::duration<double>(Clock::now() - Start).count());
+      report(Info, *A, Count, M,
+             std::chrono::duration<double>(Clock::now() - Start).count());
     std::vector<int64_t> Bytes;
     std::string Ignored;
     releaseResident(A, abi::copiesOut(A->Map), false, Bytes, Ignored);

@@ -252,6 +252,10 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     });
 }
 
+bool asyncWorkPending() {
+  return AsyncPending.load(std::memory_order_acquire) != 0;
+}
+
 ProxyPool &ProxyPool::get() {
   // Never destroyed: after the shut-down at exit, jobs (from other
   // libraries' static destructors, say) run on the calling thread.

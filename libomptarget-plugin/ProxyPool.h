@@ -79,6 +79,9 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
                        std::function<void(unsigned)> Job,
                        std::function<void()> Last);
 
+/// Whether jobs runOnDevicesAsync queued are still queued or running.
+bool asyncWorkPending();
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H

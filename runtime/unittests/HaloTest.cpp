@@ -278,12 +278,12 @@ TEST(Halo, Routes) {
   EXPECT_EQ(haloRoute(TypeNVGPU, TypeNVGPU, false), HaloRoute::Peer);
   EXPECT_EQ(haloRoute(TypeAMDGPU, TypeAMDGPU, false), HaloRoute::Peer);
   EXPECT_EQ(haloRoute(TypeNVGPU, TypeAMDGPU, false), HaloRoute::Staged);
-  EXPECT_EQ(haloRoute(TypeCPU, TypeCPU, false), HaloRoute::Staged);
+  EXPECT_EQ(haloRoute(TypeCPU, TypeCPU, false), HaloRoute::Peer);
   EXPECT_EQ(haloRoute(TypeCPU, TypeNVGPU, false), HaloRoute::Staged);
   EXPECT_EQ(haloRoute(TypeHost, TypeNVGPU, false), HaloRoute::Host);
   EXPECT_EQ(haloRoute(TypeCPU, TypeHost, false), HaloRoute::Host);
   EXPECT_EQ(haloRoute(TypeCPU, TypeCPU, true), HaloRoute::Local);
-  EXPECT_EQ(haloRoute(TypeCPU, TypeCPU, false, /*ForcePeer=*/true),
+  EXPECT_EQ(haloRoute(TypeCPU, TypeAMDGPU, false, /*ForcePeer=*/true),
             HaloRoute::Peer);
   EXPECT_EQ(haloRoute(TypeHost, TypeCPU, false, /*ForcePeer=*/true),
             HaloRoute::Host);

@@ -20,13 +20,13 @@
 
 // Each device holds its rows of uold and one row above and below; the
 // exchange moves each inner boundary row (10 doubles) once each way, through
-// a host buffer between the CPU offload devices.
+// peer to peer between the CPU offload devices (one memcpy each).
 // INFO: homp: halo update {{.*}}jacobi.c:[[#FIG2:]]:13 of 'uold' (leftright): 6 copies on 4 devices
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    via staged                            0           80           80
-// INFO-NEXT: homp:   1        CPU    via staged                            0          160          160
-// INFO-NEXT: homp:   2        CPU    via staged                            0          160          160
-// INFO-NEXT: homp:   3        CPU    via staged                            0           80           80
+// INFO-NEXT: homp:   0        CPU    via peer                              0           80           80
+// INFO-NEXT: homp:   1        CPU    via peer                              0          160          160
+// INFO-NEXT: homp:   2        CPU    via peer                              0          160          160
+// INFO-NEXT: homp:   3        CPU    via peer                              0           80           80
 // INFO: figure 2: PASS
 // INFO: homp: halo update {{.*}}jacobi.c:{{[0-9]+}}:13 of 'uold' (leftright): 6 copies on 4 devices
 // INFO: figure 3: PASS

@@ -18,7 +18,7 @@
 // 152 bytes), from its three neighbours.
 // INFO: homp: halo update {{.*}}stencil-2d.c:{{[0-9]+}}:13 of 'a' (leftright): 12 copies on 4 devices
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    via staged                            0          152          152
+// INFO-NEXT: homp:   0        CPU    via peer                              0          152          152
 
 #include <stdio.h>
 #include <string.h>

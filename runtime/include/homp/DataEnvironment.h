@@ -13,6 +13,7 @@
 
 #include "homp/Abi.h"
 #include "homp/Distribution.h"
+#include "homp/Halo.h"
 
 #include <cstdint>
 #include <map>
@@ -37,6 +38,7 @@ struct ResidentArray {
   /// Spans (omp_target_associate_ptr), so standard constructs find it.
   std::vector<bool> Associated;
   long RefCount = 0;
+  HaloPlanCache HaloPlans; ///< the copies of its halo updates
 
   /// Host bytes of the mapped section, from its first to its last element.
   uintptr_t hostBegin() const;

@@ -13,7 +13,10 @@
 
 #include "homp/Distribution.h"
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace homp {
@@ -43,6 +46,20 @@ struct HaloCopy {
 std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
                                  unsigned Sides);
 
+/// haloCopies of one distribution, computed once per dimensions and sides
+/// (an array's halo updates repeat: every Jacobi iteration has one).
+class HaloPlanCache {
+public:
+  /// haloCopies(Dist, Dims, Sides); Dist must be the same every call. The
+  /// reference stays valid as long as the cache.
+  const std::vector<HaloCopy> &get(const Distribution &Dist, unsigned Dims,
+                                   unsigned Sides);
+
+private:
+  std::mutex M;
+  std::map<std::pair<unsigned, unsigned>, std::vector<HaloCopy>> Plans;
+};
+
 /// The dimensions of Dist with a halo on some side, as a bit mask.
 unsigned haloDimensions(const Distribution &Dist);
 
@@ -55,9 +72,10 @@ enum class HaloRoute {
 };
 
 /// The route between devices of types From and To (abi::DeviceType bits):
-/// peer to peer between GPUs of the same vendor (one offload plugin that
-/// can exchange data), through the host otherwise. ForcePeer (HOMP_HALO_ROUTE
-/// =peer) takes the peer route between any two offload devices.
+/// peer to peer between devices of one offload plugin (GPUs of one vendor,
+/// or CPU offload devices), through a host buffer otherwise. ForcePeer
+/// (HOMP_HALO_ROUTE=peer) takes the peer route between any two offload
+/// devices.
 HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
                     bool ForcePeer = false);
 const char *haloRouteName(HaloRoute R);
