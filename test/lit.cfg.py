@@ -47,6 +47,7 @@ config.substitutions += [
     ("%python", lit_config.params.get("python", "python3")),
     ("%rocm_device_libs", config.homp_rocm_device_lib_path),
     ("%llvm_lib", config.llvm_lib_dir),
+    ("%llvm_tools", tools),
 ]
 
 gpu_toolchains = (os.path.isdir(config.homp_rocm_device_lib_path) and
