@@ -16,9 +16,11 @@
 #include "Devices.h"
 #include "ProxyPool.h"
 #include "Residency.h"
+#include "Tracer.h"
 
 #include "homp/Halo.h"
 #include "homp/Info.h"
+#include "homp/Trace.h"
 
 #include <omp.h>
 
@@ -45,7 +47,7 @@ struct Moved {
 
 /// Runs Copies on A's devices; false with Error when a copy fails.
 bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
-               Moved &M, std::string &Error) {
+               const std::string &Where, Moved &M, std::string &Error) {
   const Distribution &Dist = A.Dist;
   const size_t N = Dist.Devices.size();
   const int Host = omp_get_initial_device();
@@ -85,9 +87,11 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
 
   std::vector<std::string> Errors(N);
   std::vector<char> Failed(N, 0);
-  const bool Info = settings().Info;
+  const bool Info = settings().Info, Trace = tracing();
   auto Work = [&](bool Send, unsigned P) {
-    Clock::time_point Start = Info ? Clock::now() : Clock::time_point();
+    Clock::time_point Start =
+        Info || Trace ? Clock::now() : Clock::time_point();
+    int64_t Before = Send ? M.Out[P] : M.In[P];
     for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C) {
       const HaloCopy &H = Copies[C];
       bool Via = Routes[C] == HaloRoute::Staged;
@@ -116,6 +120,11 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                     std::to_string(Dist.Devices[H.To]) + " failed";
       }
     }
+    int64_t Moved = (Send ? M.Out[P] : M.In[P]) - Before;
+    if (Trace && Moved)
+      traceSpan(Dist.Devices[P], "halo",
+                std::string(Send ? "halo send " : "halo receive ") + Where,
+                Start, {{"bytes", traceNumber(Moved)}, {"array", traceString(A.Name)}});
     if (Info)
       M.Seconds[P] +=
           std::chrono::duration<double>(Clock::now() - Start).count();
@@ -235,7 +244,7 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
           A->HaloPlans.get(A->Dist, Dims, Sides);
       Count += Copies.size();
       if (Ok)
-        Ok = runCopies(*A, Copies, M, Error);
+        Ok = runCopies(*A, Copies, Info.Location, M, Error);
     }
     if (Ok && settings().Info)
       report(Info, *A, Count, M,

@@ -6,10 +6,12 @@
 #include "Devices.h"
 #include "ProxyPool.h"
 #include "Residency.h"
+#include "Tracer.h"
 #include "Transfers.h"
 
 #include "homp/Info.h"
 #include "homp/Reduction.h"
+#include "homp/Trace.h"
 
 #include <omp.h>
 
@@ -283,6 +285,7 @@ DeviceArgs Launcher::argsFor(Slot &S) {
 
 void Launcher::launches(Slot &S, DeviceArgs &A) {
   for (const LaunchPiece &P : S.Work->Pieces) {
+    Clock::time_point Began = Clock::now();
     uint64_t Trip = 1;
     for (unsigned L = 0; L < K.Nest.Rank; ++L) {
       S.Chunk.Loops[L] = chunkOf(K.Nest.Loops[L], K.Nest.Trips[L], P.Loops[L]);
@@ -310,6 +313,10 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
                                      HostPtr, &Launch.args());
     }
     ++S.Launches;
+    if (tracing())
+      traceSpan(S.Device, "kernel", "kernel " + K.Info->Location, Began,
+                {{"iterations", traceNumber(static_cast<int64_t>(Trip))},
+                 {"launch", traceNumber(S.Launches)}});
     if (Rc != 0) {
       S.Status = Slot::FailedBeforeResults;
       S.Error = "device " + std::to_string(S.Device) + " failed to run its part";
@@ -344,8 +351,12 @@ void Launcher::copyOut(Slot &S) {
 
 void Launcher::runSlot(Slot &S) {
   Clock::time_point T = Clock::now();
-  if (!S.IsHost)
+  if (!S.IsHost) {
     copyIn(S);
+    if (tracing())
+      traceSpan(S.Device, "copy", "copy in " + K.Info->Location, T,
+                {{"bytes", traceNumber(S.BytesIn)}});
+  }
   if (S.Status == Slot::Ok) {
     if (S.Prebuilt) {
       launches(S, *S.Prebuilt);
@@ -354,8 +365,14 @@ void Launcher::runSlot(Slot &S) {
       launches(S, A);
     }
   }
-  if (S.Status == Slot::Ok && !S.IsHost)
+  if (S.Status == Slot::Ok && !S.IsHost) {
+    Clock::time_point Out = Clock::now();
+    int64_t Before = S.BytesOut;
     copyOut(S);
+    if (tracing())
+      traceSpan(S.Device, "copy", "copy out " + K.Info->Location, Out,
+                {{"bytes", traceNumber(S.BytesOut - Before)}});
+  }
   for (Storage &St : S.Items)
     freeStorage(St);
   S.Seconds = secondsSince(T);

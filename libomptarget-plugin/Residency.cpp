@@ -3,6 +3,9 @@
 #include "Residency.h"
 
 #include "ProxyPool.h"
+#include "Tracer.h"
+
+#include "homp/Trace.h"
 
 #include <omp.h>
 
@@ -49,6 +52,19 @@ bool forEachDevice(const ResidentArray &A,
     }
   return true;
 }
+
+/// Traces a device's copies of a resident array when it goes out of scope
+/// (HOMP_TRACE).
+struct TraceOnReturn {
+  int Device;
+  std::string Name;
+  std::chrono::steady_clock::time_point Start;
+  const int64_t &Bytes;
+  ~TraceOnReturn() {
+    if (tracing())
+      traceSpan(Device, "data", Name, Start, {{"bytes", traceNumber(Bytes)}});
+  }
+};
 
 ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
   return S.intersect(ProductSet::of(A.Dist.Shape.Section));
@@ -98,6 +114,11 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
   bool Ok = forEachDevice(
       *A,
       [&](unsigned P, std::string &Why) {
+        std::chrono::steady_clock::time_point Start =
+            std::chrono::steady_clock::now();
+        TraceOnReturn Trace{A->Dist.Devices[P], "copy in '" + A->Name + "' (" +
+                                                   A->Where + ")",
+                            Start, BytesIn[P]};
         Storage S;
         if (!allocateStorage(A->Dist.Devices[P], A->Dist.Shape, A->Spans[P], S,
                              Why)) {
@@ -178,6 +199,10 @@ bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
   bool Ok = forEachDevice(
       *Last,
       [&](unsigned P, std::string &Why) {
+        TraceOnReturn Trace{Last->Dist.Devices[P],
+                            "copy out '" + Last->Name + "' (" + Last->Where +
+                                ")",
+                            std::chrono::steady_clock::now(), BytesOut[P]};
         Storage S = storageOf(*Last, P);
         bool Copied =
             !CopyOut || copyElements(Direction::FromDevice, Last->Dist.Shape,

@@ -96,6 +96,8 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       return std::nullopt;
     }
   }
+  if (const char *V = GetEnv("HOMP_TRACE"))
+    S.TracePath = V; // opened (and checked) when the first event comes
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);
     if (!S.Devices)

@@ -204,3 +204,9 @@ TEST(Environment, HaloRoute) {
   EXPECT_EQ(Error, "HOMP_HALO_ROUTE='direct' is not valid; expected auto, "
                    "staged or peer");
 }
+
+TEST(Environment, TracePath) {
+  EXPECT_EQ(read({})->TracePath, "");
+  EXPECT_EQ(read({{"HOMP_TRACE", "/tmp/a b.json"}})->TracePath,
+            "/tmp/a b.json");
+}

@@ -42,6 +42,7 @@ enum class HaloRouteSetting {
 struct Settings {
   bool Info = false;                              ///< HOMP_INFO
   HaloRouteSetting HaloRoute = HaloRouteSetting::Auto; ///< HOMP_HALO_ROUTE
+  std::string TracePath; ///< HOMP_TRACE: where to write the trace; empty: none
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
   std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT

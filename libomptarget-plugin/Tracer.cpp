@@ -1,0 +1,118 @@
+//===-- Tracer.cpp - Writing HOMP_TRACE -----------------------------------===//
+
+#include "Tracer.h"
+
+#include "Devices.h"
+
+#include "homp/DeviceSelection.h"
+#include "homp/Trace.h"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+namespace homp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Time 0 of the trace: when libhomp was loaded, before any event began.
+const Clock::time_point Origin = Clock::now();
+
+struct Writer {
+  std::mutex M;
+  std::FILE *File = nullptr;
+  std::set<int64_t> Named; ///< tracks whose name is written
+
+  void line(const TraceEvent &E) {
+    std::string Text = traceEventJson(E) + ",\n";
+    std::fputs(Text.c_str(), File);
+  }
+};
+
+Writer *writer();
+
+Writer *openWriter() {
+  const std::string &Path = settings().TracePath;
+  auto *W = new Writer(); // outlives static destructors: events come late
+  W->File = std::fopen(Path.c_str(), "w");
+  if (!W->File) {
+    std::fprintf(stderr,
+                 "homp: error: HOMP_TRACE='%s' cannot be written; expected "
+                 "the path of a file to create\n",
+                 Path.c_str());
+    // Other threads may be waiting for this writer: exit handlers that
+    // wait for them must not run.
+    std::fflush(nullptr);
+    std::_Exit(EXIT_FAILURE);
+  }
+  std::fputs("[\n", W->File);
+  TraceEvent Process;
+  Process.Name = "process_name";
+  Process.Category = "__metadata";
+  Process.Phase = 'M';
+  Process.Args = {{"name", traceString("homp")}};
+  W->line(Process);
+  std::fflush(W->File);
+  // A complete JSON array after a normal exit.
+  std::atexit([] {
+    Writer &W = *writer();
+    std::lock_guard<std::mutex> Lock(W.M);
+    // The last element: no comma after it.
+    TraceEvent Labels;
+    Labels.Name = "process_labels";
+    Labels.Category = "__metadata";
+    Labels.Phase = 'M';
+    Labels.Args = {{"labels", traceString("homp")}};
+    std::fputs(traceEventJson(Labels).c_str(), W.File);
+    std::fputs("\n]\n", W.File);
+    std::fclose(W.File);
+    W.File = nullptr;
+  });
+  return W;
+}
+
+Writer *writer() {
+  static Writer *W = openWriter();
+  return W;
+}
+
+} // namespace
+
+bool tracing() { return !settings().TracePath.empty(); }
+
+void traceSpan(int Device, const char *Category, const std::string &Name,
+               Clock::time_point Start,
+               std::vector<std::pair<std::string, std::string>> Args) {
+  if (!tracing())
+    return;
+  Clock::time_point End = Clock::now();
+  Writer &W = *writer();
+  TraceEvent E;
+  E.Name = Name;
+  E.Category = Category;
+  E.Track = Device;
+  E.StartUs =
+      std::chrono::duration<double, std::micro>(Start - Origin).count();
+  E.DurationUs = std::chrono::duration<double, std::micro>(End - Start).count();
+  E.Args = std::move(Args);
+  std::lock_guard<std::mutex> Lock(W.M);
+  if (!W.File)
+    return; // after the exit handler closed it
+  if (W.Named.insert(Device).second) {
+    int Host = omp_get_initial_device();
+    W.line(traceTrackName(
+        Device, Device == Host
+                    ? std::string("host")
+                    : "device " + std::to_string(Device) + " (" +
+                          deviceTypeName(deviceTypes().typeOf(Device)) + ")"));
+  }
+  W.line(E);
+  std::fflush(W.File);
+}
+
+} // namespace homp
