@@ -1,0 +1,141 @@
+//===-- InfoTool.cpp - What homp-info prints ------------------------------===//
+//
+// homp_print_info(): the devices homp sees (id, type, offload plugin), the
+// route a copy takes between every two of them, the machine model, and
+// every environment variable homp reads with its value, checked. homp-info
+// (utils/homp-info.c) calls it; --json gives the same as one JSON object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Devices.h"
+
+#include "homp/DeviceSelection.h"
+#include "homp/Environment.h"
+#include "homp/Halo.h"
+#include "homp/Trace.h"
+#include "homp/Version.h"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace homp {
+namespace {
+
+const char *const Variables[] = {"HOMP_INFO",       "HOMP_DEVICES",
+                                 "HOMP_FAULT",      "HOMP_HALO_ROUTE",
+                                 "HOMP_TRACE",      "OMP_TARGET_OFFLOAD",
+                                 "OMP_NUM_THREADS"};
+
+const char *pluginOf(unsigned Type) {
+  switch (Type) {
+  case abi::TypeNVGPU:
+    return "cuda";
+  case abi::TypeAMDGPU:
+    return "amdgpu";
+  case abi::TypeCPU:
+    return "host (x86_64 offload)";
+  default:
+    return "none (the host itself)";
+  }
+}
+
+struct Device {
+  int Id;
+  unsigned Type;
+};
+
+/// The problem with Name's value, or "" when it is valid (or unset).
+std::string check(const char *Name) {
+  std::string Error;
+  readSettings(
+      [&](const char *Asked) -> const char * {
+        return std::string(Asked) == Name ? std::getenv(Name) : nullptr;
+      },
+      Error);
+  return Error;
+}
+
+} // namespace
+} // namespace homp
+
+using namespace homp;
+
+extern "C" int homp_print_info(int Json) {
+  const DeviceEnvironment &Env = deviceTypes();
+  std::vector<Device> Devices;
+  for (int D = 0; D < Env.NumDevices; ++D)
+    Devices.push_back({D, Env.typeOf(D)});
+  Devices.push_back({Env.InitialDevice, abi::TypeHost});
+  auto Name = [&](const Device &D) {
+    return D.Type == abi::TypeHost ? std::string("host")
+                                   : std::to_string(D.Id);
+  };
+  auto Route = [&](const Device &A, const Device &B) {
+    return haloRouteName(haloRoute(A.Type, B.Type, A.Id == B.Id));
+  };
+  int Invalid = 0;
+  std::vector<std::string> Errors;
+  for (const char *V : Variables) {
+    Errors.push_back(check(V));
+    Invalid += !Errors.back().empty();
+  }
+  const char *Model = "none: machine files and calibration come with load "
+                      "balancing; every device counts the same";
+
+  if (Json) {
+    std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";
+    for (size_t I = 0; I < Devices.size(); ++I)
+      Out += std::string(I ? "," : "") + "{\"id\":" +
+             std::to_string(Devices[I].Id) +
+             ",\"name\":" + traceString(Name(Devices[I])) + ",\"type\":" +
+             traceString(deviceTypeName(Devices[I].Type)) + ",\"plugin\":" +
+             traceString(pluginOf(Devices[I].Type)) + "}";
+    Out += "],\"copy_routes\":{";
+    for (size_t I = 0; I < Devices.size(); ++I) {
+      Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":{";
+      for (size_t J = 0; J < Devices.size(); ++J)
+        Out += std::string(J ? "," : "") + traceString(Name(Devices[J])) +
+               ":" + traceString(Route(Devices[I], Devices[J]));
+      Out += "}";
+    }
+    Out += "},\"machine_model\":" + traceString(Model) + ",\"environment\":{";
+    for (size_t I = 0; I < std::size(Variables); ++I) {
+      const char *V = std::getenv(Variables[I]);
+      Out += std::string(I ? "," : "") + traceString(Variables[I]) +
+             ":{\"value\":" + (V ? traceString(V) : "null") +
+             ",\"error\":" +
+             (Errors[I].empty() ? "null" : traceString(Errors[I])) + "}";
+    }
+    Out += "}}\n";
+    std::fputs(Out.c_str(), stdout);
+    return Invalid ? 1 : 0;
+  }
+
+  std::printf("homp %s\n\ndevices:\n  %-6s %-7s %s\n", Version, "id", "type",
+              "offload plugin");
+  for (const Device &D : Devices)
+    std::printf("  %-6s %-7s %s\n", Name(D).c_str(), deviceTypeName(D.Type),
+                pluginOf(D.Type));
+  std::printf("\ncopies between devices (halo routes):\n  %-7s", "from\\to");
+  for (const Device &D : Devices)
+    std::printf(" %-7s", Name(D).c_str());
+  std::printf("\n");
+  for (const Device &A : Devices) {
+    std::printf("  %-7s", Name(A).c_str());
+    for (const Device &B : Devices)
+      std::printf(" %-7s", Route(A, B));
+    std::printf("\n");
+  }
+  std::printf("\nmachine model: %s\n\nenvironment:\n", Model);
+  for (size_t I = 0; I < std::size(Variables); ++I) {
+    const char *V = std::getenv(Variables[I]);
+    std::printf("  %-18s %s%s\n", Variables[I],
+                V ? ("'" + std::string(V) + "'").c_str() : "(unset)",
+                Errors[I].empty() ? "" : ("  INVALID: " + Errors[I]).c_str());
+  }
+  return Invalid ? 1 : 0;
+}
