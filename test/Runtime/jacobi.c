@@ -15,6 +15,11 @@
 // RUN: env HOMP_HALO_ROUTE=staged HOMP_DEVICES=1,3 %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // RUN: env OMP_TARGET_OFFLOAD=DISABLED %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// A failing copy (device 1's third: after f and u came in) stops the
+// program, naming the halo update, the array and the devices.
+// RUN: not env HOMP_FAULT=1:copy:after=2 %t 2>&1 | FileCheck %s --check-prefix=FAULT
+// FAULT: homp: error: region {{.*}}jacobi.c:{{[0-9]+}}:13: a halo copy of 'uold' from device 0 to device 1 failed
+// FAULT-NOT: PASS
 // CHECK: figure 2: PASS
 // CHECK: figure 3: PASS
 
