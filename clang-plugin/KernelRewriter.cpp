@@ -84,6 +84,8 @@ private:
   void emitPrologue();
   void emitTargetDirective();
   void emitLoop(unsigned Level);
+  /// The header of loop Level with its bounds (and step) from the chunk.
+  void emitChunkHeader(unsigned Level, const std::string &Field);
   std::string spell(ArrayRef<Token> Toks, TokenRange R) const;
 
   SourceLocation loc() const { return Line.front().getLocation(); }
@@ -263,7 +265,9 @@ bool Rewriter::topologyClause(const Clause &C) {
     for (const TokenVector &Dim : It->second.Dims) {
       Code Cd;
       if (!Dim.empty())
-        Cd.text("(long long)(").tokens(Dim, {0, (unsigned)Dim.size()}).text(")");
+        Cd.text("(long long)(")
+            .tokens(Dim, {0, (unsigned)Dim.size()})
+            .text(")");
       V.TopologyDims.push_back(std::move(Cd));
     }
     return true;
@@ -286,8 +290,7 @@ bool Rewriter::targetClauses() {
   for (const Clause &C : Target->Clauses)
     if (C.Name == "topology" && C.HasParens && !topologyClause(C))
       return false;
-  MapItemParser MapParser(PP, Body, Diags, RC.Ctx,
-                          std::max(1u, Topo.T.Rank));
+  MapItemParser MapParser(PP, Body, Diags, RC.Ctx, std::max(1u, Topo.T.Rank));
   for (const Clause &C : Target->Clauses) {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {
@@ -622,8 +625,7 @@ void Rewriter::describe() {
     }
   for (const AccessInfo &A : Accesses) {
     D.Accesses.push_back(A.A);
-    V.AccessAddresses.push_back(
-        Code("(long long)(void *)(" + A.A.Name + ")"));
+    V.AccessAddresses.push_back(Code("(long long)(void *)(" + A.A.Name + ")"));
   }
   for (const Reduction &R : Reductions) {
     ArrayRef<Token> T = R.OnTarget ? Body : Inner->Toks;
@@ -645,7 +647,7 @@ void Rewriter::describe() {
 void Rewriter::emitPrologue() {
   SourceLocation Loc = loc();
   code("{ " + declareEntry(abi::RegionMarker, "long long",
-                          "const char *, void *, ..."),
+                           "const char *, void *, ..."),
        Loc);
   // The chunk holds the whole nest until libhomp gives each launch its own.
   code(std::string(abi::ChunkTypeSpelling) + " " + chunk() + " = {{", Loc);
@@ -727,6 +729,27 @@ void Rewriter::emitTargetDirective() {
 
 void Rewriter::emitLoop(unsigned Level) {
   const CanonicalLoop &L = Nest[Level];
+  std::string Field = chunk() + ".l[" + std::to_string(Level) + "].";
+  if (D.Loops[Level].Dist.Kind == abi::Policy::Full) {
+    // A loop the construct does not split runs whole on every device: its
+    // own header, whose bounds the compiler sees (taken from the chunk,
+    // clang 19 made Jacobi's collapsed x86 kernel 2.2 times slower).
+    toks(Stmt, {L.For, L.RParen});
+  } else {
+    emitChunkHeader(Level, Field);
+  }
+  if (Level + 1 == Nest.size()) {
+    toks(Stmt, {L.RParen, L.Body.End});
+    return;
+  }
+  const CanonicalLoop &In = Nest[Level + 1];
+  toks(Stmt, {L.RParen, In.For});
+  emitLoop(Level + 1);
+  toks(Stmt, {In.Body.End, L.Body.End});
+}
+
+void Rewriter::emitChunkHeader(unsigned Level, const std::string &Field) {
+  const CanonicalLoop &L = Nest[Level];
   SourceLocation Loc = Stmt[L.For].getLocation();
   bool Auto = false;
   for (unsigned I = L.TypeTokens.Begin; I < L.TypeTokens.End; ++I)
@@ -736,7 +759,6 @@ void Rewriter::emitLoop(unsigned Level) {
     toks(Stmt, Auto ? L.Lower : TokenRange{L.Var, L.Var + 1});
     code("))", Loc);
   };
-  std::string Field = chunk() + ".l[" + std::to_string(Level) + "].";
   toks(Stmt, {L.For, L.For + 2}); // 'for ('
   toks(Stmt, L.InitTarget);
   code("=", Loc);
@@ -756,14 +778,6 @@ void Rewriter::emitLoop(unsigned Level) {
   } else {
     toks(Stmt, L.Increment);
   }
-  if (Level + 1 == Nest.size()) {
-    toks(Stmt, {L.RParen, L.Body.End});
-    return;
-  }
-  const CanonicalLoop &In = Nest[Level + 1];
-  toks(Stmt, {L.RParen, In.For});
-  emitLoop(Level + 1);
-  toks(Stmt, {In.Body.End, L.Body.End});
 }
 
 std::optional<TokenVector> Rewriter::run() {
