@@ -249,10 +249,10 @@ bool DataRewriter::labelledLoop(const std::string &Label,
       }
     }
   unsigned For = *At + 2;
-  Token ErrorTok;
+  ScanFailure Why;
   TokenVector Probe;
   ArraySource Src(Stmt.slice(For));
-  if (!scanStatement(Src, Probe, ErrorTok)) {
+  if (!scanStatement(Src, Probe, Why)) {
     Diags.report(Stmt[For].getLocation(), Diag::IncompleteStatement);
     return false;
   }

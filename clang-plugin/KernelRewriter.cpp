@@ -430,12 +430,11 @@ bool Rewriter::statement() {
       return false;
     }
   // Nothing may follow the loop inside the region.
-  Token ErrorTok;
+  ScanFailure Why;
   TokenVector Probe;
   CanonicalLoop &Outer = Nest.front();
   ArraySource Src(Stmt.slice(Outer.Body.Begin, E - Outer.Body.Begin));
-  if (!scanStatement(Src, Probe, ErrorTok) ||
-      Outer.Body.Begin + Src.consumed() != E)
+  if (!scanStatement(Src, Probe, Why) || Outer.Body.Begin + Src.consumed() != E)
     return Fail(Outer.Body.Begin + Src.consumed());
   Outer.Body.End = E;
   return true;

@@ -185,6 +185,29 @@ TokenVector OmpPragmaHandler::deferDirectives(Preprocessor &PP,
   return Out;
 }
 
+bool OmpPragmaHandler::collectStatement(Preprocessor &PP, ArrayRef<Token> Line,
+                                        TokenVector &Stmt) {
+  ScanFailure Why;
+  bool Complete;
+  {
+    PreprocessorSource Source(PP);
+    ++Collecting;
+    Complete = scanStatement(Source, Stmt, Why);
+    --Collecting;
+  }
+  if (Complete)
+    return true;
+  // Malformed tokens go back as they are, for clang to report where they
+  // are wrong; only a statement that is not there at all is homp's to
+  // report, at the end of the directive when the file ends.
+  if (Why.Missing)
+    Diags.report(Why.Tok.is(tok::eof) ? Line.back().getLocation()
+                                      : Why.Tok.getLocation(),
+                 Diag::IncompleteStatement);
+  reenterTokens(PP, withoutDirectives(Stmt));
+  return false;
+}
+
 void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
                                            ArrayRef<Token> Line,
                                            const Directive &D,
@@ -203,16 +226,8 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     return;
   }
   TokenVector Stmt;
-  Token ErrorTok;
-  PreprocessorSource Source(PP);
-  ++Collecting;
-  bool Complete = scanStatement(Source, Stmt, ErrorTok);
-  --Collecting;
-  if (!Complete) {
-    Diags.report(ErrorTok.getLocation(), Diag::IncompleteStatement);
-    reenterTokens(PP, withoutDirectives(Stmt));
+  if (!collectStatement(PP, Line, Stmt))
     return;
-  }
   std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, Stmt);
   if (!R) {
     reenterTokens(PP, withoutDirectives(Stmt));
@@ -258,22 +273,15 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
   if (D.hasWord("enter") || D.hasWord("exit") || D.hasWord("update") ||
       D.hasWord("data")) {
     Diags.report(Loc, Diag::BadSpelling)
-        << spellWords(PP, D) << "expected 'target data', 'target enter data', "
-                                "'target exit data' or 'target update'";
+        << spellWords(PP, D)
+        << "expected 'target data', 'target enter data', "
+           "'target exit data' or 'target update'";
     return;
   }
 
   TokenVector Stmt;
-  Token ErrorTok;
-  PreprocessorSource Source(PP);
-  ++Collecting;
-  bool Complete = scanStatement(Source, Stmt, ErrorTok);
-  --Collecting;
-  if (!Complete) {
-    Diags.report(ErrorTok.getLocation(), Diag::IncompleteStatement);
-    reenterTokens(PP, withoutDirectives(Stmt));
+  if (!collectStatement(PP, Line, Stmt))
     return;
-  }
   RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
   std::optional<TokenVector> Region = rewriteKernel(RC, Line, Stmt);
   if (Region && PrintRegions)

@@ -35,11 +35,15 @@ public:
 private:
   void handleExtensions(clang::Preprocessor &PP,
                         llvm::ArrayRef<clang::Token> Line,
-                        const struct Directive &D,
-                        clang::SourceLocation UseLoc, const Scope &Around);
+                        const struct Directive &D, clang::SourceLocation UseLoc,
+                        const Scope &Around);
   void handleDataConstruct(clang::Preprocessor &PP,
                            llvm::ArrayRef<clang::Token> Line,
                            const struct Directive &D, const Scope &Around);
+  /// Reads the statement of a region into Stmt. On failure the tokens read
+  /// go back to the preprocessor and the error is reported.
+  bool collectStatement(clang::Preprocessor &PP,
+                        llvm::ArrayRef<clang::Token> Line, TokenVector &Stmt);
   /// Replaces the directives in Stmt that use extensions by triggers that
   /// bring them back to this handler when the parser reaches them, so they
   /// are read with what is declared before them (Around: the scope they
