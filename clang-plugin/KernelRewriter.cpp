@@ -115,6 +115,7 @@ private:
 
   // The inner loop directive (split form), as indices into Stmt.
   std::optional<Directive> Inner;
+  bool InnerVerbatim = false;            ///< malformed: clang reports it
   unsigned InnerBegin = 0, InnerEnd = 0; ///< annotation tokens included
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
@@ -362,8 +363,21 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   InnerEnd = End;
   ArrayRef<Token> Toks = Stmt.slice(Begin + 1, End - Begin - 2);
   Inner = parseDirective(Toks);
-  if (!Inner)
-    return true; // clang reports malformed directives
+  if (!Inner) {
+    // clang reports an unclosed bracket itself; other stray tokens it only
+    // warns about and ignores, with whatever clauses follow them, which
+    // homp could not account for.
+    for (unsigned I = 0; I < Toks.size(); ++I)
+      if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace) &&
+          !findClosing(Toks, I, Toks.size())) {
+        InnerVerbatim = true;
+        return true;
+      }
+    Diags.report(Toks.empty() ? Stmt[Begin].getLocation()
+                              : Toks.front().getLocation(),
+                 Diag::UnreadableDirective);
+    return false;
+  }
   bool Ok = true;
   for (const Clause &C : Inner->Clauses) {
     if (C.Name == "dist_iteration" ||
@@ -797,6 +811,8 @@ std::optional<TokenVector> Rewriter::run() {
       if (!isHompLoopClause(Inner->Toks, C))
         toks(Inner->Toks, C.All);
     Out.push_back(Stmt[InnerEnd - 1]);
+  } else if (InnerVerbatim) {
+    toks(Stmt, {InnerBegin, InnerEnd});
   }
   emitLoop(0);
   if (Braced)

@@ -160,11 +160,21 @@ bool Scanner::expect(tok::TokenKind K) {
 /// Reads tokens up to the bracket closing the last of Open or, with
 /// ToSemicolon and nothing open, up to a ';'. Brackets must match, and a ';'
 /// stands only in braces or in the parentheses of 'for', 'if' and 'switch'.
+/// OpenMP directives are read whole.
 bool Scanner::until(SmallVectorImpl<Bracket> &Open, bool ToSemicolon) {
   while (true) {
     Token T = take();
     if (T.isOneOf(tok::eof, tok::annot_module_end))
       return fail(T);
+    if (T.is(tok::annot_pragma_openmp)) {
+      // A directive's brackets are its own (and clang's to check).
+      do
+        T = take();
+      while (T.isNot(tok::annot_pragma_openmp_end) && T.isNot(tok::eof));
+      if (T.is(tok::eof))
+        return fail(T);
+      continue;
+    }
     if (T.is(tok::l_brace)) {
       Open.push_back({tok::r_brace, true});
     } else if (T.is(tok::l_square)) {

@@ -40,6 +40,17 @@ void semicolons(double *y, int n) {
     y[i] = ({ int k = 0; for (int j = 0; j < 2; ++j) k += j; k; });
 }
 
+// A directive's parentheses are its own: an unclosed one does not make the
+// statement malformed (clang reports it in the directive).
+void directive_in_braces(double *y, int n) {
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  {
+#pragma omp parallel for schedule(static // expected-error {{expected ')'}} expected-note {{to match this '('}}
+    for (int i = 0; i < n; ++i)
+      y[i] = 0;
+  }
+}
+
 void no_statement(double *y, int n) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
 } // expected-error {{homp: expected a complete statement after the directive}}
