@@ -123,6 +123,28 @@ bool isDeviceList(ArrayRef<Token> Toks, TokenRange Args,
   return false;
 }
 
+/// Whether the item tokens [Begin, End) can end a map item, so that a
+/// distribution clause may follow: a name, a subscript or a call. A
+/// parenthesised group that is not a call is a cast, as in
+/// '*(int *)halo(p)'.
+static bool endsItem(ArrayRef<Token> Toks, unsigned Begin, unsigned End) {
+  const Token &Last = Toks[End - 1];
+  if (Last.isOneOf(tok::identifier, tok::r_square))
+    return true;
+  if (Last.isNot(tok::r_paren))
+    return false;
+  int Depth = 0;
+  for (unsigned I = End; I-- > Begin;) {
+    if (Toks[I].isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+      ++Depth;
+    else if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace) &&
+             --Depth == 0)
+      return I > Begin &&
+             Toks[I - 1].isOneOf(tok::identifier, tok::r_square, tok::r_paren);
+  }
+  return false;
+}
+
 std::optional<unsigned> findItemDistribution(ArrayRef<Token> Toks,
                                              TokenRange Item) {
   int Depth = 0;
@@ -134,8 +156,7 @@ std::optional<unsigned> findItemDistribution(ArrayRef<Token> Toks,
       --Depth;
     else if (Depth == 0 && I > Item.Begin &&
              isItemDistributionName(identifierName(T)) && I + 1 < Item.End &&
-             Toks[I + 1].is(tok::l_paren) &&
-             Toks[I - 1].isOneOf(tok::r_square, tok::r_paren, tok::identifier))
+             Toks[I + 1].is(tok::l_paren) && endsItem(Toks, Item.Begin, I))
       return I;
   }
   return std::nullopt;
