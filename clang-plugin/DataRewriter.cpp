@@ -116,18 +116,11 @@ bool DataRewriter::clauses() {
   for (const Clause &C : Dir->Clauses) {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {
-      if (isDeviceList(Body, C.Args, RC.Ctx)) {
-        std::optional<SmallVector<DeviceSpec, 4>> L =
-            parseDeviceList(Body, C.Args, RC.Ctx, Diags);
-        if (!L)
-          return false;
-        Devices = *L;
-      } else {
-        DeviceSpec S;
-        S.Spec.Kind = abi::DeviceSpec::One;
-        S.Start = C.Args;
-        Devices.push_back(S);
-      }
+      std::optional<SmallVector<DeviceSpec, 4>> L =
+          parseDeviceClause(Body, C, RC.Ctx, Diags);
+      if (!L)
+        return false;
+      Devices = *L;
       continue;
     }
     if (N == "topology")

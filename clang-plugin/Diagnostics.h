@@ -25,6 +25,13 @@ public:
 
   clang::DiagnosticBuilder report(clang::SourceLocation Loc, Diag D);
 
+  /// Reports one of clang's own diagnostics (clang::diag::*), for code that
+  /// homp's rewriting takes away from clang's checks.
+  clang::DiagnosticBuilder reportClang(clang::SourceLocation Loc,
+                                       unsigned ClangID) {
+    return Engine.Report(Loc, ClangID);
+  }
+
   bool hasErrors() const { return Engine.hasErrorOccurred(); }
 
 private:

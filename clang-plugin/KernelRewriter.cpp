@@ -293,18 +293,11 @@ bool Rewriter::targetClauses() {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {
       HasDeviceClause = true;
-      if (isDeviceList(Body, C.Args, RC.Ctx)) {
-        std::optional<SmallVector<DeviceSpec, 4>> L =
-            parseDeviceList(Body, C.Args, RC.Ctx, Diags);
-        if (!L)
-          return false;
-        Devices = *L;
-      } else {
-        DeviceSpec S;
-        S.Spec.Kind = abi::DeviceSpec::One;
-        S.Start = C.Args;
-        Devices.push_back(S);
-      }
+      std::optional<SmallVector<DeviceSpec, 4>> L =
+          parseDeviceClause(Body, C, RC.Ctx, Diags);
+      if (!L)
+        return false;
+      Devices = *L;
       continue;
     }
     if (N == "topology" && C.HasParens)
