@@ -43,6 +43,19 @@ bool isDeclared(Sema &S, const Token &Name) {
   return S.LookupName(R, S.getCurScope()) && !R.empty();
 }
 
+/// Whether the parser is in a class body, outside any function: member
+/// function bodies met there are stored and parsed once the class is
+/// complete.
+bool inClassBody(Sema &S) {
+  for (clang::Scope *Sc = S.getCurScope(); Sc; Sc = Sc->getParent()) {
+    if (Sc->isClassScope())
+      return true;
+    if (Sc->isFunctionScope() || Sc->isBlockScope())
+      return false;
+  }
+  return false;
+}
+
 /// The shape of the variable Name refers to where the parser is now.
 std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
   IdentifierInfo *II = Name.getIdentifierInfo();
@@ -97,6 +110,9 @@ public:
     homp::SyntaxContext Ctx;
     Ctx.CPlusPlus = S.getLangOpts().CPlusPlus;
     Ctx.IsDeclared = [&S](const Token &Name) { return isDeclared(S, Name); };
+    Ctx.MayBeDeclared = [&S](const Token &Name) {
+      return inClassBody(S) || isDeclared(S, Name);
+    };
     Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(
         Diags, std::move(Ctx),
