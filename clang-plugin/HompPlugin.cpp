@@ -9,6 +9,7 @@
 #include "Diagnostics.h"
 #include "OmpPragmaHandler.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -95,6 +96,28 @@ std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
   return Shape;
 }
 
+/// Whether some statement of a declaration begins within [First, Last].
+class StatementFinder : public RecursiveASTVisitor<StatementFinder> {
+public:
+  StatementFinder(const SourceManager &SM, SourceLocation First,
+                  SourceLocation Last)
+      : SM(SM), First(SM.getExpansionLoc(First)),
+        Last(SM.getExpansionLoc(Last)) {}
+
+  bool VisitStmt(Stmt *S) {
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    Found = L.isValid() && !SM.isBeforeInTranslationUnit(L, First) &&
+            !SM.isBeforeInTranslationUnit(Last, L);
+    return !Found;
+  }
+
+  bool Found = false;
+
+private:
+  const SourceManager &SM;
+  SourceLocation First, Last;
+};
+
 class HompConsumer : public SemaConsumer {
 public:
   HompConsumer(CompilerInstance &CI, bool PrintRegions)
@@ -119,6 +142,25 @@ public:
         [this](SourceLocation Loc) { noteExtensionUse(Loc); });
     Handler->setPrintRegions(PrintRegions);
     PP.AddPragmaHandler(Handler.get());
+  }
+
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    if (!Handler || !Handler->hasHeldErrors())
+      return true;
+    const SourceManager &SM = CI.getSourceManager();
+    for (Decl *D : DG)
+      Handler->settleHeldErrors(SM, D->getSourceRange(),
+                                [&](SourceLocation First, SourceLocation Last) {
+                                  StatementFinder Finder(SM, First, Last);
+                                  Finder.TraverseDecl(D);
+                                  return Finder.Found;
+                                });
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &) override {
+    if (Handler)
+      Handler->reportHeldErrors();
   }
 
 private:

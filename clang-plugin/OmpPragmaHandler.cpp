@@ -228,11 +228,12 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
   TokenVector Stmt;
   if (!collectStatement(PP, Line, Stmt))
     return;
+  Diags.hold();
   std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, Stmt);
-  if (!R) {
-    reenterTokens(PP, withoutDirectives(Stmt));
-    return;
-  }
+  std::vector<StoredDiagnostic> Kept = Diags.release();
+  if (!R)
+    return reenterFailed(PP, Stmt, std::move(Kept));
+  Diags.report(Kept);
   Scope Inside = Around;
   Inside.Distributed.insert(Inside.Distributed.end(), R->Distributed.begin(),
                             R->Distributed.end());
@@ -283,11 +284,48 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
   if (!collectStatement(PP, Line, Stmt))
     return;
   RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
+  Diags.hold();
   std::optional<TokenVector> Region = rewriteKernel(RC, Line, Stmt);
-  if (Region && PrintRegions)
+  std::vector<StoredDiagnostic> Kept = Diags.release();
+  if (!Region)
+    return reenterFailed(PP, Stmt, std::move(Kept));
+  Diags.report(Kept);
+  if (PrintRegions)
     printRegion(PP, *Region);
-  reenterTokens(PP, Region ? ArrayRef<Token>(*Region)
-                           : ArrayRef<Token>(withoutDirectives(Stmt)));
+  reenterTokens(PP, *Region);
+}
+
+void OmpPragmaHandler::reenterFailed(Preprocessor &PP, ArrayRef<Token> Stmt,
+                                     std::vector<StoredDiagnostic> Kept) {
+  TokenVector Plain = withoutDirectives(Stmt);
+  if (Plain.empty())
+    Diags.report(Kept);
+  else
+    HeldErrors.push_back(
+        {Plain.front().getLocation(), Plain.back().getLocation(), Kept});
+  reenterTokens(PP, Plain);
+}
+
+void OmpPragmaHandler::settleHeldErrors(
+    const SourceManager &SM, SourceRange Decl,
+    function_ref<bool(SourceLocation, SourceLocation)> Parsed) {
+  SourceLocation Begin = SM.getExpansionLoc(Decl.getBegin());
+  SourceLocation End = SM.getExpansionLoc(Decl.getEnd());
+  erase_if(HeldErrors, [&](const HeldError &H) {
+    SourceLocation First = SM.getExpansionLoc(H.First);
+    if (SM.isBeforeInTranslationUnit(End, First))
+      return false; // a later declaration's
+    // Before the declaration: in none that clang kept.
+    if (!SM.isBeforeInTranslationUnit(First, Begin) && Parsed(H.First, H.Last))
+      Diags.report(H.Kept);
+    return true;
+  });
+}
+
+void OmpPragmaHandler::reportHeldErrors() {
+  for (const HeldError &H : HeldErrors)
+    Diags.report(H.Kept);
+  HeldErrors.clear();
 }
 
 void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
