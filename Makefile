@@ -2,12 +2,16 @@
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
 #   make bench   run the benchmarks (table and CSV)
+#   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
+#                clang's libFuzzer, not part of make check
 #   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
 #                binaries with every library they need, to run on a GPU node
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo check bench gpu-bundle install clean
+FUZZ_SECONDS ?= 300
+
+.PHONY: all setup build demo check bench fuzz gpu-bundle install clean
 
 all: build
 
@@ -29,6 +33,9 @@ check: build
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
+
+fuzz: build
+	@utils/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
 # Offload architectures of the bundle: HOMP_BUNDLE_ARCHS (default sm_90,x86_64).
 gpu-bundle: build

@@ -204,11 +204,11 @@ parseLoopNest(ArrayRef<Token> Toks, unsigned For, unsigned End, unsigned Depth,
       ++B;
       --E;
     }
-    Token ErrorTok;
+    ScanFailure Why;
     TokenVector Probe;
     ArraySource Src(Toks.slice(B, E - B));
     if (B >= E || Toks[B].isNot(tok::kw_for) ||
-        !scanStatement(Src, Probe, ErrorTok) || B + Src.consumed() != E) {
+        !scanStatement(Src, Probe, Why) || B + Src.consumed() != E) {
       Err = {std::min(B, E == 0 ? 0 : E - 1),
              "'collapse(" + std::to_string(Depth) + ")' needs " +
                  std::to_string(Depth) + " perfectly nested loops"};

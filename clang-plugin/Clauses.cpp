@@ -2,6 +2,7 @@
 
 #include "Clauses.h"
 
+#include "clang/Basic/DiagnosticSema.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -30,6 +31,93 @@ std::optional<int64_t> integerLiteral(const Token &T) {
   if (Digits.empty() || Digits.getAsInteger(0, V))
     return std::nullopt;
   return V;
+}
+
+namespace {
+
+/// Evaluates an integer constant expression by precedence climbing.
+class ConstantFolder {
+public:
+  ConstantFolder(ArrayRef<Token> Toks, TokenRange R)
+      : Toks(Toks), I(R.Begin), End(R.End) {}
+
+  std::optional<int64_t> whole() {
+    std::optional<int64_t> V = binary(0);
+    return I == End ? V : std::nullopt;
+  }
+
+private:
+  static int precedence(const Token &T) {
+    if (T.isOneOf(tok::plus, tok::minus))
+      return 1;
+    if (T.isOneOf(tok::star, tok::slash, tok::percent))
+      return 2;
+    return 0;
+  }
+
+  std::optional<int64_t> binary(int MinPrecedence) {
+    std::optional<int64_t> L = unary();
+    while (L && I < End && precedence(Toks[I]) > MinPrecedence) {
+      tok::TokenKind Op = Toks[I++].getKind();
+      std::optional<int64_t> R = binary(precedence(Toks[I - 1]));
+      if (!R ||
+          (Op != tok::plus && Op != tok::minus && Op != tok::star && *R == 0))
+        return std::nullopt;
+      int64_t V;
+      switch (Op) {
+      case tok::plus:
+        if (__builtin_add_overflow(*L, *R, &V))
+          return std::nullopt;
+        break;
+      case tok::minus:
+        if (__builtin_sub_overflow(*L, *R, &V))
+          return std::nullopt;
+        break;
+      case tok::star:
+        if (__builtin_mul_overflow(*L, *R, &V))
+          return std::nullopt;
+        break;
+      case tok::slash:
+      default:
+        if (*L == INT64_MIN && *R == -1)
+          return std::nullopt;
+        V = Op == tok::slash ? *L / *R : *L % *R;
+      }
+      L = V;
+    }
+    return L;
+  }
+
+  std::optional<int64_t> unary() {
+    if (I == End)
+      return std::nullopt;
+    const Token &T = Toks[I++];
+    if (T.isOneOf(tok::plus, tok::minus)) {
+      std::optional<int64_t> V = unary();
+      if (!V || *V == INT64_MIN)
+        return std::nullopt;
+      return T.is(tok::minus) ? -*V : *V;
+    }
+    if (T.is(tok::l_paren)) {
+      std::optional<int64_t> V = binary(0);
+      if (!V || I == End || Toks[I++].isNot(tok::r_paren))
+        return std::nullopt;
+      return V;
+    }
+    // Unsigned literals make the expression unsigned, never negative.
+    if (literalText(T).find_insensitive('u') != StringRef::npos)
+      return std::nullopt;
+    return integerLiteral(T);
+  }
+
+  ArrayRef<Token> Toks;
+  unsigned I, End;
+};
+
+} // namespace
+
+std::optional<int64_t> integerConstant(ArrayRef<Token> Toks, TokenRange R) {
+  return ConstantFolder(Toks, R).whole();
 }
 
 /// A positive constant: an integer, a decimal literal or 'a / b'.
@@ -69,6 +157,28 @@ rationalConstant(ArrayRef<Token> Toks, TokenRange R) {
 }
 
 //===--- Devices ----------------------------------------------------------===//
+
+std::optional<SmallVector<DeviceSpec, 4>>
+parseDeviceClause(ArrayRef<Token> Toks, const Clause &Device,
+                  const SyntaxContext &Ctx, Diagnostics &Diags) {
+  if (isDeviceList(Toks, Device.Args, Ctx))
+    return parseDeviceList(Toks, Device.Args, Ctx, Diags);
+  // OpenMP's device number: the rewritten clause passes homp's marker
+  // instead, so clang's check of a constant is made here.
+  if (std::optional<int64_t> N = integerConstant(Toks, Device.Args);
+      N && *N < 0) {
+    Diags.reportClang(Toks[Device.Args.Begin].getLocation(),
+                      diag::err_omp_negative_expression_in_clause)
+        << "device" << 0
+        << SourceRange(Toks[Device.Args.Begin].getLocation(),
+                       Toks[Device.Args.End - 1].getLocation());
+    return std::nullopt;
+  }
+  DeviceSpec S;
+  S.Spec.Kind = abi::DeviceSpec::One;
+  S.Start = Device.Args;
+  return SmallVector<DeviceSpec, 4>{S};
+}
 
 /// The abi::DeviceType bits of a device type token, if it names one.
 static std::optional<unsigned> deviceTypeBits(const Token &Tok,

@@ -29,8 +29,15 @@ struct DeviceSpec {
   TokenRange Count; ///< count expression (Range only)
 };
 
-/// Parses the argument list of a 'device' clause. Returns std::nullopt after
-/// reporting an error.
+/// Parses the argument list of a 'device' clause: a device list, or one
+/// device number (OpenMP's form). Returns std::nullopt after reporting an
+/// error.
+std::optional<llvm::SmallVector<DeviceSpec, 4>>
+parseDeviceClause(llvm::ArrayRef<clang::Token> Toks, const Clause &Device,
+                  const SyntaxContext &Ctx, Diagnostics &Diags);
+
+/// Parses the argument list of a 'device' clause that is a device list.
+/// Returns std::nullopt after reporting an error.
 std::optional<llvm::SmallVector<DeviceSpec, 4>>
 parseDeviceList(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
                 const SyntaxContext &Ctx, Diagnostics &Diags);
@@ -68,6 +75,11 @@ parseHalo(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
 /// The value of an integer literal token (decimal, hex or octal, with
 /// suffixes), if it is one.
 std::optional<int64_t> integerLiteral(const clang::Token &T);
+
+/// The value of R if it is a signed integer constant made of literals,
+/// parentheses and the operators + - * / %.
+std::optional<int64_t> integerConstant(llvm::ArrayRef<clang::Token> Toks,
+                                       TokenRange R);
 
 } // namespace homp
 

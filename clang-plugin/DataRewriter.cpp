@@ -116,18 +116,11 @@ bool DataRewriter::clauses() {
   for (const Clause &C : Dir->Clauses) {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {
-      if (isDeviceList(Body, C.Args, RC.Ctx)) {
-        std::optional<SmallVector<DeviceSpec, 4>> L =
-            parseDeviceList(Body, C.Args, RC.Ctx, Diags);
-        if (!L)
-          return false;
-        Devices = *L;
-      } else {
-        DeviceSpec S;
-        S.Spec.Kind = abi::DeviceSpec::One;
-        S.Start = C.Args;
-        Devices.push_back(S);
-      }
+      std::optional<SmallVector<DeviceSpec, 4>> L =
+          parseDeviceClause(Body, C, RC.Ctx, Diags);
+      if (!L)
+        return false;
+      Devices = *L;
       continue;
     }
     if (N == "topology")
@@ -249,10 +242,10 @@ bool DataRewriter::labelledLoop(const std::string &Label,
       }
     }
   unsigned For = *At + 2;
-  Token ErrorTok;
+  ScanFailure Why;
   TokenVector Probe;
   ArraySource Src(Stmt.slice(For));
-  if (!scanStatement(Src, Probe, ErrorTok)) {
+  if (!scanStatement(Src, Probe, Why)) {
     Diags.report(Stmt[For].getLocation(), Diag::IncompleteStatement);
     return false;
   }

@@ -26,7 +26,45 @@ Diagnostics::Diagnostics(DiagnosticsEngine &Engine) : Engine(Engine) {
 }
 
 DiagnosticBuilder Diagnostics::report(SourceLocation Loc, Diag D) {
-  return Engine.Report(Loc, IDs[static_cast<unsigned>(D)]);
+  return target().Report(Loc, IDs[static_cast<unsigned>(D)]);
+}
+
+void Diagnostics::Keeper::HandleDiagnostic(DiagnosticsEngine::Level Level,
+                                           const Diagnostic &Info) {
+  DiagnosticConsumer::HandleDiagnostic(Level, Info);
+  Kept.emplace_back(Level, Info);
+}
+
+void Diagnostics::hold() {
+  // A second engine sharing the diagnostic IDs (homp's custom ones too)
+  // formats the diagnostics and stores them.
+  Store = std::make_unique<Keeper>();
+  Held = std::make_unique<DiagnosticsEngine>(
+      Engine.getDiagnosticIDs(), &Engine.getDiagnosticOptions(), Store.get(),
+      /*ShouldOwnClient=*/false);
+  Held->setSourceManager(&Engine.getSourceManager());
+}
+
+std::vector<StoredDiagnostic> Diagnostics::release() {
+  std::vector<StoredDiagnostic> Kept;
+  if (Store)
+    Kept = std::move(Store->Kept);
+  Held.reset();
+  Store.reset();
+  return Kept;
+}
+
+void Diagnostics::report(ArrayRef<StoredDiagnostic> Kept) {
+  for (const StoredDiagnostic &SD : Kept) {
+    // Reported anew, at their level, so that errors count as errors.
+    DiagnosticBuilder B = Engine.Report(
+        SD.getLocation(), Engine.getCustomDiagID(SD.getLevel(), "%0"));
+    B << SD.getMessage();
+    for (const CharSourceRange &R : SD.getRanges())
+      B << R;
+    for (const FixItHint &F : SD.getFixIts())
+      B << F;
+  }
 }
 
 } // namespace homp

@@ -9,6 +9,10 @@
 #define HOMP_CLANG_PLUGIN_DIAGNOSTICS_H
 
 #include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <memory>
+#include <vector>
 
 namespace homp {
 
@@ -25,10 +29,35 @@ public:
 
   clang::DiagnosticBuilder report(clang::SourceLocation Loc, Diag D);
 
+  /// Reports one of clang's own diagnostics (clang::diag::*), for code that
+  /// homp's rewriting takes away from clang's checks.
+  clang::DiagnosticBuilder reportClang(clang::SourceLocation Loc,
+                                       unsigned ClangID) {
+    return target().Report(Loc, ClangID);
+  }
+
   bool hasErrors() const { return Engine.hasErrorOccurred(); }
 
+  /// Keeps the diagnostics reported from now on back, until release().
+  void hold();
+  /// Returns the diagnostics kept back since hold(); reports go on as usual.
+  std::vector<clang::StoredDiagnostic> release();
+  /// Reports diagnostics that were kept back.
+  void report(llvm::ArrayRef<clang::StoredDiagnostic> Kept);
+
 private:
+  clang::DiagnosticsEngine &target() { return Held ? *Held : Engine; }
+
+  /// Keeps what the engine of hold() reports.
+  struct Keeper : clang::DiagnosticConsumer {
+    std::vector<clang::StoredDiagnostic> Kept;
+    void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                          const clang::Diagnostic &Info) override;
+  };
+
   clang::DiagnosticsEngine &Engine;
+  std::unique_ptr<Keeper> Store;
+  std::unique_ptr<clang::DiagnosticsEngine> Held;
   unsigned IDs[
 #define HOMP_DIAG(Name, Level, Format) +1
 #include "Diagnostics.def"

@@ -84,6 +84,14 @@ SmallVector<TokenRange, 4> splitDeviceList(ArrayRef<Token> Toks,
   return Parts;
 }
 
+/// Whether Tok, in a device clause that is also a standard OpenMP
+/// expression ('host', '*&TYPE', 'x & TYPE'), is homp's name: one that
+/// nothing declares, not even later in the class being defined.
+static bool isHompNameInExpression(const Token &Tok, const SyntaxContext &Ctx) {
+  StringRef Name = identifierName(Tok);
+  return (Name == "host" || isDeviceTypeName(Name)) && !Ctx.MayBeDeclared(Tok);
+}
+
 /// A '*' that stands for "all devices": alone, or right before ':' or a
 /// device type filter ('* & HOMP_DEVICE_GPU'); '*&x' is a dereference.
 static bool isWildcardAt(ArrayRef<Token> Toks, unsigned I, unsigned End,
@@ -93,7 +101,7 @@ static bool isWildcardAt(ArrayRef<Token> Toks, unsigned I, unsigned End,
   if (I + 1 == End || Toks[I + 1].is(tok::colon))
     return true;
   return I + 2 < End && Toks[I + 1].is(tok::amp) &&
-         isDeviceTypeToken(Toks[I + 2], Ctx);
+         isHompNameInExpression(Toks[I + 2], Ctx);
 }
 
 bool isDeviceList(ArrayRef<Token> Toks, TokenRange Args,
@@ -109,8 +117,7 @@ bool isDeviceList(ArrayRef<Token> Toks, TokenRange Args,
   if (S.size() > 1 && Toks[S.Begin + 1].is(tok::colon) &&
       (First == "ancestor" || First == "device_num"))
     return false;
-  if (S.size() == 1 &&
-      (isHostName(Toks[S.Begin], Ctx) || isDeviceTypeToken(Toks[S.Begin], Ctx)))
+  if (S.size() == 1 && isHompNameInExpression(Toks[S.Begin], Ctx))
     return true;
   if (isWildcardAt(Toks, S.Begin, S.End, Ctx) || Toks[S.Begin].is(tok::colon))
     return true;
@@ -118,8 +125,31 @@ bool isDeviceList(ArrayRef<Token> Toks, TokenRange Args,
     return true;
   // 'spec & TYPE' (PMAM'15); any other '&' is a bitwise and.
   for (unsigned I = S.Begin; I + 1 < S.End; ++I)
-    if (Toks[I].is(tok::amp) && isDeviceTypeToken(Toks[I + 1], Ctx))
+    if (Toks[I].is(tok::amp) && isDeviceTypeName(identifierName(Toks[I + 1])) &&
+        isHompNameInExpression(Toks[I + 1], Ctx))
       return true;
+  return false;
+}
+
+/// Whether the item tokens [Begin, End) can end a map item, so that a
+/// distribution clause may follow: a name, a subscript or a call. A
+/// parenthesised group that is not a call is a cast, as in
+/// '*(int *)halo(p)'.
+static bool endsItem(ArrayRef<Token> Toks, unsigned Begin, unsigned End) {
+  const Token &Last = Toks[End - 1];
+  if (Last.isOneOf(tok::identifier, tok::r_square))
+    return true;
+  if (Last.isNot(tok::r_paren))
+    return false;
+  int Depth = 0;
+  for (unsigned I = End; I-- > Begin;) {
+    if (Toks[I].isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+      ++Depth;
+    else if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace) &&
+             --Depth == 0)
+      return I > Begin &&
+             Toks[I - 1].isOneOf(tok::identifier, tok::r_square, tok::r_paren);
+  }
   return false;
 }
 
@@ -134,8 +164,7 @@ std::optional<unsigned> findItemDistribution(ArrayRef<Token> Toks,
       --Depth;
     else if (Depth == 0 && I > Item.Begin &&
              isItemDistributionName(identifierName(T)) && I + 1 < Item.End &&
-             Toks[I + 1].is(tok::l_paren) &&
-             Toks[I - 1].isOneOf(tok::r_square, tok::r_paren, tok::identifier))
+             Toks[I + 1].is(tok::l_paren) && endsItem(Toks, Item.Begin, I))
       return I;
   }
   return std::nullopt;

@@ -34,6 +34,12 @@ struct SyntaxContext {
   /// called 'host', and then 'device(host)' is standard OpenMP.
   std::function<bool(const clang::Token &)> IsDeclared =
       [](const clang::Token &) { return false; };
+  /// Whether a name is declared where the pragma is, or may be declared
+  /// after it and still be what it refers to: in a class body, member
+  /// function bodies are parsed once the class is complete, so a member
+  /// declared later in the class counts.
+  std::function<bool(const clang::Token &)> MayBeDeclared =
+      [](const clang::Token &) { return false; };
   /// The shape of the variable a name refers to where the pragma is;
   /// std::nullopt if it names no variable.
   std::function<std::optional<VarShape>(const clang::Token &)> ShapeOf =

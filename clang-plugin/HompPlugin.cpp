@@ -1,124 +1,20 @@
 //===-- HompPlugin.cpp - The homp clang plugin ----------------------------===//
 //
 // Loaded with -fplugin=homp.so into every cc1 job (host and each offload
-// device). Before the first token is lexed it replaces clang's '#pragma omp'
-// handler with homp's, which hands standard OpenMP to clang unchanged.
+// device), where it adds homp's consumer (HompConsumer.h) to compilations
+// with OpenMP.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Diagnostics.h"
-#include "OmpPragmaHandler.h"
+#include "HompConsumer.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
-#include "clang/Lex/Preprocessor.h"
-#include "clang/Sema/Lookup.h"
-#include "clang/Sema/Sema.h"
-#include "clang/Sema/SemaConsumer.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Path.h"
 
 using namespace clang;
 using namespace llvm;
 
 namespace {
-
-constexpr llvm::StringLiteral PassLibraryName = "homp-pass.so";
-
-bool isHompPassLoaded(const CodeGenOptions &Opts) {
-  return any_of(Opts.PassPlugins, [](const std::string &Path) {
-    return sys::path::filename(Path) == PassLibraryName;
-  });
-}
-
-/// Whether Name is declared (as a variable, function, enumerator, ...) where
-/// the parser is now.
-bool isDeclared(Sema &S, const Token &Name) {
-  IdentifierInfo *II = Name.getIdentifierInfo();
-  if (!II)
-    return false;
-  LookupResult R(S, DeclarationName(II), Name.getLocation(),
-                 Sema::LookupOrdinaryName);
-  R.suppressDiagnostics();
-  return S.LookupName(R, S.getCurScope()) && !R.empty();
-}
-
-/// The shape of the variable Name refers to where the parser is now.
-std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
-  IdentifierInfo *II = Name.getIdentifierInfo();
-  if (!II)
-    return std::nullopt;
-  LookupResult R(S, DeclarationName(II), Name.getLocation(),
-                 Sema::LookupOrdinaryName);
-  R.suppressDiagnostics();
-  if (!S.LookupName(R, S.getCurScope()) || !R.isSingleResult())
-    return std::nullopt;
-  const auto *VD = dyn_cast<VarDecl>(R.getFoundDecl());
-  if (!VD)
-    return std::nullopt;
-  homp::VarShape Shape;
-  QualType T = VD->getType().getNonReferenceType();
-  if (T->isDependentType()) {
-    Shape.Dependent = true;
-    return Shape;
-  }
-  auto ArrayDims = [](QualType Q) {
-    unsigned N = 0;
-    while (const clang::ArrayType *AT = Q->getAsArrayTypeUnsafe()) {
-      ++N;
-      Q = AT->getElementType();
-    }
-    return N;
-  };
-  if (T->isPointerType()) {
-    Shape.Kind = homp::VarShape::Pointer;
-    Shape.Rank = 1 + ArrayDims(T->getPointeeType());
-  } else if (T->isArrayType()) {
-    Shape.Kind = homp::VarShape::Array;
-    Shape.Rank = ArrayDims(T);
-  } else if (T->isScalarType()) {
-    Shape.Kind = homp::VarShape::Scalar;
-  }
-  return Shape;
-}
-
-class HompConsumer : public SemaConsumer {
-public:
-  HompConsumer(CompilerInstance &CI, bool PrintRegions)
-      : CI(CI), Diags(CI.getDiagnostics()), PrintRegions(PrintRegions) {}
-
-  void InitializeSema(Sema &S) override {
-    Preprocessor &PP = S.getPreprocessor();
-    // RemovePragmaHandler looks handlers up by name, so a stand-in called
-    // 'omp' takes out clang's. The Parser removes ours, by the same name,
-    // when it is destroyed; we keep ownership.
-    EmptyPragmaHandler StandIn("omp");
-    PP.RemovePragmaHandler(&StandIn);
-    homp::SyntaxContext Ctx;
-    Ctx.CPlusPlus = S.getLangOpts().CPlusPlus;
-    Ctx.IsDeclared = [&S](const Token &Name) { return isDeclared(S, Name); };
-    Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
-    Handler = std::make_unique<homp::OmpPragmaHandler>(
-        Diags, std::move(Ctx),
-        [this](SourceLocation Loc) { noteExtensionUse(Loc); });
-    Handler->setPrintRegions(PrintRegions);
-    PP.AddPragmaHandler(Handler.get());
-  }
-
-private:
-  void noteExtensionUse(SourceLocation Loc) {
-    if (WarnedAboutPass || isHompPassLoaded(CI.getCodeGenOpts()))
-      return;
-    WarnedAboutPass = true;
-    Diags.report(Loc, homp::Diag::PassNotLoaded) << PassLibraryName;
-  }
-
-  CompilerInstance &CI;
-  homp::Diagnostics Diags;
-  std::unique_ptr<homp::OmpPragmaHandler> Handler;
-  bool PrintRegions;
-  bool WarnedAboutPass = false;
-};
 
 class HompAction : public PluginASTAction {
 protected:
@@ -127,7 +23,7 @@ protected:
     // Without -fopenmp clang's own handler ignores '#pragma omp'; keep it.
     if (!CI.getLangOpts().OpenMP)
       return std::make_unique<ASTConsumer>();
-    return std::make_unique<HompConsumer>(CI, PrintRegions);
+    return homp::createHompConsumer(CI, PrintRegions);
   }
 
   bool ParseArgs(const CompilerInstance &CI,

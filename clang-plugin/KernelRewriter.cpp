@@ -117,6 +117,7 @@ private:
 
   // The inner loop directive (split form), as indices into Stmt.
   std::optional<Directive> Inner;
+  bool InnerVerbatim = false;            ///< malformed: clang reports it
   unsigned InnerBegin = 0, InnerEnd = 0; ///< annotation tokens included
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
@@ -295,18 +296,11 @@ bool Rewriter::targetClauses() {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {
       HasDeviceClause = true;
-      if (isDeviceList(Body, C.Args, RC.Ctx)) {
-        std::optional<SmallVector<DeviceSpec, 4>> L =
-            parseDeviceList(Body, C.Args, RC.Ctx, Diags);
-        if (!L)
-          return false;
-        Devices = *L;
-      } else {
-        DeviceSpec S;
-        S.Spec.Kind = abi::DeviceSpec::One;
-        S.Start = C.Args;
-        Devices.push_back(S);
-      }
+      std::optional<SmallVector<DeviceSpec, 4>> L =
+          parseDeviceClause(Body, C, RC.Ctx, Diags);
+      if (!L)
+        return false;
+      Devices = *L;
       continue;
     }
     if (N == "topology" && C.HasParens)
@@ -365,8 +359,21 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   InnerEnd = End;
   ArrayRef<Token> Toks = Stmt.slice(Begin + 1, End - Begin - 2);
   Inner = parseDirective(Toks);
-  if (!Inner)
-    return true; // clang reports malformed directives
+  if (!Inner) {
+    // clang reports an unclosed bracket itself; other stray tokens it only
+    // warns about and ignores, with whatever clauses follow them, which
+    // homp could not account for.
+    for (unsigned I = 0; I < Toks.size(); ++I)
+      if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace) &&
+          !findClosing(Toks, I, Toks.size())) {
+        InnerVerbatim = true;
+        return true;
+      }
+    Diags.report(Toks.empty() ? Stmt[Begin].getLocation()
+                              : Toks.front().getLocation(),
+                 Diag::UnreadableDirective);
+    return false;
+  }
   bool Ok = true;
   for (const Clause &C : Inner->Clauses) {
     if (C.Name == "dist_iteration" ||
@@ -433,12 +440,11 @@ bool Rewriter::statement() {
       return false;
     }
   // Nothing may follow the loop inside the region.
-  Token ErrorTok;
+  ScanFailure Why;
   TokenVector Probe;
   CanonicalLoop &Outer = Nest.front();
   ArraySource Src(Stmt.slice(Outer.Body.Begin, E - Outer.Body.Begin));
-  if (!scanStatement(Src, Probe, ErrorTok) ||
-      Outer.Body.Begin + Src.consumed() != E)
+  if (!scanStatement(Src, Probe, Why) || Outer.Body.Begin + Src.consumed() != E)
     return Fail(Outer.Body.Begin + Src.consumed());
   Outer.Body.End = E;
   return true;
@@ -812,6 +818,8 @@ std::optional<TokenVector> Rewriter::run() {
       if (!isHompLoopClause(Inner->Toks, C))
         toks(Inner->Toks, C.All);
     Out.push_back(Stmt[InnerEnd - 1]);
+  } else if (InnerVerbatim) {
+    toks(Stmt, {InnerBegin, InnerEnd});
   }
   emitLoop(0);
   if (Braced)

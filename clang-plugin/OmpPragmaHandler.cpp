@@ -186,6 +186,29 @@ TokenVector OmpPragmaHandler::deferDirectives(Preprocessor &PP,
   return Out;
 }
 
+bool OmpPragmaHandler::collectStatement(Preprocessor &PP, ArrayRef<Token> Line,
+                                        TokenVector &Stmt) {
+  ScanFailure Why;
+  bool Complete;
+  {
+    PreprocessorSource Source(PP);
+    ++Collecting;
+    Complete = scanStatement(Source, Stmt, Why);
+    --Collecting;
+  }
+  if (Complete)
+    return true;
+  // Malformed tokens go back as they are, for clang to report where they
+  // are wrong; only a statement that is not there at all is homp's to
+  // report, at the end of the directive when the file ends.
+  if (Why.Missing)
+    Diags.report(Why.Tok.is(tok::eof) ? Line.back().getLocation()
+                                      : Why.Tok.getLocation(),
+                 Diag::IncompleteStatement);
+  reenterTokens(PP, withoutDirectives(Stmt));
+  return false;
+}
+
 void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
                                            ArrayRef<Token> Line,
                                            const Directive &D,
@@ -202,21 +225,14 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     return;
   }
   TokenVector Stmt;
-  Token ErrorTok;
-  PreprocessorSource Source(PP);
-  ++Collecting;
-  bool Complete = scanStatement(Source, Stmt, ErrorTok);
-  --Collecting;
-  if (!Complete) {
-    Diags.report(ErrorTok.getLocation(), Diag::IncompleteStatement);
-    reenterTokens(PP, withoutDirectives(Stmt));
+  if (!collectStatement(PP, Line, Stmt))
     return;
-  }
+  Diags.hold();
   std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, Stmt);
-  if (!R) {
-    reenterTokens(PP, withoutDirectives(Stmt));
-    return;
-  }
+  std::vector<StoredDiagnostic> Kept = Diags.release();
+  if (!R)
+    return reenterFailed(PP, Stmt, std::move(Kept));
+  Diags.report(Kept);
   Scope Inside = Around;
   Inside.add(R->Distributed, R->WithHalo);
   Inside.Labels.insert(Inside.Labels.end(), R->Labels.begin(), R->Labels.end());
@@ -256,28 +272,58 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
   if (D.hasWord("enter") || D.hasWord("exit") || D.hasWord("update") ||
       D.hasWord("data")) {
     Diags.report(Loc, Diag::BadSpelling)
-        << spellWords(PP, D) << "expected 'target data', 'target enter data', "
-                                "'target exit data' or 'target update'";
+        << spellWords(PP, D)
+        << "expected 'target data', 'target enter data', "
+           "'target exit data' or 'target update'";
     return;
   }
 
   TokenVector Stmt;
-  Token ErrorTok;
-  PreprocessorSource Source(PP);
-  ++Collecting;
-  bool Complete = scanStatement(Source, Stmt, ErrorTok);
-  --Collecting;
-  if (!Complete) {
-    Diags.report(ErrorTok.getLocation(), Diag::IncompleteStatement);
-    reenterTokens(PP, withoutDirectives(Stmt));
+  if (!collectStatement(PP, Line, Stmt))
     return;
-  }
   RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
+  Diags.hold();
   std::optional<TokenVector> Region = rewriteKernel(RC, Line, Stmt);
-  if (Region && PrintRegions)
+  std::vector<StoredDiagnostic> Kept = Diags.release();
+  if (!Region)
+    return reenterFailed(PP, Stmt, std::move(Kept));
+  Diags.report(Kept);
+  if (PrintRegions)
     printRegion(PP, *Region);
-  reenterTokens(PP, Region ? ArrayRef<Token>(*Region)
-                           : ArrayRef<Token>(withoutDirectives(Stmt)));
+  reenterTokens(PP, *Region);
+}
+
+void OmpPragmaHandler::reenterFailed(Preprocessor &PP, ArrayRef<Token> Stmt,
+                                     std::vector<StoredDiagnostic> Kept) {
+  TokenVector Plain = withoutDirectives(Stmt);
+  if (Plain.empty())
+    Diags.report(Kept);
+  else
+    HeldErrors.push_back(
+        {Plain.front().getLocation(), Plain.back().getLocation(), Kept});
+  reenterTokens(PP, Plain);
+}
+
+void OmpPragmaHandler::settleHeldErrors(
+    const SourceManager &SM, SourceRange Decl,
+    function_ref<bool(SourceLocation, SourceLocation)> Parsed) {
+  SourceLocation Begin = SM.getExpansionLoc(Decl.getBegin());
+  SourceLocation End = SM.getExpansionLoc(Decl.getEnd());
+  erase_if(HeldErrors, [&](const HeldError &H) {
+    SourceLocation First = SM.getExpansionLoc(H.First);
+    if (SM.isBeforeInTranslationUnit(End, First))
+      return false; // a later declaration's
+    // Before the declaration: in none that clang kept.
+    if (!SM.isBeforeInTranslationUnit(First, Begin) && Parsed(H.First, H.Last))
+      Diags.report(H.Kept);
+    return true;
+  });
+}
+
+void OmpPragmaHandler::reportHeldErrors() {
+  for (const HeldError &H : HeldErrors)
+    Diags.report(H.Kept);
+  HeldErrors.clear();
 }
 
 void OmpPragmaHandler::HandlePragma(Preprocessor &PP,

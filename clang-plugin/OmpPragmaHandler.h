@@ -15,6 +15,7 @@
 
 #include "clang/Lex/Pragma.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <functional>
 
@@ -32,14 +33,32 @@ public:
   void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
                     clang::Token &FirstTok) override;
 
+  /// The errors of a region that could not be rewritten are held until the
+  /// parser is known to read its statement: clang skips some code in error
+  /// recovery (a function defined inside another), and reports nothing
+  /// there. Given a declaration clang parsed, spanning Decl, this reports
+  /// the errors of the regions inside it whose tokens Parsed says became
+  /// statements, and drops those of regions before its end that did not.
+  void settleHeldErrors(const clang::SourceManager &SM, clang::SourceRange Decl,
+                        llvm::function_ref<bool(clang::SourceLocation First,
+                                                clang::SourceLocation Last)>
+                            Parsed);
+  bool hasHeldErrors() const { return !HeldErrors.empty(); }
+  /// Reports the errors still held.
+  void reportHeldErrors();
+
 private:
   void handleExtensions(clang::Preprocessor &PP,
                         llvm::ArrayRef<clang::Token> Line,
-                        const struct Directive &D,
-                        clang::SourceLocation UseLoc, const Scope &Around);
+                        const struct Directive &D, clang::SourceLocation UseLoc,
+                        const Scope &Around);
   void handleDataConstruct(clang::Preprocessor &PP,
                            llvm::ArrayRef<clang::Token> Line,
                            const struct Directive &D, const Scope &Around);
+  /// Reads the statement of a region into Stmt. On failure the tokens read
+  /// go back to the preprocessor and the error is reported.
+  bool collectStatement(clang::Preprocessor &PP,
+                        llvm::ArrayRef<clang::Token> Line, TokenVector &Stmt);
   /// Replaces the directives in Stmt that use extensions by triggers that
   /// bring them back to this handler when the parser reaches them, so they
   /// are read with what is declared before them (Around: the scope they
@@ -47,6 +66,11 @@ private:
   TokenVector deferDirectives(clang::Preprocessor &PP,
                               llvm::ArrayRef<clang::Token> Stmt,
                               const Scope &Around);
+
+  /// Reenters the statement of a region whose rewriting failed, holding
+  /// the diagnostics in Kept until it is parsed.
+  void reenterFailed(clang::Preprocessor &PP, llvm::ArrayRef<clang::Token> Stmt,
+                     std::vector<clang::StoredDiagnostic> Kept);
 
   Diagnostics &Diags;
   SyntaxContext Ctx;
@@ -66,6 +90,11 @@ private:
     Scope Around;
   };
   std::vector<Deferred> DeferredDirectives;
+  struct HeldError {
+    clang::SourceLocation First, Last; ///< the statement's tokens
+    std::vector<clang::StoredDiagnostic> Kept;
+  };
+  std::vector<HeldError> HeldErrors;
 };
 
 } // namespace homp

@@ -12,14 +12,61 @@ using namespace llvm;
 
 namespace homp {
 
+PreprocessorSource::PreprocessorSource(Preprocessor &PP)
+    : PP(PP), WasIncremental(PP.isIncrementalProcessingEnabled()) {
+  // Lexer is the only kind of PreprocessorLexer.
+  auto *L = static_cast<Lexer *>(PP.getCurrentLexer());
+  if (L && !L->isPragmaLexer())
+    PragmaFile = L;
+  // Should the main file end all the same (its last tokens skipped by '#if'),
+  // the preprocessor keeps its lexer while incremental processing is on.
+  PP.enableIncrementalProcessing();
+}
+
+PreprocessorSource::~PreprocessorSource() {
+  PP.enableIncrementalProcessing(WasIncremental);
+}
+
+/// Whether only whitespace, comments and directives that bring in no tokens
+/// are left in the file L reads; if so, the location of its end.
+static std::optional<SourceLocation> endOfFileAhead(const Preprocessor &PP,
+                                                    const Lexer &L) {
+  StringRef Buffer = L.getBuffer();
+  Lexer Raw(L.getFileLoc(), PP.getLangOpts(), Buffer.begin(),
+            L.getBufferLocation(), Buffer.end());
+  Token T;
+  Raw.LexFromRawLexer(T);
+  while (T.is(tok::hash) && T.isAtStartOfLine()) {
+    Raw.LexFromRawLexer(T);
+    StringRef Name = T.is(tok::raw_identifier) ? T.getRawIdentifier() : "";
+    if (Name == "include" || Name == "include_next" || Name == "import" ||
+        Name == "embed")
+      return std::nullopt;
+    while (T.isNot(tok::eof) && !T.isAtStartOfLine())
+      Raw.LexFromRawLexer(T);
+  }
+  if (T.isNot(tok::eof))
+    return std::nullopt;
+  return T.getLocation();
+}
+
 Token PreprocessorSource::next() {
   Token Tok;
+  if (PragmaFile && PP.isCurrentLexer(PragmaFile))
+    if (std::optional<SourceLocation> End = endOfFileAhead(PP, *PragmaFile)) {
+      Tok.startToken();
+      Tok.setKind(tok::eof);
+      Tok.setLocation(*End);
+      return Tok;
+    }
   PP.Lex(Tok);
   return Tok;
 }
 
 void PreprocessorSource::putBack(const Token &Tok) {
-  PP.EnterToken(Tok, /*IsReinject=*/true);
+  // The preprocessor gives the end of the input again when asked again.
+  if (Tok.isNot(tok::eof))
+    PP.EnterToken(Tok, /*IsReinject=*/true);
 }
 
 Token ArraySource::next() {
@@ -65,7 +112,7 @@ public:
   Scanner(TokenSource &Source, TokenVector &Out) : Source(Source), Out(Out) {}
 
   bool statement();
-  Token ErrorTok;
+  ScanFailure Why;
 
 private:
   Token take() {
@@ -81,7 +128,7 @@ private:
   /// Stops at T, which goes back to the source: what was read before it is
   /// the caller's to return.
   bool fail(const Token &T) {
-    ErrorTok = T;
+    Why.Tok = T;
     if (!Out.empty() && Out.back().getLocation() == T.getLocation() &&
         Out.back().getKind() == T.getKind())
       Out.pop_back();
@@ -89,9 +136,16 @@ private:
       Source.putBack(T);
     return false;
   }
+  /// An open bracket: the kind that closes it, and whether a ';' may stand
+  /// directly inside it.
+  struct Bracket {
+    tok::TokenKind Close;
+    bool Semicolons;
+  };
   bool balanced(tok::TokenKind Open);
   bool expect(tok::TokenKind K);
   bool untilSemicolon();
+  bool until(SmallVectorImpl<Bracket> &Open, bool ToSemicolon);
   bool directive();
 
   TokenSource &Source;
@@ -103,38 +157,60 @@ bool Scanner::expect(tok::TokenKind K) {
   return T.is(K) ? true : fail(T);
 }
 
-/// Reads a bracketed group whose opening token is next.
-bool Scanner::balanced(tok::TokenKind Open) {
-  if (!expect(Open))
-    return false;
-  int Depth = 1;
-  while (Depth > 0) {
-    Token T = take();
-    if (T.isOneOf(tok::eof, tok::annot_module_end))
-      return fail(T);
-    if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
-      ++Depth;
-    else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
-      --Depth;
-  }
-  return true;
-}
-
-/// An expression or declaration statement: up to a ';' outside brackets.
-bool Scanner::untilSemicolon() {
-  int Depth = 0;
+/// Reads tokens up to the bracket closing the last of Open or, with
+/// ToSemicolon and nothing open, up to a ';'. Brackets must match, and a ';'
+/// stands only in braces or in the parentheses of 'for', 'if' and 'switch'.
+/// OpenMP directives are read whole.
+bool Scanner::until(SmallVectorImpl<Bracket> &Open, bool ToSemicolon) {
   while (true) {
     Token T = take();
     if (T.isOneOf(tok::eof, tok::annot_module_end))
       return fail(T);
-    if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
-      ++Depth;
-    else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
-      if (--Depth < 0)
+    if (T.is(tok::annot_pragma_openmp)) {
+      // A directive's brackets are its own (and clang's to check).
+      do
+        T = take();
+      while (T.isNot(tok::annot_pragma_openmp_end) && T.isNot(tok::eof));
+      if (T.is(tok::eof))
         return fail(T);
-    } else if (Depth == 0 && T.is(tok::semi))
-      return true;
+      continue;
+    }
+    if (T.is(tok::l_brace)) {
+      Open.push_back({tok::r_brace, true});
+    } else if (T.is(tok::l_square)) {
+      Open.push_back({tok::r_square, false});
+    } else if (T.is(tok::l_paren)) {
+      bool Header = Out.size() > 1 && Out[Out.size() - 2].isOneOf(
+                                          tok::kw_for, tok::kw_if,
+                                          tok::kw_switch, tok::kw_constexpr);
+      Open.push_back({tok::r_paren, Header});
+    } else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
+      if (Open.empty() || Open.back().Close != T.getKind())
+        return fail(T);
+      Open.pop_back();
+      if (Open.empty() && !ToSemicolon)
+        return true;
+    } else if (T.is(tok::semi)) {
+      if (Open.empty())
+        return true;
+      if (!Open.back().Semicolons)
+        return fail(T);
+    }
   }
+}
+
+/// Reads a bracketed group whose opening token is next.
+bool Scanner::balanced(tok::TokenKind Open) {
+  if (peek().isNot(Open))
+    return expect(Open);
+  SmallVector<Bracket, 8> Brackets;
+  return until(Brackets, /*ToSemicolon=*/false);
+}
+
+/// An expression or declaration statement: up to a ';' outside brackets.
+bool Scanner::untilSemicolon() {
+  SmallVector<Bracket, 8> Brackets;
+  return until(Brackets, /*ToSemicolon=*/true);
 }
 
 /// An OpenMP directive (annotation tokens) and, unless it stands alone, its
@@ -212,7 +288,8 @@ bool Scanner::statement() {
     return true;
   case tok::eof:
   case tok::r_brace:
-    ErrorTok = T; // peeked, not read
+    Why.Tok = T; // peeked, not read
+    Why.Missing = true;
     return false;
   default:
     break;
@@ -237,11 +314,11 @@ bool Scanner::statement() {
 
 } // namespace
 
-bool scanStatement(TokenSource &Source, TokenVector &Out, Token &ErrorTok) {
+bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why) {
   Scanner S(Source, Out);
   if (S.statement())
     return true;
-  ErrorTok = S.ErrorTok;
+  Why = S.Why;
   return false;
 }
 

@@ -28,15 +28,21 @@ public:
 };
 
 /// Reads the preprocessor's token stream (macro-expanded, pragmas turned
-/// into annotation tokens).
+/// into annotation tokens), from inside a pragma handler. It never reads past
+/// the end of the file the pragma is in: ending that file would destroy the
+/// lexer that called the handler. There it returns an eof token instead.
 class PreprocessorSource : public TokenSource {
 public:
-  explicit PreprocessorSource(clang::Preprocessor &PP) : PP(PP) {}
+  explicit PreprocessorSource(clang::Preprocessor &PP);
+  ~PreprocessorSource() override;
   clang::Token next() override;
   void putBack(const clang::Token &Tok) override;
 
 private:
   clang::Preprocessor &PP;
+  /// The lexer of the pragma's file; null for a pragma from _Pragma.
+  clang::Lexer *PragmaFile = nullptr;
+  bool WasIncremental;
 };
 
 /// Reads a token array; past its end it returns eof tokens.
@@ -53,11 +59,18 @@ private:
   unsigned I = 0;
 };
 
+/// Why scanStatement stopped early.
+struct ScanFailure {
+  clang::Token Tok; ///< the offending token, left in the source
+  /// A statement was expected at Tok ('}' or the end of the input). Else
+  /// the tokens read are malformed (unmatched brackets, a ';' inside
+  /// parentheses, a missing ';'), which clang reports when it reads them.
+  bool Missing = false;
+};
+
 /// Appends one statement read from Source to Out. Returns false, with the
-/// offending token in ErrorTok, when the input ends first or brackets do not
-/// match; the offending token is then left in Source.
-bool scanStatement(TokenSource &Source, TokenVector &Out,
-                   clang::Token &ErrorTok);
+/// reason in Why, when the input ends first or is malformed.
+bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why);
 
 /// Whether the OpenMP directive whose body (tokens after the
 /// annot_pragma_openmp token) is Body stands alone, with no associated

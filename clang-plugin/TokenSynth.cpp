@@ -33,20 +33,23 @@ void TokenSynth::append(TokenVector &Out, StringRef Code, SourceLocation Loc) {
 }
 
 Token TokenSynth::stringLiteral(StringRef Value, SourceLocation Loc) {
+  // A newline is written '\n', any other byte that is not printable ASCII as
+  // a three-digit octal escape: a raw control character ends the literal or
+  // the line, and bytes that are not UTF-8 are diagnosed. '?' is escaped
+  // against trigraphs.
   std::string Spelling = "\"";
-  for (char C : Value) {
-    switch (C) {
-    case '"':
-      Spelling += "\\\"";
-      break;
-    case '\\':
-      Spelling += "\\\\";
-      break;
-    case '\n':
+  for (unsigned char C : Value) {
+    if (C == '\n') {
       Spelling += "\\n";
-      break;
-    default:
-      Spelling += C;
+    } else if (C == '"' || C == '\\' || C == '?') {
+      Spelling += '\\';
+      Spelling += static_cast<char>(C);
+    } else if (C < 0x20 || C >= 0x7f) {
+      Spelling += '\\';
+      for (int Shift : {6, 3, 0})
+        Spelling += static_cast<char>('0' + ((C >> Shift) & 7));
+    } else {
+      Spelling += static_cast<char>(C);
     }
   }
   Spelling += '"';

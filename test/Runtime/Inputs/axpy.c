@@ -3,6 +3,8 @@
 
 #ifdef LINE_NAME
 #line 1 "my \"file\": v2.c"
+#elif defined(LINE_BYTES)
+#line 1 "cr\r bad\377 ctl\001 end.c"
 #endif
 int main(void) {
   enum { n = 1000 };

@@ -1,0 +1,192 @@
+//===-- HompConsumer.cpp - Installing homp in a compilation ---------------===//
+//
+// Before the first token is lexed, the consumer replaces clang's '#pragma
+// omp' handler with homp's, which hands standard OpenMP to clang unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HompConsumer.h"
+
+#include "Diagnostics.h"
+#include "OmpPragmaHandler.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace {
+
+constexpr llvm::StringLiteral PassLibraryName = "homp-pass.so";
+
+bool isHompPassLoaded(const CodeGenOptions &Opts) {
+  return any_of(Opts.PassPlugins, [](const std::string &Path) {
+    return sys::path::filename(Path) == PassLibraryName;
+  });
+}
+
+/// Whether Name is declared (as a variable, function, enumerator, ...) where
+/// the parser is now.
+bool isDeclared(Sema &S, const Token &Name) {
+  IdentifierInfo *II = Name.getIdentifierInfo();
+  if (!II)
+    return false;
+  LookupResult R(S, DeclarationName(II), Name.getLocation(),
+                 Sema::LookupOrdinaryName);
+  R.suppressDiagnostics();
+  return S.LookupName(R, S.getCurScope()) && !R.empty();
+}
+
+/// Whether the parser is in a class body, outside any function: member
+/// function bodies met there are stored and parsed once the class is
+/// complete.
+bool inClassBody(Sema &S) {
+  for (clang::Scope *Sc = S.getCurScope(); Sc; Sc = Sc->getParent()) {
+    if (Sc->isClassScope())
+      return true;
+    if (Sc->isFunctionScope() || Sc->isBlockScope())
+      return false;
+  }
+  return false;
+}
+
+/// The shape of the variable Name refers to where the parser is now.
+std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
+  IdentifierInfo *II = Name.getIdentifierInfo();
+  if (!II)
+    return std::nullopt;
+  LookupResult R(S, DeclarationName(II), Name.getLocation(),
+                 Sema::LookupOrdinaryName);
+  R.suppressDiagnostics();
+  if (!S.LookupName(R, S.getCurScope()) || !R.isSingleResult())
+    return std::nullopt;
+  const auto *VD = dyn_cast<VarDecl>(R.getFoundDecl());
+  if (!VD)
+    return std::nullopt;
+  homp::VarShape Shape;
+  QualType T = VD->getType().getNonReferenceType();
+  if (T->isDependentType()) {
+    Shape.Dependent = true;
+    return Shape;
+  }
+  auto ArrayDims = [](QualType Q) {
+    unsigned N = 0;
+    while (const clang::ArrayType *AT = Q->getAsArrayTypeUnsafe()) {
+      ++N;
+      Q = AT->getElementType();
+    }
+    return N;
+  };
+  if (T->isPointerType()) {
+    Shape.Kind = homp::VarShape::Pointer;
+    Shape.Rank = 1 + ArrayDims(T->getPointeeType());
+  } else if (T->isArrayType()) {
+    Shape.Kind = homp::VarShape::Array;
+    Shape.Rank = ArrayDims(T);
+  } else if (T->isScalarType()) {
+    Shape.Kind = homp::VarShape::Scalar;
+  }
+  return Shape;
+}
+
+/// Whether some statement of a declaration begins within [First, Last].
+class StatementFinder : public RecursiveASTVisitor<StatementFinder> {
+public:
+  StatementFinder(const SourceManager &SM, SourceLocation First,
+                  SourceLocation Last)
+      : SM(SM), First(SM.getExpansionLoc(First)),
+        Last(SM.getExpansionLoc(Last)) {}
+
+  bool VisitStmt(Stmt *S) {
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    Found = L.isValid() && !SM.isBeforeInTranslationUnit(L, First) &&
+            !SM.isBeforeInTranslationUnit(Last, L);
+    return !Found;
+  }
+
+  bool Found = false;
+
+private:
+  const SourceManager &SM;
+  SourceLocation First, Last;
+};
+
+class HompConsumer : public SemaConsumer {
+public:
+  HompConsumer(CompilerInstance &CI, bool PrintRegions,
+               std::function<void(SourceLocation)> OnExtension)
+      : CI(CI), Diags(CI.getDiagnostics()), PrintRegions(PrintRegions),
+        OnExtension(std::move(OnExtension)) {}
+
+  void InitializeSema(Sema &S) override {
+    Preprocessor &PP = S.getPreprocessor();
+    // RemovePragmaHandler looks handlers up by name, so a stand-in called
+    // 'omp' takes out clang's. The Parser removes ours, by the same name,
+    // when it is destroyed; we keep ownership.
+    EmptyPragmaHandler StandIn("omp");
+    PP.RemovePragmaHandler(&StandIn);
+    homp::SyntaxContext Ctx;
+    Ctx.CPlusPlus = S.getLangOpts().CPlusPlus;
+    Ctx.IsDeclared = [&S](const Token &Name) { return isDeclared(S, Name); };
+    Ctx.MayBeDeclared = [&S](const Token &Name) {
+      return inClassBody(S) || isDeclared(S, Name);
+    };
+    Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
+    Handler = std::make_unique<homp::OmpPragmaHandler>(
+        Diags, std::move(Ctx),
+        [this](SourceLocation Loc) { noteExtensionUse(Loc); });
+    Handler->setPrintRegions(PrintRegions);
+    PP.AddPragmaHandler(Handler.get());
+  }
+
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    if (!Handler || !Handler->hasHeldErrors())
+      return true;
+    const SourceManager &SM = CI.getSourceManager();
+    for (Decl *D : DG)
+      Handler->settleHeldErrors(SM, D->getSourceRange(),
+                                [&](SourceLocation First, SourceLocation Last) {
+                                  StatementFinder Finder(SM, First, Last);
+                                  Finder.TraverseDecl(D);
+                                  return Finder.Found;
+                                });
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &) override {
+    if (Handler)
+      Handler->reportHeldErrors();
+  }
+
+private:
+  void noteExtensionUse(SourceLocation Loc) {
+    if (OnExtension)
+      OnExtension(Loc);
+    if (WarnedAboutPass || isHompPassLoaded(CI.getCodeGenOpts()))
+      return;
+    WarnedAboutPass = true;
+    Diags.report(Loc, homp::Diag::PassNotLoaded) << PassLibraryName;
+  }
+
+  CompilerInstance &CI;
+  homp::Diagnostics Diags;
+  std::unique_ptr<homp::OmpPragmaHandler> Handler;
+  bool PrintRegions;
+  std::function<void(SourceLocation)> OnExtension;
+  bool WarnedAboutPass = false;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer>
+homp::createHompConsumer(CompilerInstance &CI, bool PrintRegions,
+                         std::function<void(SourceLocation)> OnExtension) {
+  return std::make_unique<HompConsumer>(CI, PrintRegions,
+                                        std::move(OnExtension));
+}
