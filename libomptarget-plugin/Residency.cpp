@@ -74,24 +74,23 @@ ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
 
 bool anyResident() { return Resident.load(std::memory_order_acquire) != 0; }
 
-ResidentArray *acquireResident(const void *Addr) {
+/// The array Find picks from the table, with a reference taken.
+template <typename F> static ResidentArray *acquireWith(F &&Find) {
   if (!anyResident())
     return nullptr;
   std::lock_guard<std::mutex> Lock(TableLock);
-  ResidentArray *A = table().find(Addr);
+  ResidentArray *A = Find(table());
   if (A)
     ++A->RefCount;
   return A;
 }
 
+ResidentArray *acquireResident(const void *Addr) {
+  return acquireWith([&](ResidentTable &T) { return T.find(Addr); });
+}
+
 ResidentArray *acquireResidentByBase(const void *Base) {
-  if (!anyResident())
-    return nullptr;
-  std::lock_guard<std::mutex> Lock(TableLock);
-  ResidentArray *A = table().findByBase(Base);
-  if (A)
-    ++A->RefCount;
-  return A;
+  return acquireWith([&](ResidentTable &T) { return T.findByBase(Base); });
 }
 
 ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
