@@ -1,13 +1,13 @@
 //===-- HaloExchange.cpp - 'halo_exchange' and 'halo_update' --------------===//
 //
 // A halo update of a resident array (SPEC.md section 5) executes the copies
-// the core plans (homp/Halo.h) in two steps, each on every device's proxy
-// after the work queued on it before: first each device sends what travels
-// through the host into a host buffer, then each device receives its halo
-// cells (from that buffer, from host memory, or peer to peer from the
-// sender). The first step is the barrier the update needs: every device's
-// earlier work on the array is done before any halo cell is read. The
-// caller waits for the second, so later work sees the halos.
+// the core plans (homp/Halo.h) once every device's earlier work on the array
+// is done: first the senders copy what travels through the host into a host
+// buffer, then each device receives its halo cells (from that buffer, from
+// host memory, or peer to peer from the sender). Small halos are copied by
+// the calling thread after waiting for the devices' queues; larger ones by
+// each device's proxy, where the first step is the barrier. The caller
+// returns when the halos are filled, so later work sees them.
 //
 //===----------------------------------------------------------------------===//
 

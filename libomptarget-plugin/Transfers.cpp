@@ -45,55 +45,18 @@ void *deviceAddress(const ArrayShape &Shape, const char *Host, const Storage &S,
 bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
                   const Storage &S, const ProductSet &Elements,
                   int64_t &Bytes) {
-  const int HostId = omp_get_initial_device();
-  const int64_t ES = Shape.ElementSize;
+  BoxEnd HostEnd{Host, omp_get_initial_device(), false};
+  BoxEnd DevEnd{static_cast<char *>(deviceAddress(Shape, Host, S, Host)),
+                S.Device, false};
+  const BoxEnd &Dst = Dir == Direction::ToDevice ? DevEnd : HostEnd;
+  const BoxEnd &Src = Dir == Direction::ToDevice ? HostEnd : DevEnd;
   bool Ok = Elements.empty() || !injectedFault(S.Device, FaultSpec::Copy);
   Elements.forEachBox([&](const Box &B) {
     if (!Ok || B.empty())
       return;
-    // Dimensions from Inner on are one run: every dimension after Inner
-    // covers its whole row, so their elements lie back to back.
-    unsigned Inner = Shape.Rank - 1;
-    while (Inner > 0 && B.Dims[Inner] == Range{0, Shape.Extent[Inner]})
-      --Inner;
-    Index First{};
-    for (unsigned D = 0; D < Shape.Rank; ++D)
-      First[D] = B.Dims[D].Begin;
-    char *H = Host + Shape.offset(First) * ES;
-    char *Dev = static_cast<char *>(deviceAddress(Shape, Host, S, H));
-    char *Dst = Dir == Direction::ToDevice ? Dev : H;
-    const char *Src = Dir == Direction::ToDevice ? H : Dev;
-    int DstDev = Dir == Direction::ToDevice ? S.Device : HostId;
-    int SrcDev = Dir == Direction::ToDevice ? HostId : S.Device;
-    int Rc;
-    if (Inner == 0) {
-      Rc = omp_target_memcpy(Dst, Src, static_cast<size_t>(B.volume() * ES), 0,
-                             0, DstDev, SrcDev);
-    } else {
-      // Several runs: one rectangular copy (libomptarget walks the rows; we
-      // measured it as fast as a copy per row for long rows and twice as
-      // fast for short ones). Dimensions after Inner are merged into one.
-      size_t Volume[abi::MaxRank], Offsets[abi::MaxRank] = {},
-                                   Dims[abi::MaxRank];
-      int NumDims = static_cast<int>(Inner) + 1;
-      for (unsigned D = 0; D <= Inner; ++D) {
-        Volume[D] = static_cast<size_t>(B.Dims[D].size());
-        Dims[D] = static_cast<size_t>(D == 0 ? B.Dims[0].size()
-                                             : Shape.Extent[D]);
-      }
-      for (unsigned D = Inner + 1; D < Shape.Rank; ++D) {
-        Volume[Inner] *= static_cast<size_t>(Shape.Extent[D]);
-        Dims[Inner] *= static_cast<size_t>(Shape.Extent[D]);
-      }
-      Rc = omp_target_memcpy_rect(Dst, Src, static_cast<size_t>(ES), NumDims,
-                                  Volume, Offsets, Offsets, Dims, Dims, DstDev,
-                                  SrcDev);
-    }
-    if (Rc != 0) {
-      Ok = false;
-      return;
-    }
-    Bytes += B.volume() * ES;
+    Ok = copyBox(Shape, Dst, B, Src, B);
+    if (Ok)
+      Bytes += B.volume() * Shape.ElementSize;
   });
   return Ok;
 }
@@ -111,9 +74,14 @@ bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
       I[D] = B.Dims[D].Begin;
     return E.Base + Shape.offset(I) * Shape.ElementSize;
   };
-  // Dimensions from Inner on are one run on both sides.
+  // Dimensions from Inner on are one run on both sides: every dimension
+  // after Inner covers its whole row, so their elements lie back to back.
+  // Several runs are one rectangular copy (libomptarget walks the rows; we
+  // measured it as fast as a copy per row for long rows and twice as fast
+  // for short ones).
   unsigned Inner = Rank - 1;
-  while (Inner > 0 && SrcBox.Dims[Inner].size() == Shape.Extent[Inner])
+  while (Inner > 0 && SrcBox.Dims[Inner] == Range{0, Shape.Extent[Inner]} &&
+         DstBox.Dims[Inner] == SrcBox.Dims[Inner])
     --Inner;
   char *DstP = First(Dst, DstBox);
   char *SrcP = First(Src, SrcBox);
