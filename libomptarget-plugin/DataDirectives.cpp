@@ -168,7 +168,9 @@ void DataRunner::forward(MapperCall Call) {
     int64_t T = A.ArgTypes[K];
     if (uint64_t Parent = static_cast<uint64_t>(T & MapMemberOfMask) >> 48) {
       if (NewIndex[Parent - 1] < 0)
-        fail("a member of a distributed array is mapped as well");
+        fail("a distributed array is a member of a mapped structure or class "
+             "(such as 'this->u' in a member function); distributing members "
+             "is not supported yet: distribute a pointer to it instead");
       T = (T & ~MapMemberOfMask) |
           (static_cast<int64_t>(NewIndex[Parent - 1] + 1) << 48);
     }
