@@ -293,8 +293,8 @@ enum class PolicyName {
   Cyclic,
   Duplicate,
   Align,
-  Auto,
-  LaterLoop,
+  Static,
+  Scheduler,
   Unknown
 };
 } // namespace
@@ -305,12 +305,50 @@ static PolicyName classify(StringRef Name) {
       .Case("CYCLIC", PolicyName::Cyclic)
       .Cases("DUPLICATE", "FULL", PolicyName::Duplicate)
       .Case("ALIGN", PolicyName::Align)
-      .Case("AUTO", PolicyName::Auto)
-      .Cases("SCHED_STATIC", "SCHED_DYNAMIC", "SCHED_GUIDED",
-             PolicyName::LaterLoop)
+      .Case("SCHED_STATIC", PolicyName::Static)
+      .Cases("AUTO", "SCHED_DYNAMIC", "SCHED_GUIDED", PolicyName::Scheduler)
       .Cases("MODEL_1_AUTO", "MODEL_2_AUTO", "SCHED_PROFILE_AUTO",
-             "MODEL_PROFILE_AUTO", PolicyName::LaterLoop)
+             "MODEL_PROFILE_AUTO", PolicyName::Scheduler)
       .Default(PolicyName::Unknown);
+}
+
+/// A chunk or sample size: a positive integer, or a percentage in (0, 100]
+/// ('2%', '0.5%').
+static std::optional<abi::Amount> parseAmount(ArrayRef<Token> Toks,
+                                              TokenRange R) {
+  abi::Amount A;
+  if (R.size() == 2 && Toks[R.End - 1].is(tok::percent)) {
+    std::optional<std::pair<int64_t, int64_t>> V =
+        rationalConstant(Toks, {R.Begin, R.End - 1});
+    if (!V || V->first > 100 * V->second)
+      return std::nullopt;
+    A.Percent = static_cast<double>(V->first) / static_cast<double>(V->second);
+    return A;
+  }
+  std::optional<int64_t> N = integerConstant(Toks, R);
+  if (!N || *N <= 0)
+    return std::nullopt;
+  A.Iterations = *N;
+  return A;
+}
+
+std::optional<abi::Cutoff> parseCutoff(ArrayRef<Token> Toks, TokenRange R) {
+  abi::Cutoff C;
+  if (R.size() == 1 && identifierName(Toks[R.Begin]) == "auto") {
+    C.Kind = abi::Cutoff::Auto;
+    return C;
+  }
+  C.Kind = abi::Cutoff::Given;
+  bool Percent = R.size() == 2 && Toks[R.End - 1].is(tok::percent);
+  TokenRange Value{R.Begin, Percent ? R.End - 1 : R.End};
+  if (Value.size() == 1 && integerLiteral(Toks[Value.Begin]) == 0)
+    return C; // 0: no device is cut
+  std::optional<std::pair<int64_t, int64_t>> V = rationalConstant(Toks, Value);
+  if (!V || V->first >= (Percent ? 100 : 1) * V->second)
+    return std::nullopt;
+  C.Value = static_cast<double>(V->first) /
+            (static_cast<double>(V->second) * (Percent ? 100 : 1));
+  return C;
 }
 
 /// Parses one policy in [I, End); on success I is past it.
@@ -424,21 +462,49 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
     }
     return Out;
   }
-  case PolicyName::Auto:
+  case PolicyName::Static:
+  case PolicyName::Scheduler: {
     if (!ForLoop) {
       Diags.report(T.getLocation(), Diag::PolicyOnlyForLoops) << Name;
       return std::nullopt;
     }
-    P.Kind = abi::Policy::Auto;
+    abi::SchedKind K = abi::SchedKind::Auto;
+    bool Static = classify(Name) == PolicyName::Static;
+    if (!Static)
+      abi::schedKindFromSpelling(Name.str(), K);
+    bool TakesAmount = !Static && K != abi::SchedKind::Auto &&
+                       K != abi::SchedKind::Model1 &&
+                       K != abi::SchedKind::Model2;
+    if (Args && !TakesAmount) {
+      Diags.report(Toks[Args->Begin - 1].getLocation(), Diag::PolicyArguments)
+          << Name << 3;
+      return std::nullopt;
+    }
+    // SCHED_STATIC is HOMP's name for BLOCK.
+    P.Kind = Static ? abi::Policy::Block : abi::Policy::Auto;
+    P.Sched = K;
+    if (!Args)
+      return Out;
+    SmallVector<TokenRange, 2> Parts = splitTopLevel(Toks, *Args, tok::comma);
+    if (Parts.size() > 1) {
+      Diags.report(Toks[Parts[1].Begin - 1].getLocation(),
+                   Diag::PolicyArguments)
+          << Name << 2;
+      return std::nullopt;
+    }
+    std::optional<abi::Amount> A = parseAmount(Toks, *Args);
+    if (!A) {
+      Diags.report(Toks[Args->empty() ? Args->Begin - 1 : Args->Begin]
+                       .getLocation(),
+                   Diag::BadChunkSize)
+          << Name
+          << (K == abi::SchedKind::Profile ||
+              K == abi::SchedKind::ModelProfile);
+      return std::nullopt;
+    }
+    P.Chunk = *A;
     return Out;
-  case PolicyName::LaterLoop:
-    if (!ForLoop) {
-      Diags.report(T.getLocation(), Diag::PolicyOnlyForLoops) << Name;
-      return std::nullopt;
-    }
-    Diags.report(T.getLocation(), Diag::NotSupportedYet)
-        << ("the scheduler kind '" + Name.str() + "'");
-    return std::nullopt;
+  }
   case PolicyName::Unknown:
     Diags.report(T.getLocation(), Diag::UnknownPolicy) << Name;
     return std::nullopt;

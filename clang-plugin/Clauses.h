@@ -55,6 +55,11 @@ std::optional<llvm::SmallVector<Policy, 3>>
 parsePolicies(llvm::ArrayRef<clang::Token> Toks, TokenRange Args, bool ForLoop,
               Diagnostics &Diags);
 
+/// Parses the argument of 'cutoff(ratio | percentage | auto)'; nullopt if
+/// it is malformed or out of range (the caller reports it).
+std::optional<abi::Cutoff> parseCutoff(llvm::ArrayRef<clang::Token> Toks,
+                                       TokenRange R);
+
 /// 'topology([name] [d0][d1]...)', or a reference to a named topology.
 struct TopologySpec {
   abi::Topology T;

@@ -47,7 +47,7 @@ bool isHompLoopClause(ArrayRef<Token> Toks, const Clause &C) {
   return C.Name == "dist_iteration" ||
          (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")) ||
          (C.Name == "distribute" && !C.HasParens) ||
-         (C.Name == "topology" && C.HasParens);
+         (C.Name == "topology" && C.HasParens) || C.Name == "cutoff";
 }
 
 class Rewriter {
@@ -65,10 +65,12 @@ private:
   bool topologyClause(const Clause &C);
   bool loopPolicyClause(ArrayRef<Token> Toks, const Clause &C);
   bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
+  bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
   bool innerDirective(unsigned Begin, unsigned End);
   bool statement();
   bool loopPolicies();
+  bool cutoff();
   bool resolveAlignments();
   bool isAlignTarget(StringRef Name) const;
   void accesses();
@@ -114,6 +116,8 @@ private:
   StringRef LoopPolicySource;
   unsigned Collapse = 1;
   std::string LoopLabel;
+  std::optional<abi::Cutoff> Cut;
+  SourceLocation CutLoc;
 
   // The inner loop directive (split form), as indices into Stmt.
   std::optional<Directive> Inner;
@@ -184,6 +188,25 @@ bool Rewriter::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
   LoopPolicyToks = Toks;
   LoopPolicySource = Source;
   return LoopPolicies.has_value();
+}
+
+bool Rewriter::cutoffClause(ArrayRef<Token> Toks, const Clause &C) {
+  if (Cut) {
+    Diags.report(Toks[C.All.Begin].getLocation(), Diag::BadCutoff);
+    return false;
+  }
+  std::optional<abi::Cutoff> V =
+      C.HasParens && !C.Args.empty() ? parseCutoff(Toks, C.Args) : std::nullopt;
+  if (!V) {
+    Diags.report(Toks[C.HasParens && !C.Args.empty() ? C.Args.Begin
+                                                     : C.All.Begin]
+                     .getLocation(),
+                 Diag::BadCutoff);
+    return false;
+  }
+  Cut = V;
+  CutLoc = Toks[C.All.Begin].getLocation();
+  return true;
 }
 
 bool Rewriter::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
@@ -322,9 +345,13 @@ bool Rewriter::targetClauses() {
     if (N == "distribute" && !C.HasParens)
       continue; // HOMP'16: 'parallel for target ... distribute dist_schedule'
     if (N == "cutoff") {
-      Diags.report(Body[C.All.Begin].getLocation(), Diag::NotSupportedYet)
-          << "the 'cutoff' clause";
-      return false;
+      if (!TargetWords.isLoop()) {
+        Diags.report(Body[C.All.Begin].getLocation(), Diag::OutsideRegion)
+            << "'cutoff'";
+        return false;
+      }
+      Ok &= cutoffClause(Body, C);
+      continue;
     }
     if (N == "dist_schedule" && isTargetModifier(Body, C, "teams")) {
       Diags.report(Body[C.Args.Begin].getLocation(), Diag::NotSupportedYet)
@@ -383,7 +410,9 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
       Diags.report(Toks[C.All.Begin].getLocation(), Diag::NotSupportedYet)
           << "'dist_schedule(teams: ...)'";
       return false;
-    } else if (C.Name == "reduction" && C.HasParens)
+    } else if (C.Name == "cutoff")
+      Ok &= cutoffClause(Toks, C);
+    else if (C.Name == "reduction" && C.HasParens)
       Ok &= reductionClause(Toks, C, /*OnTarget=*/false);
     else if (C.Name == "collapse" && C.HasParens)
       Ok &= collapseClause(Toks, C);
@@ -458,7 +487,7 @@ bool Rewriter::loopPolicies() {
     // No loop policy: the outer loop is split like the arrays it uses
     // (owner computes), else in blocks.
     D.Loops[0].Dist.Kind = abi::Policy::Block;
-    return true;
+    return cutoff();
   }
   if (LoopPolicies->size() > Collapse) {
     Diags.report(LoopPolicyToks[(*LoopPolicies)[Collapse].Index].getLocation(),
@@ -487,7 +516,31 @@ bool Rewriter::loopPolicies() {
                 : identifierName(LoopPolicyToks[P.Index]).str());
     return false;
   }
-  return true;
+  return cutoff();
+}
+
+bool Rewriter::cutoff() {
+  if (!Cut)
+    return true;
+  // The model and profile kinds predict shares; a cutoff drops the small.
+  for (const abi::Loop &L : D.Loops)
+    if (L.Dist.Kind == abi::Policy::Auto &&
+        L.Dist.Sched != abi::SchedKind::Dynamic &&
+        L.Dist.Sched != abi::SchedKind::Guided) {
+      D.Cut = *Cut;
+      return true;
+    }
+  std::string Kind = "BLOCK";
+  if (LoopPolicies)
+    for (const Policy &P : *LoopPolicies)
+      if (P.P.distributed()) {
+        Kind = LoopPolicyToks[P.Index].is(tok::identifier)
+                   ? identifierName(LoopPolicyToks[P.Index]).str()
+                   : Kind;
+        break;
+      }
+  Diags.report(CutLoc, Diag::CutoffNeedsModel) << Kind;
+  return false;
 }
 
 bool Rewriter::isAlignTarget(StringRef Name) const {

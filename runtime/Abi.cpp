@@ -5,7 +5,7 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 3 KIND                         kernel|data|enter|exit|update|halo
+//   homp 4 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
@@ -19,15 +19,22 @@
 //   if
 //   halo DIRECTION                      left|right|left-right|leftright
 //   haloitem STR DIMS                   DIMS: bit mask, 0 for all with halos
+//   cutoff RATIO                        'auto' or a number in [0, 1)
 //
-// POLICY is 'full', 'block', 'auto', 'cyclic B' (B: 1 if spelled BLOCK(n)),
-// 'align loop NUM DEN' or 'align to STR NUM DEN'.
+// POLICY is 'full', 'block', 'auto SCHED AMOUNT', 'cyclic B' (B: 1 if
+// spelled BLOCK(n)), 'align loop NUM DEN' or 'align to STR NUM DEN'.
+// SCHED is a scheduler kind (schedKindName); AMOUNT is '-' (not given), a
+// number of iterations, or a percentage written 'P%'. Real numbers are
+// written with 17 significant digits, so they read back exactly.
 //
 //===----------------------------------------------------------------------===//
 
 #include "homp/Abi.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace homp {
@@ -92,6 +99,36 @@ const std::pair<ReductionOp, const char *> ReductionOps[] = {
     {ReductionOp::And, "&&"},   {ReductionOp::Or, "||"},
     {ReductionOp::Max, "max"},  {ReductionOp::Min, "min"}};
 
+const std::pair<SchedKind, const char *> SchedKinds[] = {
+    {SchedKind::Auto, "auto"},         {SchedKind::Dynamic, "dynamic"},
+    {SchedKind::Guided, "guided"},     {SchedKind::Model1, "model1"},
+    {SchedKind::Model2, "model2"},     {SchedKind::Profile, "profile"},
+    {SchedKind::ModelProfile, "modelprofile"}};
+
+const std::pair<SchedKind, const char *> SchedSpellings[] = {
+    {SchedKind::Auto, "AUTO"},
+    {SchedKind::Dynamic, "SCHED_DYNAMIC"},
+    {SchedKind::Guided, "SCHED_GUIDED"},
+    {SchedKind::Model1, "MODEL_1_AUTO"},
+    {SchedKind::Model2, "MODEL_2_AUTO"},
+    {SchedKind::Profile, "SCHED_PROFILE_AUTO"},
+    {SchedKind::ModelProfile, "MODEL_PROFILE_AUTO"}};
+
+std::string realText(double V) {
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf, "%.17g", V);
+  return Buf;
+}
+
+bool parseReal(const std::string &W, double &V) {
+  if (W.empty())
+    return false;
+  char *Stop = nullptr;
+  errno = 0;
+  V = std::strtod(W.c_str(), &Stop);
+  return *Stop == 0 && errno != ERANGE && std::isfinite(V);
+}
+
 const std::pair<Edge, const char *> Edges[] = {{Edge::None, "none"},
                                                {Edge::Periodic, "periodic"},
                                                {Edge::Reflecting, "reflecting"}};
@@ -121,7 +158,12 @@ public:
     case Policy::Block:
       return word("block");
     case Policy::Auto:
-      return word("auto");
+      word("auto").word(nameOf(SchedKinds, P.Sched));
+      if (P.Chunk.Iterations > 0)
+        return num(P.Chunk.Iterations);
+      if (P.Chunk.Percent > 0)
+        return word(realText(P.Chunk.Percent) + "%");
+      return word("-");
     case Policy::Cyclic:
       return word("cyclic").num(P.SpelledBlock);
     case Policy::Align:
@@ -230,7 +272,21 @@ public:
     }
     if (W == "auto") {
       Out.Kind = Policy::Auto;
-      return true;
+      std::string Amt;
+      if (!word(W) || !valueOf(SchedKinds, W, Out.Sched) || !word(Amt))
+        return false;
+      if (Amt == "-")
+        return true;
+      if (Amt.back() == '%') {
+        Amt.pop_back();
+        return parseReal(Amt, Out.Chunk.Percent) && Out.Chunk.Percent > 0 &&
+               Out.Chunk.Percent <= 100;
+      }
+      char *Stop = nullptr;
+      errno = 0;
+      long long N = std::strtoll(Amt.c_str(), &Stop, 10);
+      Out.Chunk.Iterations = N;
+      return *Stop == 0 && errno != ERANGE && N > 0;
     }
     if (W == "cyclic") {
       Out.Kind = Policy::Cyclic;
@@ -375,8 +431,21 @@ bool Descriptor::operator==(const Descriptor &O) const {
          Column == O.Column && Devices == O.Devices && Topo == O.Topo &&
          Loops == O.Loops && Label == O.Label && Arrays == O.Arrays &&
          Accesses == O.Accesses && Reductions == O.Reductions &&
-         DataLoops == O.DataLoops && HasIf == O.HasIf &&
+         DataLoops == O.DataLoops && Cut == O.Cut && HasIf == O.HasIf &&
          Direction == O.Direction && HaloItems == O.HaloItems;
+}
+
+int64_t Amount::of(int64_t Total) const {
+  if (Iterations > 0)
+    return Iterations;
+  double N = static_cast<double>(Total) * Percent / 100;
+  return std::max<int64_t>(1, static_cast<int64_t>(std::llround(N)));
+}
+
+const char *schedKindName(SchedKind K) { return nameOf(SchedKinds, K); }
+const char *schedKindSpelling(SchedKind K) { return nameOf(SchedSpellings, K); }
+bool schedKindFromSpelling(const std::string &Name, SchedKind &K) {
+  return valueOf(SchedSpellings, Name, K);
 }
 
 const char *reductionOpName(ReductionOp Op) { return nameOf(ReductionOps, Op); }
@@ -444,6 +513,11 @@ std::string encodeDescriptor(const Descriptor &D) {
     for (const Loop &Lp : L.Loops)
       writeLoop(W, Lp);
   }
+  if (D.Cut.Kind != Cutoff::None) {
+    W.word("cutoff").word(D.Cut.Kind == Cutoff::Auto ? std::string("auto")
+                                                      : realText(D.Cut.Value));
+    W.endLine();
+  }
   if (D.HasIf) {
     W.word("if");
     W.endLine();
@@ -508,6 +582,16 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
       Ok = readDataLoop(R, Out);
       if (Ok)
         continue; // its last line was read to its end
+    } else if (Key == "cutoff") {
+      std::string W;
+      Ok = Out.Cut.Kind == Cutoff::None && R.word(W);
+      if (Ok && W == "auto")
+        Out.Cut.Kind = Cutoff::Auto;
+      else if (Ok) {
+        Out.Cut.Kind = Cutoff::Given;
+        Ok = parseReal(W, Out.Cut.Value) && Out.Cut.Value >= 0 &&
+             Out.Cut.Value < 1;
+      }
     } else if (Key == "if") {
       Out.HasIf = true;
     } else if (Key == "halo") {

@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 3 kernel",
+    "homp 4 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -86,11 +86,27 @@ Policy alignTo(const std::string &Target, int64_t Num = 1, int64_t Den = 1) {
   return P;
 }
 
+Policy scheduled(SchedKind K, int64_t Iterations = 0, double Percent = 0) {
+  Policy P = policy(Policy::Auto);
+  P.Sched = K;
+  P.Chunk.Iterations = Iterations;
+  P.Chunk.Percent = Percent;
+  return P;
+}
+
 /// One of each policy the descriptor can carry.
 std::vector<Policy> everyPolicy() {
   return {policy(Policy::Full),
           policy(Policy::Block),
           policy(Policy::Auto),
+          scheduled(SchedKind::Dynamic, 1, 0),
+          scheduled(SchedKind::Guided, 0, 20),
+          scheduled(SchedKind::Model1),
+          scheduled(SchedKind::Model2),
+          scheduled(SchedKind::Profile, INT64_MAX, 0),
+          scheduled(SchedKind::ModelProfile, 0, 0.1),
+          scheduled(SchedKind::Auto, 0, 100),
+          scheduled(SchedKind::Dynamic, 0, 1.0 / 3),
           cyclic(false),
           cyclic(true),
           alignToLoop(),
@@ -216,6 +232,8 @@ Descriptor everything() {
                   {loop(CompareOp::Less, policy(Policy::Block)),
                    loop(CompareOp::Greater, cyclic(false), true)}},
                  {"l 2", {loop(CompareOp::LessEqual, policy(Policy::Auto))}}};
+  D.Cut.Kind = Cutoff::Given;
+  D.Cut.Value = 0.15;
   D.HasIf = true;
   D.HaloItems = {{"uold", 0}, {"a b", 5}};
   return D;
@@ -255,7 +273,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 3 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 4 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -282,7 +300,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 3 kernel\n"
+            "homp 4 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
@@ -523,6 +541,64 @@ TEST(AbiRoundTrip, IfClause) {
   }
 }
 
+TEST(AbiRoundTrip, CutoffOfEveryKind) {
+  for (double Ratio : {0.0, 0.15, 1.0 / 7, 0.999999999999})
+    for (Cutoff::KindTy K : {Cutoff::None, Cutoff::Given, Cutoff::Auto}) {
+      Descriptor D = minimal(ConstructKind::Kernel);
+      D.Cut.Kind = K;
+      D.Cut.Value = K == Cutoff::Given ? Ratio : 0;
+      EXPECT_TRUE(roundTrips(D)) << K << " " << Ratio;
+    }
+}
+
+TEST(AbiDecode, SchedulesAndCutoffsAreChecked) {
+  std::string K = "homp 4 kernel\nloc 3:a.c 1 2\n";
+  for (const char *Good :
+       {"loop lt 0 auto auto -", "loop lt 0 auto dynamic 5",
+        "loop lt 0 auto guided 2.5%", "loop lt 0 auto profile 100%",
+        "loop lt 0 block\ncutoff auto", "loop lt 0 block\ncutoff 0.15",
+        "loop lt 0 block\ncutoff 0"})
+    EXPECT_TRUE(decodes(K + Good + "\n")) << Good;
+  for (const char *Bad :
+       {"loop lt 0 auto", "loop lt 0 auto fast -", "loop lt 0 auto dynamic",
+        "loop lt 0 auto dynamic 0", "loop lt 0 auto dynamic -3",
+        "loop lt 0 auto dynamic 0%", "loop lt 0 auto dynamic 101%",
+        "loop lt 0 auto dynamic x%", "loop lt 0 auto dynamic 2.5",
+        "loop lt 0 auto dynamic nan%", "loop lt 0 auto dynamic 5 5",
+        "loop lt 0 block\ncutoff 1", "loop lt 0 block\ncutoff -0.1",
+        "loop lt 0 block\ncutoff", "loop lt 0 block\ncutoff inf",
+        "loop lt 0 block\ncutoff 0.1\ncutoff 0.2",
+        "loop lt 0 block\ncutoff 15%"})
+    refusal(K + Bad + "\n");
+}
+
+TEST(Abi, AmountsOfALoop) {
+  Amount Whole;
+  Whole.Percent = 100;
+  EXPECT_EQ(Whole.of(1000), 1000);
+  Amount Two;
+  Two.Percent = 2;
+  EXPECT_EQ(Two.of(1000), 20);
+  EXPECT_EQ(Two.of(10), 1); // never 0
+  Amount Seven;
+  Seven.Iterations = 7;
+  EXPECT_EQ(Seven.of(3), 7);
+}
+
+TEST(Abi, SchedulerSpellingsAreHomps) {
+  for (SchedKind K : {SchedKind::Auto, SchedKind::Dynamic, SchedKind::Guided,
+                      SchedKind::Model1, SchedKind::Model2, SchedKind::Profile,
+                      SchedKind::ModelProfile}) {
+    SchedKind Back;
+    ASSERT_TRUE(schedKindFromSpelling(schedKindSpelling(K), Back));
+    EXPECT_EQ(Back, K);
+  }
+  SchedKind Out;
+  EXPECT_FALSE(schedKindFromSpelling("SCHED_STATIC", Out)); // it is BLOCK
+  EXPECT_FALSE(schedKindFromSpelling("sched_dynamic", Out));
+  EXPECT_STREQ(schedKindSpelling(SchedKind::Profile), "SCHED_PROFILE_AUTO");
+}
+
 TEST(AbiRoundTrip, HaloUpdatesWithEveryDirectionAndDimensions) {
   for (HaloDirection Dir :
        {HaloDirection::Left, HaloDirection::Right,
@@ -554,7 +630,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
   for (const std::string &Bad :
        {Replace("halo leftright", "halo up"), Replace("haloitem 1:a 1", "haloitem 1:a 8"),
         Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-        Replace("homp 3 halo", "homp 3 data")})
+        Replace("homp 4 halo", "homp 4 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 
@@ -583,6 +659,13 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Loops[2].Dist.RatioDen = 5; },
       [](Descriptor &D) { D.Loops[2].Dist.ToLoop = true; },
       [](Descriptor &D) { D.Loops[1].Dist.Kind = Policy::Auto; },
+      [](Descriptor &D) {
+        D.DataLoops[1].Loops[0].Dist.Sched = SchedKind::Guided;
+      },
+      [](Descriptor &D) { D.DataLoops[1].Loops[0].Dist.Chunk.Iterations = 2; },
+      [](Descriptor &D) { D.DataLoops[1].Loops[0].Dist.Chunk.Percent = 2; },
+      [](Descriptor &D) { D.Cut.Kind = Cutoff::Auto; },
+      [](Descriptor &D) { D.Cut.Value = 0.25; },
       [](Descriptor &D) { D.Loops[0].Strided = false; },
       [](Descriptor &D) { D.DataLoops[0].Loops[1].Strided = false; },
       [](Descriptor &D) { D.Label = "outer"; },
@@ -624,12 +707,12 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
 //===----------------------------------------------------------------------===//
 
 TEST(AbiDecode, OtherVersionsAreRefusedAsCompiledByAnotherHomp) {
-  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 3 "
+  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 4 "
   for (const std::string &Text :
-       {"homp 2 " + Rest, "homp 4 " + Rest, "homp 30 " + Rest,
-        "homp -3 " + Rest, "homp x " + Rest, "HOMP 3 " + Rest, "homq 3 " + Rest,
+       {"homp 3 " + Rest, "homp 5 " + Rest, "homp 40 " + Rest,
+        "homp -4 " + Rest, "homp x " + Rest, "HOMP 4 " + Rest, "homq 4 " + Rest,
         std::string("homp"), std::string("homp "), std::string(""),
-        std::string("hello, world"), " homp 3 " + Rest}) {
+        std::string("hello, world"), " homp 4 " + Rest}) {
     std::string Error = refusal(Text);
     EXPECT_TRUE(contains(Error, "compiled by another version of homp"))
         << Error;
@@ -692,9 +775,9 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 3 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 4 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 3\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 4\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
@@ -776,75 +859,75 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 3 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 3 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 3 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 4 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 4 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 4 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 3 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 4 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 3 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 4 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 3 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 4 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 3 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 4 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 3 data\n"),
+  EXPECT_EQ(refusal("homp 4 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 3 data\nif\n"),
+  EXPECT_EQ(refusal("homp 4 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 3 data\nloc 4:a.c 1 2\n");
-  refusal("homp 3 data\nloc 100:a.c 1 2\n");
-  refusal("homp 3 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 4 data\nloc 4:a.c 1 2\n");
+  refusal("homp 4 data\nloc 100:a.c 1 2\n");
+  refusal("homp 4 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 3 data\nloc 8:a.c 1 2\n");
+  refusal("homp 4 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 3 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 3 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 4 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 3 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 4 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 3 data\nloc a.c 1 2\n");
-  refusal("homp 3 data\nloc :a.c 1 2\n");
-  refusal("homp 3 data\nloc 3a.c 1 2\n");
-  refusal("homp 3 data\nloc -3:a.c 1 2\n");
+  refusal("homp 4 data\nloc a.c 1 2\n");
+  refusal("homp 4 data\nloc :a.c 1 2\n");
+  refusal("homp 4 data\nloc 3a.c 1 2\n");
+  refusal("homp 4 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 3 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 3 data\nloc  3:a.c 1 2\n");
-  refusal("homp 3 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 3 data\n loc 3:a.c 1 2\n");
-  refusal("homp 3 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 3 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 3 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 4 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 4 data\nloc  3:a.c 1 2\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 4 data\n loc 3:a.c 1 2\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 4 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 3 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 3 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 4 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");

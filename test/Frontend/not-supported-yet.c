@@ -3,23 +3,8 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
-  // expected-error@+1 {{homp: the 'cutoff' clause is not supported yet}}
-#pragma omp target teams distribute parallel for cutoff(0.1) map(tofrom: u[0:n])
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
   // expected-error@+1 {{homp: 'dist_schedule(teams: ...)' is not supported yet}}
 #pragma omp target teams distribute dist_schedule(teams: static, 4) map(tofrom: u[0:n])
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
-  // expected-error@+1 {{homp: the scheduler kind 'SCHED_DYNAMIC' is not supported yet}}
-#pragma omp target teams distribute parallel for device(*) map(tofrom: u[0:n] dist_data(BLOCK)) dist_schedule(target: SCHED_DYNAMIC)
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
-  // expected-error@+1 {{homp: the scheduler kind 'MODEL_PROFILE_AUTO' is not supported yet}}
-#pragma omp target teams distribute parallel for device(*) map(tofrom: u[0:n] dist_data(BLOCK)) dist_schedule(target: MODEL_PROFILE_AUTO(10))
   for (int i = 0; i < n; ++i)
     u[i] += 1;
 

@@ -17,7 +17,7 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(3))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: unknown distribution policy 'BLOKC'; expected BLOCK, CYCLIC, DUPLICATE, FULL, ALIGN or AUTO}}
+  // expected-error@+1 {{homp: unknown distribution policy 'BLOKC'; expected BLOCK, CYCLIC, DUPLICATE, FULL, ALIGN, AUTO or a scheduler kind (SCHED_STATIC, SCHED_DYNAMIC, SCHED_GUIDED, MODEL_1_AUTO, MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO)}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOKC))
   for (int i = 0; i < n; ++i) y[i] = 0;
 

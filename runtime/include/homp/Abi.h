@@ -28,7 +28,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 3;
+constexpr int Version = 4;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -76,6 +76,31 @@ struct Topology {
   }
 };
 
+/// A chunk or sample size of a loop scheduler: a number of iterations, or
+/// a percentage of the loop's iterations. Neither given: the kind's default.
+struct Amount {
+  int64_t Iterations = 0; ///< > 0: this many iterations
+  double Percent = 0;     ///< > 0: this share of the iterations, in %
+  bool given() const { return Iterations > 0 || Percent > 0; }
+  /// The iterations of a loop of Total this amounts to: at least 1.
+  int64_t of(int64_t Total) const;
+  bool operator==(const Amount &O) const {
+    return Iterations == O.Iterations && Percent == O.Percent;
+  }
+};
+
+/// How a loop's iterations are scheduled over devices at run time: HOMP'16
+/// Table II (BLOCK and SCHED_STATIC are Policy::Block).
+enum class SchedKind {
+  Auto,         ///< AUTO: the runtime picks (SPEC.md section 3)
+  Dynamic,      ///< SCHED_DYNAMIC(chunk): equal chunks from a shared queue
+  Guided,       ///< SCHED_GUIDED(chunk): shrinking chunks from the queue
+  Model1,       ///< MODEL_1_AUTO: shares by compute speed
+  Model2,       ///< MODEL_2_AUTO: shares by compute speed and copy costs
+  Profile,      ///< SCHED_PROFILE_AUTO(sample): equal samples, then rates
+  ModelProfile, ///< MODEL_PROFILE_AUTO(sample): model samples, then rates
+};
+
 /// A distribution policy of one array dimension or one loop.
 struct Policy {
   enum KindTy {
@@ -83,8 +108,11 @@ struct Policy {
     Block,  ///< BLOCK: contiguous blocks, sizes differing by at most one
     Cyclic, ///< CYCLIC(n), BLOCK(n): blocks of n dealt round-robin (value n)
     Align,  ///< ALIGN(target[, ratio])
-    Auto,   ///< AUTO (loops only; until load balancing exists, BLOCK)
+    Auto,   ///< loops only: scheduled at run time by Sched
   } Kind = Full;
+  /// Auto: the scheduler kind and its chunk or sample size.
+  SchedKind Sched = SchedKind::Auto;
+  Amount Chunk;
   /// Align: the loop of the construct (ALIGN, ALIGN(loop)), or the array or
   /// loop label called Target.
   bool ToLoop = false;
@@ -98,9 +126,30 @@ struct Policy {
   bool operator==(const Policy &O) const {
     return Kind == O.Kind && ToLoop == O.ToLoop && Target == O.Target &&
            RatioNum == O.RatioNum && RatioDen == O.RatioDen &&
-           SpelledBlock == O.SpelledBlock;
+           SpelledBlock == O.SpelledBlock && Sched == O.Sched &&
+           Chunk == O.Chunk;
   }
 };
+
+/// 'cutoff(ratio | percentage | auto)' (HOMP'16 IV.E): devices whose
+/// predicted share of the loop is below the ratio get no work.
+struct Cutoff {
+  enum KindTy {
+    None,  ///< no clause: HOMP_CUTOFF, else none
+    Given, ///< Value in [0, 1)
+    Auto,  ///< 1 / the number of devices
+  } Kind = None;
+  double Value = 0;
+  bool operator==(const Cutoff &O) const {
+    return Kind == O.Kind && Value == O.Value;
+  }
+};
+
+/// Spellings of the scheduler kinds in descriptors ('dynamic') and as
+/// HOMP'16 writes them ('SCHED_DYNAMIC'); false for an unknown name.
+const char *schedKindName(SchedKind K);
+const char *schedKindSpelling(SchedKind K);
+bool schedKindFromSpelling(const std::string &Name, SchedKind &K);
 
 enum class Edge { None, Periodic, Reflecting };
 
@@ -240,6 +289,7 @@ struct Descriptor {
   std::vector<Access> Accesses;
   std::vector<Reduction> Reductions;
   std::vector<LabelledLoop> DataLoops;
+  Cutoff Cut;         ///< Kernel: its 'cutoff' clause
   bool HasIf = false; ///< value: the if clause's condition
   /// HaloUpdate: its direction and arrays.
   HaloDirection Direction = HaloDirection::Both;

@@ -1,0 +1,99 @@
+// The scheduler kinds of HOMP'16 (SPEC.md section 3) and 'cutoff': what is
+// accepted, and every malformed form as an error at the offending token.
+// RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
+
+#define CHUNK 64
+
+void ok(double *y, int n) {
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(2%))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_GUIDED(CHUNK * 2))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO(0.5%)) cutoff(15%)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_PROFILE_AUTO(100%)) cutoff(auto)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_1_AUTO) cutoff(0.15)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_2_AUTO) cutoff(0)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_STATIC)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp parallel target device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop1)))
+#pragma omp parallel for distribute dist_schedule(target: AUTO) cutoff(1/4)
+  loop1: for (int i = 0; i < n; ++i) y[i] += 1;
+}
+
+void bad(double *y, int n) {
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be a positive integer number of iterations or a percentage in (0, 100], such as 2%}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(0))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: the chunk size of SCHED_GUIDED must be a positive integer}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_GUIDED(-4))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: the sample size of SCHED_PROFILE_AUTO must be a positive integer}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO(120%))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: the sample size of MODEL_PROFILE_AUTO must be a positive integer}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_PROFILE_AUTO(n))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC())
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: too many arguments to SCHED_DYNAMIC; expected one, the chunk or sample size}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(2, 4))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: too many arguments to MODEL_1_AUTO; expected none}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_1_AUTO(5))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: too many arguments to AUTO; expected none}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO(5))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: 'SCHED_DYNAMIC' distributes loop iterations, not data}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(SCHED_DYNAMIC))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: unknown distribution policy 'SCHED_DYNAMICS'}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMICS)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: malformed cutoff; expected a ratio in [0, 1), a percentage below 100% or 'auto'}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(1.5)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: malformed cutoff}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(100%)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: malformed cutoff}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(-0.1)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: malformed cutoff}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(fast)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: malformed cutoff}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(0.1) cutoff(0.2)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: 'cutoff' applies to AUTO and the model and profile scheduler kinds, not to SCHED_DYNAMIC}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC) cutoff(0.1)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: 'cutoff' applies to AUTO and the model and profile scheduler kinds, not to BLOCK}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) cutoff(0.1)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // expected-error@+1 {{homp: 'cutoff' is only allowed on a loop in a multi-device 'target' region}}
+#pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK)) cutoff(0.1)
+  { }
+}
