@@ -109,6 +109,35 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       return std::nullopt;
     S.Faults = std::move(*F);
   }
+  // HOMP's own name for the schedule comes second.
+  for (const char *Name : {"HOMP_SCHEDULE", "LOOP_DIST_POLICY"}) {
+    const char *V = GetEnv(Name);
+    if (!V || S.Schedule)
+      continue;
+    S.Schedule = parseSchedule(V, Error);
+    if (!S.Schedule) {
+      Error = std::string(Name) + "='" + V + "' is not valid; " + Error;
+      return std::nullopt;
+    }
+  }
+  if (const char *V = GetEnv("HOMP_CUTOFF")) {
+    std::optional<abi::Cutoff> C = parseCutoffText(V);
+    if (!C) {
+      Error = "HOMP_CUTOFF='" + std::string(V) +
+              "' is not valid; expected a ratio in [0, 1), a percentage "
+              "below 100 ('15%') or 'auto'";
+      return std::nullopt;
+    }
+    S.Cut = *C;
+  }
+  if (const char *V = GetEnv("HOMP_EMULATE")) {
+    std::optional<std::vector<Emulation>> E = parseEmulate(V, Error);
+    if (!E) {
+      Error = "HOMP_EMULATE: " + Error;
+      return std::nullopt;
+    }
+    S.Emulate = std::move(*E);
+  }
   // OpenMP's own variable; libomptarget rejects bad values itself.
   if (const char *V = GetEnv("OMP_TARGET_OFFLOAD")) {
     std::string Value = lower(V);

@@ -9,6 +9,7 @@
 #define HOMP_ENVIRONMENT_H
 
 #include "homp/DeviceSelection.h"
+#include "homp/Scheduler.h"
 
 #include <functional>
 #include <optional>
@@ -46,6 +47,10 @@ struct Settings {
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
   std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT
+  /// HOMP_SCHEDULE, else LOOP_DIST_POLICY: the kind of AUTO loops.
+  std::optional<ScheduleSetting> Schedule;
+  abi::Cutoff Cut;                ///< HOMP_CUTOFF
+  std::vector<Emulation> Emulate; ///< HOMP_EMULATE
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).

@@ -1,0 +1,187 @@
+//===-- Scheduler.cpp - Scheduling a loop over devices --------------------===//
+
+#include "homp/Scheduler.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace homp {
+
+namespace {
+
+std::string trim(const std::string &S) {
+  size_t B = S.find_first_not_of(" \t");
+  size_t E = S.find_last_not_of(" \t");
+  return B == std::string::npos ? std::string() : S.substr(B, E - B + 1);
+}
+
+std::vector<std::string> splitCommas(const std::string &S) {
+  std::vector<std::string> Parts;
+  size_t B = 0;
+  while (true) {
+    size_t C = S.find(',', B);
+    Parts.push_back(trim(S.substr(B, C - B)));
+    if (C == std::string::npos)
+      return Parts;
+    B = C + 1;
+  }
+}
+
+bool real(const std::string &S, double &V) {
+  if (S.empty())
+    return false;
+  char *Stop = nullptr;
+  errno = 0;
+  V = std::strtod(S.c_str(), &Stop);
+  return *Stop == 0 && errno != ERANGE && std::isfinite(V);
+}
+
+/// '-1' or '': not given; 'N' iterations; 'P%'.
+bool amount(const std::string &S, abi::Amount &A) {
+  A = abi::Amount();
+  if (S.empty() || S == "-1")
+    return true;
+  double V;
+  if (S.back() == '%')
+    return real(S.substr(0, S.size() - 1), V) && V > 0 && V <= 100 &&
+           (A.Percent = V, true);
+  char *Stop = nullptr;
+  errno = 0;
+  long long N = std::strtoll(S.c_str(), &Stop, 10);
+  A.Iterations = N;
+  return *Stop == 0 && errno != ERANGE && N > 0;
+}
+
+} // namespace
+
+std::optional<abi::Cutoff> parseCutoffText(const std::string &Text) {
+  abi::Cutoff C;
+  std::string S = trim(Text);
+  if (S == "auto") {
+    C.Kind = abi::Cutoff::Auto;
+    return C;
+  }
+  bool Percent = !S.empty() && S.back() == '%';
+  double V;
+  if (!real(Percent ? S.substr(0, S.size() - 1) : S, V))
+    return std::nullopt;
+  if (Percent)
+    V /= 100;
+  if (V < 0 || V >= 1)
+    return std::nullopt;
+  C.Kind = abi::Cutoff::Given;
+  C.Value = V;
+  return C;
+}
+
+std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
+                                             std::string &Error) {
+  Error = "expected KIND[,chunk][,cutoff] with KIND one of BLOCK, "
+          "SCHED_STATIC, SCHED_DYNAMIC, SCHED_GUIDED, MODEL_1_AUTO, "
+          "MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO or AUTO, a "
+          "chunk of iterations or a percentage ('2%', '-1' for none) and a "
+          "cutoff ratio, percentage or 'auto'";
+  std::vector<std::string> Parts = splitCommas(Text);
+  if (Parts.size() > 3)
+    return std::nullopt;
+  ScheduleSetting S;
+  if (Parts[0] == "BLOCK" || Parts[0] == "SCHED_STATIC")
+    S.Block = true;
+  else if (!abi::schedKindFromSpelling(Parts[0], S.Kind))
+    return std::nullopt;
+  if (Parts.size() > 1 && !amount(Parts[1], S.Chunk))
+    return std::nullopt;
+  if (Parts.size() > 2 && !Parts[2].empty()) {
+    std::optional<abi::Cutoff> C = parseCutoffText(Parts[2]);
+    if (!C)
+      return std::nullopt;
+    S.Cut = *C;
+  }
+  Error.clear();
+  return S;
+}
+
+std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
+                                                   std::string &Error) {
+  std::vector<Emulation> Out;
+  for (const std::string &Item : splitCommas(Text)) {
+    Error = "'" + Item +
+            "' is not valid; expected dev:factor items separated by commas, "
+            "dev a device id or 'host', factor a number >= 1 (e.g. 0:4,2:20)";
+    size_t Colon = Item.find(':');
+    if (Colon == std::string::npos)
+      return std::nullopt;
+    std::string Dev = trim(Item.substr(0, Colon));
+    Emulation E;
+    if (Dev == "host") {
+      E.Device = -1;
+    } else {
+      char *Stop = nullptr;
+      errno = 0;
+      long V = std::strtol(Dev.c_str(), &Stop, 10);
+      if (Dev.empty() || *Stop || errno == ERANGE || V < 0 || V > 1 << 20)
+        return std::nullopt;
+      E.Device = static_cast<int>(V);
+    }
+    if (!real(trim(Item.substr(Colon + 1)), E.Factor) || E.Factor < 1 ||
+        E.Factor > 1e6)
+      return std::nullopt;
+    Out.push_back(E);
+  }
+  Error.clear();
+  return Out;
+}
+
+double cutoffRatio(const abi::Cutoff &Clause, const abi::Cutoff &Env,
+                   unsigned Devices) {
+  const abi::Cutoff &C = Clause.Kind != abi::Cutoff::None ? Clause : Env;
+  switch (C.Kind) {
+  case abi::Cutoff::None:
+    return 0;
+  case abi::Cutoff::Given:
+    return C.Value;
+  case abi::Cutoff::Auto:
+    return Devices ? 1.0 / Devices : 0;
+  }
+  return 0;
+}
+
+abi::Amount defaultAmount(abi::SchedKind K) {
+  abi::Amount A;
+  switch (K) {
+  case abi::SchedKind::Dynamic:
+    A.Percent = 2;
+    break;
+  case abi::SchedKind::Guided:
+    A.Percent = 1;
+    break;
+  default:
+    A.Percent = 10;
+    break;
+  }
+  return A;
+}
+
+ChunkQueue::ChunkQueue(int64_t N, abi::SchedKind Kind, int64_t Chunk,
+                       unsigned Devices)
+    : N(std::max<int64_t>(0, N)), Chunk(std::max<int64_t>(1, Chunk)),
+      Guided(Kind == abi::SchedKind::Guided),
+      Devices(std::max(1u, Devices)) {}
+
+std::optional<Range> ChunkQueue::next() {
+  std::lock_guard<std::mutex> Lock(M);
+  if (Next >= N)
+    return std::nullopt;
+  int64_t Size = Chunk;
+  if (Guided) {
+    int64_t Left = N - Next;
+    Size = std::max(Chunk, (Left + 2 * Devices - 1) / (2 * Devices));
+  }
+  Range R{Next, std::min(N, Next + Size)};
+  Next = R.End;
+  return R;
+}
+
+} // namespace homp

@@ -1,0 +1,90 @@
+//===-- homp/Scheduler.h - Scheduling a loop over devices -------*- C++ -*-===//
+//
+// How the iterations of a loop with a scheduler kind (SPEC.md section 3,
+// HOMP'16 section IV) reach the devices:
+//
+//  - the static kinds (MODEL_1_AUTO, MODEL_2_AUTO, and AUTO once a profile
+//    is learned) give each device one contiguous share, by weights;
+//  - SCHED_DYNAMIC and SCHED_GUIDED hand out chunks from a shared queue
+//    that each device's proxy pulls from (ChunkQueue);
+//  - the profile kinds run a sample first (equal shares, or the model's),
+//    measure each device's rate, and split the rest by those rates.
+//
+// Also here: the environment forms HOMP_SCHEDULE / LOOP_DIST_POLICY
+// ('KIND[,chunk][,cutoff]', HOMP's syntax), HOMP_CUTOFF and HOMP_EMULATE.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_SCHEDULER_H
+#define HOMP_SCHEDULER_H
+
+#include "homp/Abi.h"
+#include "homp/IndexSet.h"
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// A loop schedule as HOMP_SCHEDULE gives it: a kind (Block for BLOCK and
+/// SCHED_STATIC), a chunk or sample size, and a cutoff.
+struct ScheduleSetting {
+  bool Block = false; ///< BLOCK / SCHED_STATIC
+  abi::SchedKind Kind = abi::SchedKind::Auto;
+  abi::Amount Chunk;
+  abi::Cutoff Cut;
+};
+
+/// Parses 'KIND[,chunk][,cutoff]' (chunk '-1' or empty: not given; sizes
+/// as iterations or 'P%'; cutoff a ratio, 'P%' or 'auto'). std::nullopt
+/// with the accepted forms in Error when Text is not valid.
+std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
+                                             std::string &Error);
+
+/// Parses a cutoff: a ratio in [0, 1), a percentage below 100 ('15%') or
+/// 'auto'.
+std::optional<abi::Cutoff> parseCutoffText(const std::string &Text);
+
+/// HOMP_EMULATE: device 'Device' (-1: the host) looks Factor times slower.
+struct Emulation {
+  int Device = 0;
+  double Factor = 1;
+};
+
+/// Parses 'dev:factor,...' (dev: an id or 'host'; factor >= 1).
+std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
+                                                   std::string &Error);
+
+/// The cutoff ratio a construct uses: its clause, else HOMP_CUTOFF (Env),
+/// else none; 'auto' is 1 / Devices.
+double cutoffRatio(const abi::Cutoff &Clause, const abi::Cutoff &Env,
+                   unsigned Devices);
+
+/// The chunks of SCHED_DYNAMIC (each Chunk iterations) or SCHED_GUIDED
+/// (each the larger of Chunk and half the remaining iterations divided by
+/// the devices) of the iterations [0, N), handed out in order to whoever
+/// asks first. Thread-safe.
+class ChunkQueue {
+public:
+  ChunkQueue(int64_t N, abi::SchedKind Kind, int64_t Chunk, unsigned Devices);
+  /// The next chunk; std::nullopt when every iteration is handed out.
+  std::optional<Range> next();
+
+private:
+  std::mutex M;
+  int64_t Next = 0;
+  const int64_t N, Chunk;
+  const bool Guided;
+  const unsigned Devices;
+};
+
+/// The default chunk (dynamic: 2%, guided: 1% of the loop) and sample
+/// (profile kinds: 10%) sizes, as HOMP'16 section VI uses them.
+abi::Amount defaultAmount(abi::SchedKind K);
+
+} // namespace homp
+
+#endif // HOMP_SCHEDULER_H

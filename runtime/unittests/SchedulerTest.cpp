@@ -1,0 +1,189 @@
+//===-- SchedulerTest.cpp - Schedules, queues and their settings ----------===//
+
+#include "homp/Environment.h"
+#include "homp/Scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <thread>
+
+namespace homp {
+namespace {
+
+using abi::SchedKind;
+
+std::vector<Range> drain(ChunkQueue &Q) {
+  std::vector<Range> Out;
+  while (std::optional<Range> R = Q.next())
+    Out.push_back(*R);
+  return Out;
+}
+
+TEST(ChunkQueue, DynamicHandsOutEqualChunksInOrder) {
+  ChunkQueue Q(10, SchedKind::Dynamic, 3, 4);
+  std::vector<Range> Chunks = drain(Q);
+  ASSERT_EQ(Chunks.size(), 4u);
+  EXPECT_EQ(Chunks[0], (Range{0, 3}));
+  EXPECT_EQ(Chunks[1], (Range{3, 6}));
+  EXPECT_EQ(Chunks[2], (Range{6, 9}));
+  EXPECT_EQ(Chunks[3], (Range{9, 10}));
+  EXPECT_FALSE(Q.next());
+}
+
+TEST(ChunkQueue, GuidedChunksShrinkToTheMinimum) {
+  // 2 devices: each chunk is the larger of 5 and ceil(left / 4).
+  ChunkQueue Q(100, SchedKind::Guided, 5, 2);
+  std::vector<int64_t> Sizes;
+  int64_t Next = 0;
+  for (const Range &R : drain(Q)) {
+    EXPECT_EQ(R.Begin, Next);
+    Next = R.End;
+    Sizes.push_back(R.size());
+  }
+  EXPECT_EQ(Next, 100);
+  std::vector<int64_t> Expected = {25, 19, 14, 11, 8, 6, 5, 5, 5, 2};
+  EXPECT_EQ(Sizes, Expected);
+}
+
+TEST(ChunkQueue, EmptyLoopsHaveNoChunks) {
+  ChunkQueue Q(0, SchedKind::Dynamic, 3, 4);
+  EXPECT_FALSE(Q.next());
+  ChunkQueue Neg(-5, SchedKind::Guided, 1, 4);
+  EXPECT_FALSE(Neg.next());
+}
+
+TEST(ChunkQueue, ThreadsTakeEveryIterationOnce) {
+  const int64_t N = 100000;
+  ChunkQueue Q(N, SchedKind::Guided, 7, 4);
+  std::vector<std::vector<Range>> Got(4);
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 4; ++T)
+    Threads.emplace_back([&, T] {
+      while (std::optional<Range> R = Q.next())
+        Got[T].push_back(*R);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  std::vector<int> Seen(N, 0);
+  for (const std::vector<Range> &G : Got)
+    for (const Range &R : G)
+      for (int64_t I = R.Begin; I < R.End; ++I)
+        ++Seen[I];
+  for (int64_t I = 0; I < N; ++I)
+    ASSERT_EQ(Seen[I], 1) << I;
+}
+
+TEST(ScheduleSetting, HompsOwnSyntax) {
+  std::string Error;
+  std::optional<ScheduleSetting> S = parseSchedule("SCHED_DYNAMIC,2%", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, SchedKind::Dynamic);
+  EXPECT_EQ(S->Chunk.Percent, 2);
+  EXPECT_EQ(S->Cut.Kind, abi::Cutoff::None);
+
+  S = parseSchedule("MODEL_PROFILE_AUTO,10%,15%", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, SchedKind::ModelProfile);
+  EXPECT_EQ(S->Chunk.Percent, 10);
+  EXPECT_EQ(S->Cut.Kind, abi::Cutoff::Given);
+  EXPECT_DOUBLE_EQ(S->Cut.Value, 0.15);
+
+  S = parseSchedule("MODEL_1_AUTO,-1,auto", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, SchedKind::Model1);
+  EXPECT_FALSE(S->Chunk.given());
+  EXPECT_EQ(S->Cut.Kind, abi::Cutoff::Auto);
+
+  S = parseSchedule("SCHED_GUIDED,64", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Chunk.Iterations, 64);
+
+  for (const char *Block : {"BLOCK", "SCHED_STATIC"}) {
+    S = parseSchedule(Block, Error);
+    ASSERT_TRUE(S) << Error;
+    EXPECT_TRUE(S->Block);
+  }
+}
+
+TEST(ScheduleSetting, BadFormsAreRefused) {
+  for (const char *Bad :
+       {"", "DYNAMIC", "sched_dynamic", "SCHED_DYNAMIC,0", "SCHED_DYNAMIC,x",
+        "SCHED_DYNAMIC,0%", "SCHED_DYNAMIC,101%", "SCHED_DYNAMIC,2%,1.5",
+        "SCHED_DYNAMIC,2%,100%", "SCHED_DYNAMIC,2%,15%,1", "AUTO,,-0.1"}) {
+    std::string Error;
+    EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
+    EXPECT_NE(Error.find("KIND[,chunk][,cutoff]"), std::string::npos) << Bad;
+  }
+}
+
+TEST(Cutoff, RatiosPercentagesAndAuto) {
+  EXPECT_DOUBLE_EQ(parseCutoffText("0.2")->Value, 0.2);
+  EXPECT_DOUBLE_EQ(parseCutoffText("20%")->Value, 0.2);
+  EXPECT_DOUBLE_EQ(parseCutoffText("0")->Value, 0);
+  EXPECT_EQ(parseCutoffText("auto")->Kind, abi::Cutoff::Auto);
+  for (const char *Bad : {"1", "100%", "-1", "x", "", "0.5.5", "nan"})
+    EXPECT_FALSE(parseCutoffText(Bad)) << Bad;
+
+  abi::Cutoff None, Clause, Env;
+  Clause.Kind = abi::Cutoff::Given;
+  Clause.Value = 0.3;
+  Env.Kind = abi::Cutoff::Auto;
+  EXPECT_DOUBLE_EQ(cutoffRatio(Clause, Env, 4), 0.3); // the clause wins
+  EXPECT_DOUBLE_EQ(cutoffRatio(None, Env, 4), 0.25);  // auto: 1 / devices
+  EXPECT_DOUBLE_EQ(cutoffRatio(None, None, 4), 0);
+}
+
+TEST(Emulate, DevicesAndFactors) {
+  std::string Error;
+  std::optional<std::vector<Emulation>> E = parseEmulate("0:4, 2:20,host:1.5", Error);
+  ASSERT_TRUE(E) << Error;
+  ASSERT_EQ(E->size(), 3u);
+  EXPECT_EQ((*E)[0].Device, 0);
+  EXPECT_EQ((*E)[0].Factor, 4);
+  EXPECT_EQ((*E)[1].Device, 2);
+  EXPECT_EQ((*E)[1].Factor, 20);
+  EXPECT_EQ((*E)[2].Device, -1);
+  EXPECT_EQ((*E)[2].Factor, 1.5);
+  for (const char *Bad : {"0", "0:0.5", "x:2", "-1:2", "0:", ":2", "0:2,", "0:inf"})
+    EXPECT_FALSE(parseEmulate(Bad, Error)) << Bad;
+}
+
+TEST(Environment, SchedulingVariablesNameThemselves) {
+  std::map<std::string, std::string> Env;
+  auto Get = [&](const char *N) -> const char * {
+    auto It = Env.find(N);
+    return It == Env.end() ? nullptr : It->second.c_str();
+  };
+  std::string Error;
+  Env = {{"LOOP_DIST_POLICY", "SCHED_GUIDED,20%"}};
+  std::optional<Settings> S = readSettings(Get, Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Schedule->Kind, SchedKind::Guided);
+  // HOMP_SCHEDULE wins over HOMP's own name.
+  Env["HOMP_SCHEDULE"] = "MODEL_2_AUTO";
+  S = readSettings(Get, Error);
+  EXPECT_EQ(S->Schedule->Kind, SchedKind::Model2);
+
+  for (const char *Name : {"HOMP_SCHEDULE", "LOOP_DIST_POLICY", "HOMP_CUTOFF",
+                           "HOMP_EMULATE"}) {
+    Env = {{Name, "nonsense"}};
+    EXPECT_FALSE(readSettings(Get, Error)) << Name;
+    EXPECT_EQ(Error.rfind(Name, 0), 0u) << Error;
+  }
+  Env = {{"HOMP_CUTOFF", "15%"}, {"HOMP_EMULATE", "1:4"}};
+  S = readSettings(Get, Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_DOUBLE_EQ(S->Cut.Value, 0.15);
+  ASSERT_EQ(S->Emulate.size(), 1u);
+  EXPECT_EQ(S->Emulate[0].Factor, 4);
+}
+
+TEST(Amounts, DefaultsAreHomp16s) {
+  EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
+  EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);
+  EXPECT_EQ(defaultAmount(SchedKind::ModelProfile).Percent, 10);
+}
+
+} // namespace
+} // namespace homp
