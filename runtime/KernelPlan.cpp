@@ -284,6 +284,13 @@ bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {
     coverGaps(L);
     return true;
   }
+  if (Pol.Kind == Policy::Auto && !In.Scheduled.empty() &&
+      Out.ScheduledLoop < 0) {
+    Sets = In.Scheduled;
+    Sets.resize(P);
+    Out.ScheduledLoop = static_cast<int>(L);
+    return true;
+  }
   if (Axis >= In.Topo.rank()) {
     Error = "the loop nest splits " + std::to_string(Axis + 1) +
             " loops over a " + std::to_string(In.Topo.rank()) +
@@ -327,7 +334,8 @@ bool Planner::checkDisjoint() {
                 In.Topo.str() + ") has dimensions";
         return false;
       }
-  if (Sum != Nest.iterations()) {
+  // A scheduler's chunk covers part of the loop on purpose.
+  if (Sum != Nest.iterations() && Out.ScheduledLoop < 0) {
     Error = std::to_string(Nest.iterations() - Sum) +
             " iterations would run on no device";
     return false;
@@ -459,6 +467,7 @@ bool Planner::run() {
     return false;
   }
   Items.assign(D.Arrays.size(), std::nullopt);
+  Out.ScheduledLoop = -1;
   if (!distributeItems(/*Final=*/false) || !splitLoops() ||
       !distributeItems(/*Final=*/true) || !checkDisjoint() ||
       !checkFootprints())

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -460,6 +461,88 @@ TEST(KernelPlan, FullLoopsRunWhollyOnEveryDevice) {
               IndexSet(handWrittenBlock(6, 3, D)));
     EXPECT_EQ(Plan->Work[D].Iterations.Dims[1], IndexSet(Range{0, 5}));
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Loops split by a scheduler
+//===----------------------------------------------------------------------===//
+
+const Policy Auto = policy(Policy::Auto);
+
+// Uneven shares of an AUTO loop: each device runs its share, the arrays
+// aligned with the loop hold what it runs, and a device with no share holds
+// nothing of them.
+TEST(KernelPlan, SchedulerSharesSplitTheLoopAndItsAlignedArrays) {
+  for (const LoopBounds &L : sampleLoops()) {
+    int64_t Trip = *tripCount(L);
+    Kernel K({L}, {Auto}, Topology::line(3));
+    K.array("y", {alignToLoop()}, {Range{-10, 10}});
+    K.access("y", {at(0)}, true);
+    KernelPlanInput In = K.input();
+    In.Scheduled = {IndexSet(Range{0, Trip / 3}), IndexSet(),
+                    IndexSet(Range{Trip / 3, Trip})};
+    KernelPlan Plan;
+    std::string Error;
+    ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+    EXPECT_EQ(checkPlan(K, Plan), "") << describe(L);
+    EXPECT_EQ(Plan.ScheduledLoop, 0);
+    for (unsigned D = 0; D < 3; ++D) {
+      EXPECT_EQ(Plan.Work[D].Iterations.Dims[0], In.Scheduled[D]);
+      // It holds what it runs (with steps above 1, the span between).
+      std::set<int64_t> Runs =
+          intersection(indicesRun(K, Plan, D), Range{-10, 10});
+      std::set<int64_t> Held = asSet(Plan.Items[0].Owned[D].Dims[0]);
+      EXPECT_TRUE(std::includes(Held.begin(), Held.end(), Runs.begin(),
+                                Runs.end()))
+          << describe(L) << " device " << D;
+      if (Runs.empty())
+        EXPECT_TRUE(Held.empty()) << describe(L) << " device " << D;
+      else
+        EXPECT_TRUE(*Held.begin() >= *Runs.begin() &&
+                    *Held.rbegin() <= *Runs.rbegin())
+            << describe(L) << " device " << D;
+    }
+  }
+}
+
+// One chunk of a dynamic schedule: only its iterations are planned, on the
+// device that took it.
+TEST(KernelPlan, SchedulerChunkPlansOnlyItsIterations) {
+  Kernel K({upTo(0, 100)}, {Auto}, Topology::line(4));
+  K.array("y", {alignToLoop()}, {Range{0, 100}});
+  K.array("w", {Full}, {Range{0, 7}});
+  K.access("y", {at(0)}, true);
+  K.access("w", {Subscript()}, false);
+  KernelPlanInput In = K.input();
+  In.Scheduled.assign(4, IndexSet());
+  In.Scheduled[2] = IndexSet(Range{40, 60});
+  KernelPlan Plan;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(Plan.ScheduledLoop, 0);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(Plan.Work[D].Iterations.empty(), D != 2);
+    EXPECT_EQ(Plan.Items[0].Owned[D].Dims[0],
+              D == 2 ? IndexSet(Range{40, 60}) : IndexSet());
+  }
+  ASSERT_EQ(Plan.Work[2].Pieces.size(), 1u);
+  EXPECT_EQ(Plan.Work[2].Pieces[0].Loops[0].Begin, 40);
+  EXPECT_EQ(Plan.Work[2].Pieces[0].Loops[0].Count, 20);
+}
+
+// Owner computes comes first: an array of its own BLOCK split decides,
+// and the scheduler's split is not used.
+TEST(KernelPlan, OwnerComputesOverridesTheScheduler) {
+  Kernel K({upTo(0, 12)}, {Auto}, Topology::line(2));
+  K.array("x", {Block}, {Range{0, 12}});
+  K.access("x", {at(0)}, true);
+  KernelPlanInput In = K.input();
+  In.Scheduled = {IndexSet(Range{0, 2}), IndexSet(Range{2, 12})};
+  KernelPlan Plan;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(Plan.ScheduledLoop, -1);
+  EXPECT_EQ(Plan.Work[0].Iterations.Dims[0], IndexSet(Range{0, 6}));
 }
 
 // Random nests of one to three loops, each BLOCK, CYCLIC(n) or FULL, over

@@ -55,6 +55,12 @@ struct KernelPlanInput {
     std::string Where;
   };
   std::vector<Resident> AccessResidents;
+  /// A scheduler's split of the nest's first AUTO loop: per position, the
+  /// iteration numbers it runs. They may cover part of the loop (a chunk of
+  /// a dynamic schedule): then only those iterations are planned. Empty:
+  /// the loop is split as BLOCK. Owner computes and a data region's split
+  /// of a labelled loop come first.
+  std::vector<IndexSet> Scheduled;
   /// The split a data region gave a labelled loop (DistributionContext).
   std::function<bool(const std::string &, unsigned, int, IndexSet &)>
       LabelIndices;
@@ -74,6 +80,8 @@ struct DeviceWork {
 struct KernelPlan {
   std::vector<Distribution> Items; ///< per array of the descriptor
   std::vector<DeviceWork> Work;    ///< per position
+  /// Which loop took KernelPlanInput::Scheduled (-1: none did).
+  int ScheduledLoop = -1;
 };
 
 /// Plans In. Returns false with a one-sentence message in Error (naming the
