@@ -2,6 +2,8 @@
 
 #include "DataDirectives.h"
 
+#include "Balance.h"
+
 #include "Devices.h"
 #include "KernelArgs.h"
 #include "Residency.h"
@@ -95,9 +97,15 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
                 "topology (" + DI.Topo.str() + ") has dimensions";
         return false;
       }
+      // An AUTO loop over one topology axis gets shares decided now.
+      std::vector<double> Shares;
+      if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
+        Shares = dataRegionShares(P, DI.Devices);
       for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
         IndexSet Its =
-            P.distributed()
+            !Shares.empty()
+                ? IndexSet(weightedBlockPart(Nest.Trips[K], Shares, Pos))
+            : P.distributed()
                 ? partitionDim({0, Nest.Trips[K]},
                                P.Kind == abi::Policy::Cyclic
                                    ? abi::Policy::Cyclic

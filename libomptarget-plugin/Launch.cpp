@@ -10,7 +10,9 @@
 #include "Transfers.h"
 
 #include "homp/Info.h"
+#include "homp/Partition.h"
 #include "homp/Reduction.h"
+#include "homp/Scheduler.h"
 #include "homp/Trace.h"
 
 #include <omp.h>
@@ -52,6 +54,12 @@ struct Slot {
   int Device = 0;
   bool IsHost = false;
   const DeviceWork *Work = nullptr;
+  /// The plan Work belongs to: the kernel's, or the part's own (a chunk
+  /// or a sample of a scheduled loop).
+  const KernelPlan *Plan = nullptr;
+  std::unique_ptr<KernelPlan> PartPlan;
+  IndexSet Ran; ///< scheduled loop: the iteration numbers it ran
+  int64_t Parts = 0;
   abi::Chunk Chunk{};
   std::vector<Storage> Items;             ///< per array: device storage
   std::vector<std::vector<char>> Staging; ///< per array: duplicates mapped back
@@ -85,9 +93,11 @@ private:
   bool isDuplicateBack(size_t I) const {
     return itemDist(I).duplicated() && abi::copiesOut(D.Arrays[I].Map);
   }
-  ProductSet itemHeld(size_t I, unsigned Pos) const;
+  ProductSet itemHeld(const Slot &S, size_t I) const;
   void prepare(Slot &S);
+  bool planPart(Slot &S, const IndexSet &Iterations);
   void runSlot(Slot &S);
+  void runScheduled(const std::vector<int> &Ids);
   void copyIn(Slot &S);
   DeviceArgs argsFor(Slot &S);
   void launches(Slot &S, DeviceArgs &A);
@@ -172,9 +182,29 @@ bool Launcher::findEntries(std::string &Error) {
   return true;
 }
 
-ProductSet Launcher::itemHeld(size_t I, unsigned Pos) const {
-  const Distribution &X = itemDist(I);
-  return X.held(Pos).intersect(ProductSet::of(X.Shape.Section));
+ProductSet Launcher::itemHeld(const Slot &S, size_t I) const {
+  const Distribution &X = S.Plan->Items[I];
+  return X.held(S.Position).intersect(ProductSet::of(X.Shape.Section));
+}
+
+/// Plans S's next part of a scheduled loop: Iterations of it on S's
+/// device, with the arrays aligned to the loop holding what they need.
+bool Launcher::planPart(Slot &S, const IndexSet &Iterations) {
+  KernelPlanInput In = K.PlanIn;
+  In.Scheduled.assign(K.Devices.size(), IndexSet());
+  In.Scheduled[S.Position] = Iterations;
+  S.PartPlan = std::make_unique<KernelPlan>();
+  std::string Error;
+  if (!planKernel(In, *S.PartPlan, Error)) {
+    S.Status = Slot::Fatal;
+    S.Error = Error;
+    return false;
+  }
+  S.Plan = S.PartPlan.get();
+  S.Work = &S.Plan->Work[S.Position];
+  S.Ran = S.Ran.unite(Iterations);
+  ++S.Parts;
+  return true;
 }
 
 void Launcher::prepare(Slot &S) {
@@ -204,10 +234,10 @@ void Launcher::copyIn(Slot &S) {
     if (K.ItemResidents[I] || E.Unused[I])
       continue;
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
-    ProductSet Held = itemHeld(I, S.Position);
+    ProductSet Held = itemHeld(S, I);
     if (Held.empty())
       continue;
-    const Distribution &X = itemDist(I);
+    const Distribution &X = S.Plan->Items[I];
     if (!X.duplicated() && E.Items[I]) {
       // An array a single-device 'target data' already maps there would
       // keep that copy and overwrite the other devices' results later.
@@ -339,7 +369,7 @@ void Launcher::copyOut(Slot &S) {
                         ProductSet::of(V.Shape.Section), S.BytesOut);
     } else if (abi::copiesOut(D.Arrays[I].Map) && !itemDist(I).duplicated()) {
       Ok = copyElements(Direction::FromDevice, V.Shape, V.Base, S.Items[I],
-                        itemDist(I).Owned[S.Position], S.BytesOut);
+                        S.Plan->Items[I].Owned[S.Position], S.BytesOut);
     }
     if (!Ok && S.Status == Slot::Ok) {
       S.Status = Slot::FailedAfterResults;
@@ -375,7 +405,54 @@ void Launcher::runSlot(Slot &S) {
   }
   for (Storage &St : S.Items)
     freeStorage(St);
-  S.Seconds = secondsSince(T);
+  // HOMP_EMULATE: the device stays busy as if it were slower.
+  emulateSlowdown(S.Device, secondsSince(T));
+  S.Seconds += secondsSince(T);
+}
+
+/// A loop a scheduler splits into parts at run time: chunks from a shared
+/// queue that each device takes as it finishes the last, or a sample by
+/// weights and then the rest by the rates the sample measured.
+void Launcher::runScheduled(const std::vector<int> &Ids) {
+  const LoopSchedule &Sch = *K.Sched;
+  int64_t N = K.SchedTrips;
+  if (Sch.Mode == LoopSchedule::Queue) {
+    ChunkQueue Queue(N, Sch.Kind, Sch.Chunk,
+                     static_cast<unsigned>(Slots.size()));
+    runOnDevices(Ids, HostId, [&](unsigned I) {
+      Slot &S = Slots[I];
+      while (S.Status == Slot::Ok) {
+        std::optional<Range> C = Queue.next();
+        if (!C || !planPart(S, IndexSet(*C)))
+          break;
+        runSlot(S);
+      }
+    });
+    return;
+  }
+  // Sampled: [0, Chunk) by the weights, then [Chunk, N) by measured rates.
+  std::vector<double> Weights;
+  for (const Slot &S : Slots)
+    Weights.push_back(Sch.Weights[S.Position]);
+  auto RunSplit = [&](Range R, const std::vector<double> &W) {
+    runOnDevices(Ids, HostId, [&](unsigned I) {
+      Slot &S = Slots[I];
+      Range Part = weightedBlockPart(R.size(), W, I);
+      if (Part.Begin == Part.End || S.Status != Slot::Ok)
+        return;
+      if (planPart(S, IndexSet(Range{R.Begin + Part.Begin,
+                                     R.Begin + Part.End})))
+        runSlot(S);
+    });
+  };
+  RunSplit({0, Sch.Chunk}, Weights);
+  if (Sch.Chunk >= N)
+    return;
+  std::vector<double> Rates;
+  for (const Slot &S : Slots)
+    Rates.push_back(S.Seconds > 0 ? static_cast<double>(S.Ran.size()) / S.Seconds
+                                  : 0);
+  RunSplit({Sch.Chunk, N}, sharesByRates(Rates, Sch.Cutoff));
 }
 
 void Launcher::rerunOnHost(Slot &S) {
@@ -387,6 +464,7 @@ void Launcher::rerunOnHost(Slot &S) {
   Again.Device = S.Device;
   Again.IsHost = true;
   Again.Work = S.Work;
+  Again.Plan = S.Plan;
   prepare(Again);
   Again.Items.assign(D.Arrays.size(), Storage());
   runSlot(Again);
@@ -458,7 +536,12 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     Row.Device = S->Device;
     Row.IsHost = S->Device == HostId;
     Row.Type = deviceTypeName(Env.typeOf(S->Device));
-    Row.Work = describeWork(K.Nest, S->Work->Iterations);
+    if (S->Work) {
+      ProductSet Ran = S->Work->Iterations;
+      if (S->Parts)
+        Ran.Dims[K.Plan.ScheduledLoop] = S->Ran;
+      Row.Work = describeWork(K.Nest, Ran);
+    }
     Row.Launches = S->Launches;
     Row.BytesIn = S->BytesIn;
     Row.BytesOut = S->BytesOut;
@@ -471,6 +554,17 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
                       (Rows.size() == 1 ? "" : "s");
   if (K.Topo.rank() > 1)
     Title += " (topology " + K.Topo.str() + ")";
+  if (K.Sched) {
+    Title += "; schedule " + K.Sched->describe();
+    std::string Cut;
+    for (unsigned P = 0; P < K.Devices.size(); ++P)
+      if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
+        Cut += (Cut.empty() ? "" : ", ") + std::to_string(K.Devices[P]);
+    if (!Cut.empty())
+      Title += "; cut off: " + Cut;
+  } else if (!K.NotScheduled.empty()) {
+    Title += "; " + K.NotScheduled;
+  }
   std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
   std::fputs(Text.c_str(), stderr);
 }
@@ -554,15 +648,20 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     return 1; // clang runs the whole region on the host
   }
 
+  // A loop scheduled in parts runs on every device the schedule keeps.
+  bool InParts = K.Sched && K.Sched->Mode != LoopSchedule::Shares;
   std::vector<int> Ids;
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
-    if (K.Plan.Work[P].Iterations.empty())
+    if (InParts ? K.Sched->Mode == LoopSchedule::Sampled &&
+                      K.Sched->Weights[P] <= 0
+                : K.Plan.Work[P].Iterations.empty())
       continue;
     Slot S;
     S.Position = P;
     S.Device = K.Devices[P];
     S.IsHost = S.Device == HostId;
-    S.Work = &K.Plan.Work[P];
+    S.Plan = &K.Plan;
+    S.Work = InParts ? nullptr : &K.Plan.Work[P];
     if (S.IsHost)
       for (size_t I = 0; I < D.Arrays.size(); ++I)
         if (!K.ItemResidents[I] && !E.Unused[I] &&
@@ -585,15 +684,20 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     runAsync(std::move(Self));
     return 0;
   }
-  runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
+  if (InParts)
+    runScheduled(Ids);
+  else
+    runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.
+  // (Parts of a scheduled loop are not rerun: another device may have
+  // taken the rest of the queue.)
   for (Slot &S : Slots) {
     if (S.Status == Slot::Ok)
       continue;
     bool CanRerun = S.Status == Slot::FailedBeforeResults && Thunk &&
-                    !UsesResidents &&
+                    !UsesResidents && !InParts &&
                     settings().Offload != OffloadPolicy::Mandatory;
     if (!CanRerun)
       constructFatal(*K.Info, S.Error);
@@ -609,6 +713,19 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     combineReductions(ById);
     mergeDuplicates(ById);
   }
+  if (K.Sched && K.Sched->ChoseAuto) {
+    std::vector<int64_t> Its(K.Devices.size(), 0);
+    std::vector<double> Secs(K.Devices.size(), 0);
+    for (const Slot &S : Slots) {
+      if (S.Parts)
+        Its[S.Position] = S.Ran.size();
+      else if (S.Work)
+        Its[S.Position] =
+            S.Work->Iterations.Dims[K.Plan.ScheduledLoop].size();
+      Secs[S.Position] = S.Seconds;
+    }
+    recordExecution(*K.Info, K.Devices, K.SchedTrips, Its, Secs);
+  }
   if (settings().Info)
     report(ById, secondsSince(Start));
   return 0;
@@ -623,6 +740,41 @@ KernelInstance::~KernelInstance() {
     for (ResidentArray *R : *List)
       if (R && !releaseResident(R, abi::copiesOut(R->Map), false, Bytes, Error))
         constructFatal(*Info, Error);
+}
+
+/// Decides the schedule of the nest's first AUTO loop, if it has one, and
+/// gives the planner the split: the shares, or for a loop that runs in
+/// parts the sample's weights over the whole loop (to check the plan).
+static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
+  const abi::Descriptor &D = K.Info->Desc;
+  auto Loop = std::find_if(D.Loops.begin(), D.Loops.end(), [](const abi::Loop &L) {
+    return L.Dist.Kind == abi::Policy::Auto;
+  });
+  if (Loop == D.Loops.end())
+    return;
+  LoopNest Nest = K.Nest;
+  unsigned Bad;
+  if (!Nest.computeTrips(Bad))
+    return; // the planner reports it
+  unsigned L = static_cast<unsigned>(Loop - D.Loops.begin());
+  K.SchedTrips = Nest.Trips[L];
+  K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips);
+  // A duplicated array mapped back is merged once per device: its parts
+  // must not come in pieces.
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (K.Sched->Mode != LoopSchedule::Shares && !D.Arrays[I].distributed() &&
+        abi::copiesOut(D.Arrays[I].Map) && !K.ItemResidents[I]) {
+      K.Sched->Mode = LoopSchedule::Shares;
+      K.Sched->Weights.assign(K.Devices.size(), 1.0);
+      K.Sched->Why += std::string(K.Sched->Why.empty() ? "" : "; ") +
+                      "in one share per device: '" + D.Arrays[I].Name +
+                      "' is duplicated and mapped back";
+      break;
+    }
+  for (unsigned P = 0; P < K.Devices.size(); ++P) {
+    Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
+    In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
+  }
 }
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
@@ -694,6 +846,8 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
     UsesResidents |= R != nullptr;
   }
   In.LabelIndices = labelIndices;
+  scheduleKernel(*K, In);
+  K->PlanIn = In;
   if (!planKernel(In, K->Plan, Error)) {
     // Data lives on the devices: the host cannot run the kernel instead.
     if (UsesResidents)
@@ -703,6 +857,11 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
   }
   unsigned Bad;
   K->Nest.computeTrips(Bad);
+  if (K->Sched && K->Plan.ScheduledLoop < 0) {
+    K->NotScheduled = "the AUTO loop follows the split of its arrays (owner "
+                      "computes)";
+    K->Sched.reset();
+  }
   return K.release();
 }
 

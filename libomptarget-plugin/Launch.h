@@ -3,6 +3,7 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_LAUNCH_H
 #define HOMP_LIBOMPTARGET_PLUGIN_LAUNCH_H
 
+#include "Balance.h"
 #include "Construct.h"
 #include "Handles.h"
 #include "KernelArgs.h"
@@ -31,7 +32,14 @@ struct KernelInstance : Instance {
   std::vector<int> Devices;
   Topology Topo;
   LoopNest Nest;
+  KernelPlanInput PlanIn; ///< what Plan was made from (chunks replan it)
   KernelPlan Plan;
+  /// The schedule of the nest's AUTO loop when a scheduler splits it
+  /// (Plan.ScheduledLoop), and that loop's trip count.
+  std::optional<LoopSchedule> Sched;
+  int64_t SchedTrips = 0;
+  /// Why an AUTO loop is not scheduled (owner computes), for HOMP_INFO.
+  std::string NotScheduled;
   /// Per access: the resident array it uses (a reference held), or nullptr.
   std::vector<ResidentArray *> AccessResidents;
   /// Per array: the resident array it is (a reference held), or nullptr.

@@ -1,0 +1,80 @@
+//===-- Balance.h - Choosing and learning a loop's schedule -----*- C++ -*-===//
+//
+// Decides, for each execution of a kernel whose loop is AUTO or has a
+// scheduler kind, how its iterations reach the devices (homp/Scheduler.h
+// has the pieces), and learns from what each execution measured:
+//
+//  - a loop with a kind runs it; HOMP_SCHEDULE / LOOP_DIST_POLICY override
+//    the kind of AUTO loops;
+//  - AUTO (the decision rule, docs/UserGuide.md "Load balancing"): the
+//    first execution of a region over a device set samples (as
+//    SCHED_PROFILE_AUTO); later executions of a similar size split the loop
+//    by the rates learned so far, refined after each execution;
+//  - HOMP_EMULATE holds a device after each of its parts so that it looks
+//    slower to everything, the measurements and profiles included.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_BALANCE_H
+#define HOMP_LIBOMPTARGET_PLUGIN_BALANCE_H
+
+#include "Construct.h"
+
+#include "homp/Abi.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// How one execution of a scheduled loop runs.
+struct LoopSchedule {
+  enum ModeTy {
+    Shares,  ///< one contiguous share per device, by Weights
+    Queue,   ///< chunks from a shared queue (dynamic, guided)
+    Sampled, ///< a sample by Weights, then the rest by measured rates
+  } Mode = Shares;
+  abi::SchedKind Kind = abi::SchedKind::Auto; ///< what runs (never Auto)
+  bool Block = false;    ///< HOMP_SCHEDULE=BLOCK: an even split
+  bool ChoseAuto = false; ///< the loop is AUTO and this is its choice
+  std::string Why;       ///< for HOMP_INFO: where the choice came from
+  int64_t Chunk = 0;     ///< Queue: chunk size; Sampled: sample size
+  double Cutoff = 0;     ///< devices predicted below this share get none
+  /// Per position: Shares, the shares; Sampled, the sample's shares.
+  std::vector<double> Weights;
+
+  /// 'SCHED_DYNAMIC, chunks of 20', 'AUTO: MODEL_2_AUTO (model)', ...
+  std::string describe() const;
+};
+
+/// The schedule of an execution of Info's loop with policy P over Devices
+/// (ids, by position), whose scheduled loop has Trips iterations.
+LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
+                          const std::vector<int> &Devices, int64_t Trips);
+
+/// The shares a data region gives a labelled AUTO loop when it begins
+/// (the loop keeps them for the region's lifetime): by the model, with
+/// HOMP_CUTOFF applied. HOMP_SCHEDULE=BLOCK gives equal shares.
+std::vector<double> dataRegionShares(const abi::Policy &P,
+                                     const std::vector<int> &Devices);
+
+/// What each device (by position) ran in one execution, and how long it
+/// took, for the profiles that AUTO learns.
+void recordExecution(const ConstructInfo &Info, const std::vector<int> &Devices,
+                     int64_t Trips, const std::vector<int64_t> &Iterations,
+                     const std::vector<double> &Seconds);
+
+/// Shares of the devices by rates (iterations per second), with Cutoff
+/// applied: a device below it gets 0, at least one device remains.
+std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff);
+
+/// HOMP_EMULATE: the factor Device (an id, or the host's) is slowed by.
+double emulationFactor(int Device);
+
+/// After a part of Seconds on Device: holds it (factor - 1) x Seconds.
+void emulateSlowdown(int Device, double Seconds);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_BALANCE_H
