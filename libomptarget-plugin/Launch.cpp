@@ -858,8 +858,8 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
   unsigned Bad;
   K->Nest.computeTrips(Bad);
   if (K->Sched && K->Plan.ScheduledLoop < 0) {
-    K->NotScheduled = "the AUTO loop follows the split of its arrays (owner "
-                      "computes)";
+    K->NotScheduled = "the AUTO loop keeps the split of its data region or "
+                      "follows its arrays' (owner computes)";
     K->Sched.reset();
   }
   return K.release();

@@ -35,7 +35,10 @@ Range weightedBlockPart(int64_t N, const std::vector<double> &Weights,
   double Total = 0;
   for (double W : Weights)
     Total += std::max(0.0, W);
-  if (Total <= 0)
+  // Equal weights split exactly as BLOCK does.
+  bool Equal = std::all_of(Weights.begin(), Weights.end(),
+                           [&](double W) { return W == Weights.front(); });
+  if (Total <= 0 || Equal)
     return blockPart(N, static_cast<unsigned>(Weights.size()), Index);
   // Boundaries are rounded prefix sums, so parts tile [0, N) exactly.
   auto Boundary = [&](unsigned K) {

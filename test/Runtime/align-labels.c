@@ -1,8 +1,8 @@
 // HOMP'16 Figure 3's data region (its stencil without the rows of the
 // neighbours, which need halos): arrays aligned with a loop further down,
 // labelled loop1, whose split the data region decides when it begins; a
-// kernel aligned with loop1 too; loop1 itself (AUTO, which is BLOCK until
-// load balancing) keeps that split. Then ALIGN with a ratio.
+// kernel aligned with loop1 too; loop1 itself (AUTO) keeps that split,
+// which for devices of equal speed is BLOCK's. Then ALIGN with a ratio.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO

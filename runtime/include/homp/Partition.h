@@ -26,7 +26,8 @@ std::vector<Range> blockPartition(int64_t N, unsigned Parts);
 
 /// Part Index of the split of [0, N) into contiguous blocks proportional to
 /// Weights (one per part, each >= 0, not all 0); rounding keeps every
-/// boundary within one element of the exact share.
+/// boundary within one element of the exact share. Equal weights give
+/// BLOCK's split.
 Range weightedBlockPart(int64_t N, const std::vector<double> &Weights,
                         unsigned Index);
 
