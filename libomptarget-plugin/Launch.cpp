@@ -757,6 +757,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   if (!Nest.computeTrips(Bad))
     return; // the planner reports it
   unsigned L = static_cast<unsigned>(Loop - D.Loops.begin());
+  Clock::time_point Began = Clock::now();
   K.SchedTrips = Nest.Trips[L];
   K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips);
   // A duplicated array mapped back is merged once per device: its parts
@@ -771,10 +772,24 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                       "' is duplicated and mapped back";
       break;
     }
+  std::string Shares, Cut;
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
     In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
+    std::string Id = std::to_string(K.Devices[P]);
+    if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
+      Cut += (Cut.empty() ? "" : ",") + Id;
+    if (K.Sched->Mode == LoopSchedule::Shares)
+      Shares += (Shares.empty() ? "" : ",") + Id + ":" +
+                std::to_string(R.End - R.Begin);
   }
+  if (tracing())
+    traceSpan(omp_get_initial_device(), "schedule",
+              "schedule " + K.Info->Location, Began,
+              {{"schedule", traceString(K.Sched->describe())},
+               {"iterations", traceNumber(K.SchedTrips)},
+               {"shares", traceString(Shares)},
+               {"cut off", traceString(Cut)}});
 }
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
