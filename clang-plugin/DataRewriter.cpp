@@ -348,6 +348,7 @@ void DataRewriter::describe() {
       D.Arrays.push_back(MI.A);
       V.Arrays.push_back(&MI);
     }
+  D.SharedMemory = RC.Ctx.UnifiedSharedMemory;
   if (!If.empty()) {
     D.HasIf = true;
     V.If.text("(long long)(1");

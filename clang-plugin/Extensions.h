@@ -30,6 +30,8 @@ struct VarShape {
 /// What recognising the extensions needs beyond the tokens.
 struct SyntaxContext {
   bool CPlusPlus = false;
+  /// The file has had '#pragma omp requires unified_shared_memory'.
+  bool UnifiedSharedMemory = false;
   /// Whether a name is declared where the pragma is: a variable may be
   /// called 'host', and then 'device(host)' is standard OpenMP.
   std::function<bool(const clang::Token &)> IsDeclared =

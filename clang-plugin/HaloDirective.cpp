@@ -69,6 +69,7 @@ std::optional<TokenVector> rewriteHaloDirective(const RewriteContext &RC,
   bool Exchange = D.Words.front().Name == "halo_exchange";
   abi::Descriptor Desc;
   Desc.Kind = abi::ConstructKind::HaloUpdate;
+  Desc.SharedMemory = RC.Ctx.UnifiedSharedMemory;
   setLocation(RC.PP, Loc, Desc);
 
   // One clause: the list ('halo_exchange(...)') or the direction.

@@ -692,6 +692,7 @@ void Rewriter::describe() {
     D.Reductions.push_back({R.Op, Name});
     V.ReductionVars.push_back(Name);
   }
+  D.SharedMemory = RC.Ctx.UnifiedSharedMemory;
   if (!TargetIf.empty()) {
     D.HasIf = true;
     V.If.text("(long long)(1");

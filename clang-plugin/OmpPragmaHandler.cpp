@@ -356,6 +356,11 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
   }
 
   std::optional<Directive> D = parseDirective(Body);
+  // Later constructs run on the host's memory on every device.
+  if (D && D->hasWord("requires"))
+    for (const Clause &C : D->Clauses)
+      if (C.Name == "unified_shared_memory")
+        Ctx.UnifiedSharedMemory = true;
   std::optional<ExtensionUse> Use;
   if (D)
     Use = findExtension(*D, Ctx);

@@ -288,6 +288,8 @@ void DataRunner::report(const char *What, double Seconds) {
                       (Rows.size() == 1 ? "" : "s");
   if (DI.Topo.rank() > 1)
     Title += " (topology " + DI.Topo.str() + ")";
+  if (D.SharedMemory)
+    Title += "; unified shared memory: the devices use the host's copy";
   std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
              stderr);
 }
@@ -308,7 +310,8 @@ void DataRunner::begin() {
   Clock::time_point Start = Clock::now();
   std::vector<std::optional<unsigned>> Items = claimItems();
   DI.Arrays.assign(D.Arrays.size(), nullptr);
-  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+  // unified_shared_memory: every device uses the host's copy.
+  for (size_t I = 0; I < D.Arrays.size() && !D.SharedMemory; ++I) {
     std::vector<int64_t> Bytes;
     std::string Error;
     DI.Arrays[I] = makeItem(I, Bytes, Error);
@@ -331,7 +334,7 @@ void DataRunner::end() {
   if (DI.Entered)
     leaveDataRegion(DI.Labels.get());
   forward(MapperCall::End);
-  for (size_t I = D.Arrays.size(); I-- > 0;) {
+  for (size_t I = D.SharedMemory ? 0 : D.Arrays.size(); I-- > 0;) {
     ResidentArray *R = DI.Arrays.empty() ? nullptr : DI.Arrays[I];
     if (!R) {
       // 'target exit data': the array some earlier construct made resident.
@@ -361,7 +364,7 @@ void DataRunner::update() {
   Clock::time_point Start = Clock::now();
   claimItems();
   forward(MapperCall::Update);
-  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+  for (size_t I = 0; I < D.Arrays.size() && !D.SharedMemory; ++I) {
     const ConstructValues::ArrayValues &V = DI.Values.Arrays[I];
     ResidentArray *R = acquireResident(V.first());
     if (!R)

@@ -183,6 +183,12 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
 
 void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
   const abi::Descriptor &D = Info.Desc;
+  if (D.SharedMemory) {
+    constructNote(Info, "the devices share the host's memory "
+                        "(unified_shared_memory): the halo update copies "
+                        "nothing");
+    return;
+  }
   for (size_t I = 0; I < D.HaloItems.size(); ++I) {
     const abi::HaloItem &Item = D.HaloItems[I];
     // Not distributed on devices (no data region holds it, or the program

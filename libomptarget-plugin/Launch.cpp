@@ -53,6 +53,9 @@ struct Slot {
   unsigned Position = 0;
   int Device = 0;
   bool IsHost = false;
+  /// Works on the host's memory: the host, or any device of a program that
+  /// requires unified_shared_memory. Nothing is copied for it.
+  bool InHostMemory = false;
   const DeviceWork *Work = nullptr;
   /// The plan Work belongs to: the kernel's, or the part's own (a chunk
   /// or a sample of a scheduled loop).
@@ -293,7 +296,7 @@ DeviceArgs Launcher::argsFor(Slot &S) {
     if (ResidentArray *R = K.ItemResidents[I]) {
       std::optional<unsigned> Q = R->Dist.positionOf(S.Device);
       A.setLiteral(Ent, Q ? R->deviceAddress(*Q, Base) : Base);
-    } else if (!S.Staging[I].empty() && S.IsHost) {
+    } else if (!S.Staging[I].empty() && S.InHostMemory) {
       Storage Host{HostId, S.Staging[I].data(),
                    V.Shape.span(ProductSet::of(V.Shape.Section))};
       A.setLiteral(Ent, deviceAddress(V.Shape, V.Base, Host, Base));
@@ -381,7 +384,7 @@ void Launcher::copyOut(Slot &S) {
 
 void Launcher::runSlot(Slot &S) {
   Clock::time_point T = Clock::now();
-  if (!S.IsHost) {
+  if (!S.InHostMemory) {
     copyIn(S);
     if (tracing())
       traceSpan(S.Device, "copy", "copy in " + K.Info->Location, T,
@@ -395,7 +398,7 @@ void Launcher::runSlot(Slot &S) {
       launches(S, A);
     }
   }
-  if (S.Status == Slot::Ok && !S.IsHost) {
+  if (S.Status == Slot::Ok && !S.InHostMemory) {
     Clock::time_point Out = Clock::now();
     int64_t Before = S.BytesOut;
     copyOut(S);
@@ -463,6 +466,7 @@ void Launcher::rerunOnHost(Slot &S) {
   Again.Position = S.Position;
   Again.Device = S.Device;
   Again.IsHost = true;
+  Again.InHostMemory = true;
   Again.Work = S.Work;
   Again.Plan = S.Plan;
   prepare(Again);
@@ -554,6 +558,8 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
                       (Rows.size() == 1 ? "" : "s");
   if (K.Topo.rank() > 1)
     Title += " (topology " + K.Topo.str() + ")";
+  if (D.SharedMemory)
+    Title += "; unified shared memory: no copies";
   if (K.Sched) {
     Title += "; schedule " + K.Sched->describe();
     std::string Cut;
@@ -660,9 +666,10 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     S.Position = P;
     S.Device = K.Devices[P];
     S.IsHost = S.Device == HostId;
+    S.InHostMemory = S.IsHost || D.SharedMemory;
     S.Plan = &K.Plan;
     S.Work = InParts ? nullptr : &K.Plan.Work[P];
-    if (S.IsHost)
+    if (S.InHostMemory)
       for (size_t I = 0; I < D.Arrays.size(); ++I)
         if (!K.ItemResidents[I] && !E.Unused[I] &&
             !ProductSet::of(itemDist(I).Shape.Section)

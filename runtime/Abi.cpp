@@ -20,6 +20,7 @@
 //   halo DIRECTION                      left|right|left-right|leftright
 //   haloitem STR DIMS                   DIMS: bit mask, 0 for all with halos
 //   cutoff RATIO                        'auto' or a number in [0, 1)
+//   usm                                 requires unified_shared_memory
 //
 // POLICY is 'full', 'block', 'auto SCHED AMOUNT', 'cyclic B' (B: 1 if
 // spelled BLOCK(n)), 'align loop NUM DEN' or 'align to STR NUM DEN'.
@@ -431,7 +432,8 @@ bool Descriptor::operator==(const Descriptor &O) const {
          Column == O.Column && Devices == O.Devices && Topo == O.Topo &&
          Loops == O.Loops && Label == O.Label && Arrays == O.Arrays &&
          Accesses == O.Accesses && Reductions == O.Reductions &&
-         DataLoops == O.DataLoops && Cut == O.Cut && HasIf == O.HasIf &&
+         DataLoops == O.DataLoops && Cut == O.Cut && SharedMemory == O.SharedMemory &&
+         HasIf == O.HasIf &&
          Direction == O.Direction && HaloItems == O.HaloItems;
 }
 
@@ -518,6 +520,10 @@ std::string encodeDescriptor(const Descriptor &D) {
                                                       : realText(D.Cut.Value));
     W.endLine();
   }
+  if (D.SharedMemory) {
+    W.word("usm");
+    W.endLine();
+  }
   if (D.HasIf) {
     W.word("if");
     W.endLine();
@@ -592,6 +598,9 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
         Ok = parseReal(W, Out.Cut.Value) && Out.Cut.Value >= 0 &&
              Out.Cut.Value < 1;
       }
+    } else if (Key == "usm") {
+      Ok = !Out.SharedMemory;
+      Out.SharedMemory = true;
     } else if (Key == "if") {
       Out.HasIf = true;
     } else if (Key == "halo") {

@@ -234,6 +234,7 @@ Descriptor everything() {
                  {"l 2", {loop(CompareOp::LessEqual, policy(Policy::Auto))}}};
   D.Cut.Kind = Cutoff::Given;
   D.Cut.Value = 0.15;
+  D.SharedMemory = true;
   D.HasIf = true;
   D.HaloItems = {{"uold", 0}, {"a b", 5}};
   return D;
@@ -533,6 +534,16 @@ TEST(AbiRoundTrip, DataLoopsWithAwkwardLabels) {
   }
 }
 
+TEST(AbiRoundTrip, UnifiedSharedMemory) {
+  for (ConstructKind K : AllConstructs) {
+    Descriptor D = minimal(K);
+    D.SharedMemory = true;
+    EXPECT_TRUE(roundTrips(D)) << constructName(K);
+  }
+  refusal("homp 4 data\nloc 3:a.c 1 2\nusm\nusm\n");
+  refusal("homp 4 data\nloc 3:a.c 1 2\nusm 1\n");
+}
+
 TEST(AbiRoundTrip, IfClause) {
   for (ConstructKind K : AllConstructs) {
     Descriptor D = minimal(K);
@@ -691,6 +702,7 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
       [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
       [](Descriptor &D) { D.HasIf = false; },
+      [](Descriptor &D) { D.SharedMemory = false; },
       [](Descriptor &D) { D.HaloItems[0].Name = "u"; },
       [](Descriptor &D) { D.HaloItems[1].Dims = 4; },
       [](Descriptor &D) { D.HaloItems.pop_back(); }};

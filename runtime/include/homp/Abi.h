@@ -290,6 +290,9 @@ struct Descriptor {
   std::vector<Reduction> Reductions;
   std::vector<LabelledLoop> DataLoops;
   Cutoff Cut;         ///< Kernel: its 'cutoff' clause
+  /// The translation unit requires unified_shared_memory: every device
+  /// works on the host's memory.
+  bool SharedMemory = false;
   bool HasIf = false; ///< value: the if clause's condition
   /// HaloUpdate: its direction and arrays.
   HaloDirection Direction = HaloDirection::Both;
