@@ -46,6 +46,10 @@ struct Settings {
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
   std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT
+  /// HOMP_MACHINE, else OMP_DEV_SPEC_FILE (HOMP's name): the machine file;
+  /// empty: none (calibrate). MachineVariable names the one it came from.
+  std::string MachineFile;
+  std::string MachineVariable;
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).
