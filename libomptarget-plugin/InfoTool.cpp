@@ -60,9 +60,9 @@ std::string check(const char *Name) {
   return Error;
 }
 
-/// A model number for people: "unknown" for 0.
-std::string shown(double V) {
-  if (V <= 0)
+/// A model number for people: "unknown" for 0 unless Zero is.
+std::string shown(double V, bool Zero = false) {
+  if (V <= 0 && !Zero)
     return "unknown";
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.6g", V);
@@ -180,7 +180,7 @@ extern "C" int homp_print_info(int Json) {
       std::printf("  %-6s %-9s %-11s %-11s %s\n", Name(Devices[I]).c_str(),
                   shown(D.Gflops).c_str(),
                   D.NoCopies ? "no copies" : shown(D.BandwidthMBs).c_str(),
-                  D.NoCopies ? "-" : shown(D.LatencyUs).c_str(),
+                  D.NoCopies ? "-" : shown(D.LatencyUs, true).c_str(),
                   D.Group.empty() ? "-" : ("[" + D.Group + "]").c_str());
     }
     for (const std::string &Note : Model->Notes)
