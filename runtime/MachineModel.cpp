@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <type_traits>
 
 namespace homp {
 
@@ -85,10 +86,8 @@ private:
     return false;
   }
   bool key(const std::string &Key, std::string_view Value, int LineNo);
-  bool wholeNumber(const std::string &Key, std::string_view Value, int LineNo,
-                   long long &V);
-  bool realNumber(const std::string &Key, std::string_view Value, int LineNo,
-                  double &V);
+  template <typename T>
+  bool number(const std::string &Key, std::string_view Value, int LineNo, T &V);
 
   const std::string &FileName;
   std::vector<DeviceGroup> &Out;
@@ -98,31 +97,23 @@ private:
   bool TypeGiven = false;
 };
 
-bool Parser::wholeNumber(const std::string &Key, std::string_view Value,
-                         int LineNo, long long &V) {
+/// Reads Value into V: all of it a number (within 2^30 for whole ones, so
+/// that it fits an int), not negative.
+template <typename T>
+bool Parser::number(const std::string &Key, std::string_view Value, int LineNo,
+                    T &V) {
+  constexpr bool Whole = std::is_integral_v<T>;
   std::from_chars_result R =
       std::from_chars(Value.data(), Value.data() + Value.size(), V);
-  if (Value.empty() || R.ec != std::errc() ||
-      R.ptr != Value.data() + Value.size() || V > (1 << 30))
-    return fail(LineNo, "'" + Key + " = " + std::string(Value) +
-                            "': expected a whole number");
+  bool Valid = !Value.empty() && R.ec == std::errc() &&
+               R.ptr == Value.data() + Value.size() &&
+               (Whole ? V <= (1 << 30) : std::isfinite(double(V)));
+  std::string Item = "'" + Key + " = " + std::string(Value) + "': ";
+  if (!Valid)
+    return fail(LineNo, Item + (Whole ? "expected a whole number"
+                                      : "expected a number"));
   if (V < 0)
-    return fail(LineNo, "'" + Key + " = " + std::string(Value) +
-                            "': must not be negative");
-  return true;
-}
-
-bool Parser::realNumber(const std::string &Key, std::string_view Value,
-                        int LineNo, double &V) {
-  std::from_chars_result R =
-      std::from_chars(Value.data(), Value.data() + Value.size(), V);
-  if (Value.empty() || R.ec != std::errc() ||
-      R.ptr != Value.data() + Value.size() || !std::isfinite(V))
-    return fail(LineNo, "'" + Key + " = " + std::string(Value) +
-                            "': expected a number");
-  if (V < 0)
-    return fail(LineNo, "'" + Key + " = " + std::string(Value) +
-                            "': must not be negative");
+    return fail(LineNo, Item + "must not be negative");
   return true;
 }
 
@@ -137,26 +128,26 @@ bool Parser::key(const std::string &Key, std::string_view Value, int LineNo) {
     G.Host = G.Host || (G.Type == "cpu" && G.Name.rfind("host", 0) == 0);
     TypeGiven = true;
   } else if (Key == "num") {
-    if (!wholeNumber(Key, Value, LineNo, N))
+    if (!number(Key, Value, LineNo, N))
       return false;
     if (N < 1)
       return fail(LineNo, "'num = " + std::string(Value) +
                               "': a group has at least one device");
     G.Num = static_cast<int>(N);
   } else if (Key == "sysid") {
-    if (!wholeNumber(Key, Value, LineNo, N))
+    if (!number(Key, Value, LineNo, N))
       return false;
     G.SysId = static_cast<int>(N);
   } else if (Key == "ncores") {
-    if (!wholeNumber(Key, Value, LineNo, N))
+    if (!number(Key, Value, LineNo, N))
       return false;
     G.Cores = static_cast<unsigned>(N);
   } else if (Key == "flopss") {
-    return realNumber(Key, Value, LineNo, G.Gflops);
+    return number(Key, Value, LineNo, G.Gflops);
   } else if (Key == "bandwidth") {
-    return realNumber(Key, Value, LineNo, G.BandwidthMBs);
+    return number(Key, Value, LineNo, G.BandwidthMBs);
   } else if (Key == "latency") {
-    return realNumber(Key, Value, LineNo, G.LatencyUs);
+    return number(Key, Value, LineNo, G.LatencyUs);
   } else if (Key == "memory") {
     std::string M = lower(Value);
     if (M == "shared")
