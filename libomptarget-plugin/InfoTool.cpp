@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Devices.h"
+#include "Machine.h"
 
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
@@ -25,10 +26,10 @@
 namespace homp {
 namespace {
 
-const char *const Variables[] = {"HOMP_INFO",       "HOMP_DEVICES",
-                                 "HOMP_FAULT",      "HOMP_HALO_ROUTE",
-                                 "HOMP_TRACE",      "OMP_TARGET_OFFLOAD",
-                                 "OMP_NUM_THREADS"};
+const char *const Variables[] = {
+    "HOMP_INFO",         "HOMP_DEVICES",       "HOMP_FAULT",
+    "HOMP_HALO_ROUTE",   "HOMP_TRACE",         "HOMP_MACHINE",
+    "OMP_DEV_SPEC_FILE", "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
 
 const char *pluginOf(unsigned Type) {
   switch (Type) {
@@ -59,6 +60,24 @@ std::string check(const char *Name) {
   return Error;
 }
 
+/// A model number for people: "unknown" for 0 unless Zero is.
+std::string shown(double V, bool Zero = false) {
+  if (V <= 0 && !Zero)
+    return "unknown";
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.6g", V);
+  return Buf;
+}
+
+/// A model number for JSON; Unknown for 0.
+std::string json(double V, const char *Unknown = "null") {
+  if (V <= 0)
+    return Unknown;
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.9g", V);
+  return Buf;
+}
+
 } // namespace
 } // namespace homp
 
@@ -71,8 +90,7 @@ extern "C" int homp_print_info(int Json) {
     Devices.push_back({D, Env.typeOf(D)});
   Devices.push_back({Env.InitialDevice, abi::TypeHost});
   auto Name = [&](const Device &D) {
-    return D.Type == abi::TypeHost ? std::string("host")
-                                   : std::to_string(D.Id);
+    return D.Type == abi::TypeHost ? std::string("host") : std::to_string(D.Id);
   };
   auto Route = [&](const Device &A, const Device &B) {
     return haloRouteName(haloRoute(A.Type, B.Type, A.Id == B.Id));
@@ -83,31 +101,52 @@ extern "C" int homp_print_info(int Json) {
     Errors.push_back(check(V));
     Invalid += !Errors.back().empty();
   }
-  const char *Model = "none: machine files and calibration come with load "
-                      "balancing; every device counts the same";
+  std::string ModelError;
+  const MachineModel *Model = tryMachineModel(ModelError);
+  Invalid += Model == nullptr;
 
   if (Json) {
     std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";
     for (size_t I = 0; I < Devices.size(); ++I)
-      Out += std::string(I ? "," : "") + "{\"id\":" +
-             std::to_string(Devices[I].Id) +
-             ",\"name\":" + traceString(Name(Devices[I])) + ",\"type\":" +
-             traceString(deviceTypeName(Devices[I].Type)) + ",\"plugin\":" +
-             traceString(pluginOf(Devices[I].Type)) + "}";
+      Out += std::string(I ? "," : "") +
+             "{\"id\":" + std::to_string(Devices[I].Id) +
+             ",\"name\":" + traceString(Name(Devices[I])) +
+             ",\"type\":" + traceString(deviceTypeName(Devices[I].Type)) +
+             ",\"plugin\":" + traceString(pluginOf(Devices[I].Type)) + "}";
     Out += "],\"copy_routes\":{";
     for (size_t I = 0; I < Devices.size(); ++I) {
       Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":{";
       for (size_t J = 0; J < Devices.size(); ++J)
-        Out += std::string(J ? "," : "") + traceString(Name(Devices[J])) +
-               ":" + traceString(Route(Devices[I], Devices[J]));
+        Out += std::string(J ? "," : "") + traceString(Name(Devices[J])) + ":" +
+               traceString(Route(Devices[I], Devices[J]));
       Out += "}";
     }
-    Out += "},\"machine_model\":" + traceString(Model) + ",\"environment\":{";
+    Out += "},\"machine_model\":{";
+    if (!Model) {
+      Out += "\"error\":" + traceString(ModelError);
+    } else {
+      Out += "\"source\":" + traceString(Model->Source) + ",\"devices\":[";
+      for (size_t I = 0; I < Devices.size() && I < Model->Devices.size(); ++I) {
+        const DeviceModel &D = Model->Devices[I];
+        Out += std::string(I ? "," : "") +
+               "{\"name\":" + traceString(Name(Devices[I])) +
+               ",\"gflops\":" + json(D.Gflops) +
+               ",\"bandwidth_mbs\":" + json(D.BandwidthMBs) +
+               ",\"latency_us\":" + json(D.LatencyUs, "0") +
+               ",\"no_copies\":" + (D.NoCopies ? "true" : "false") +
+               ",\"section\":" +
+               (D.Group.empty() ? "null" : traceString(D.Group)) + "}";
+      }
+      Out += "],\"notes\":[";
+      for (size_t I = 0; I < Model->Notes.size(); ++I)
+        Out += std::string(I ? "," : "") + traceString(Model->Notes[I]);
+      Out += "]";
+    }
+    Out += "},\"environment\":{";
     for (size_t I = 0; I < std::size(Variables); ++I) {
       const char *V = std::getenv(Variables[I]);
       Out += std::string(I ? "," : "") + traceString(Variables[I]) +
-             ":{\"value\":" + (V ? traceString(V) : "null") +
-             ",\"error\":" +
+             ":{\"value\":" + (V ? traceString(V) : "null") + ",\"error\":" +
              (Errors[I].empty() ? "null" : traceString(Errors[I])) + "}";
     }
     Out += "}}\n";
@@ -130,7 +169,24 @@ extern "C" int homp_print_info(int Json) {
       std::printf(" %-7s", Route(A, B));
     std::printf("\n");
   }
-  std::printf("\nmachine model: %s\n\nenvironment:\n", Model);
+  if (!Model) {
+    std::printf("\nmachine model: INVALID: %s\n", ModelError.c_str());
+  } else {
+    std::printf("\nmachine model: %s\n  %-6s %-9s %-11s %-11s %s\n",
+                Model->Source.c_str(), "id", "GFLOP/s", "MB/s", "latency us",
+                "section");
+    for (size_t I = 0; I < Devices.size() && I < Model->Devices.size(); ++I) {
+      const DeviceModel &D = Model->Devices[I];
+      std::printf("  %-6s %-9s %-11s %-11s %s\n", Name(Devices[I]).c_str(),
+                  shown(D.Gflops).c_str(),
+                  D.NoCopies ? "no copies" : shown(D.BandwidthMBs).c_str(),
+                  D.NoCopies ? "-" : shown(D.LatencyUs, true).c_str(),
+                  D.Group.empty() ? "-" : ("[" + D.Group + "]").c_str());
+    }
+    for (const std::string &Note : Model->Notes)
+      std::printf("  note: %s\n", Note.c_str());
+  }
+  std::printf("\nenvironment:\n");
   for (size_t I = 0; I < std::size(Variables); ++I) {
     const char *V = std::getenv(Variables[I]);
     std::printf("  %-18s %s%s\n", Variables[I],

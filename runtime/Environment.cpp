@@ -138,6 +138,18 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
     }
     S.Emulate = std::move(*E);
   }
+  for (const char *Name : {"HOMP_MACHINE", "OMP_DEV_SPEC_FILE"}) {
+    const char *V = GetEnv(Name);
+    if (!V || !S.MachineFile.empty())
+      continue;
+    if (!*V) {
+      Error = std::string(Name) + "='' is not valid; expected the path of a "
+                                  "machine file (HOMP's INI format)";
+      return std::nullopt;
+    }
+    S.MachineFile = V; // read (and checked) when the model is first needed
+    S.MachineVariable = Name;
+  }
   // OpenMP's own variable; libomptarget rejects bad values itself.
   if (const char *V = GetEnv("OMP_TARGET_OFFLOAD")) {
     std::string Value = lower(V);

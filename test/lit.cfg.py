@@ -22,6 +22,10 @@ for var in list(os.environ):
     if var.startswith(("HOMP_", "LIBOMPTARGET_", "OMP_")):
         config.environment.pop(var, None)
 config.environment["OMP_NUM_THREADS"] = "2"
+# Calibration caches its machine model under XDG_CACHE_HOME: the tests' own,
+# never the developer's.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
+                                                    "xdg-cache")
 
 lib = os.path.join(config.homp_obj_root, "lib")
 tools = config.llvm_tools_dir

@@ -210,3 +210,20 @@ TEST(Environment, TracePath) {
   EXPECT_EQ(read({{"HOMP_TRACE", "/tmp/a b.json"}})->TracePath,
             "/tmp/a b.json");
 }
+
+TEST(Environment, MachineFile) {
+  EXPECT_EQ(read({})->MachineFile, "") << "no file: calibrate";
+  std::optional<Settings> S = read({{"OMP_DEV_SPEC_FILE", "/m/fornax.ini"}});
+  EXPECT_EQ(S->MachineFile, "/m/fornax.ini");
+  EXPECT_EQ(S->MachineVariable, "OMP_DEV_SPEC_FILE");
+  // homp's own name wins over HOMP's.
+  S = read({{"OMP_DEV_SPEC_FILE", "/m/a.ini"}, {"HOMP_MACHINE", "b.ini"}});
+  EXPECT_EQ(S->MachineFile, "b.ini");
+  EXPECT_EQ(S->MachineVariable, "HOMP_MACHINE");
+  std::string Error;
+  EXPECT_FALSE(read({{"HOMP_MACHINE", ""}, {"OMP_DEV_SPEC_FILE", "a"}}, Error));
+  EXPECT_EQ(Error, "HOMP_MACHINE='' is not valid; expected the path of a "
+                   "machine file (HOMP's INI format)");
+  EXPECT_FALSE(read({{"OMP_DEV_SPEC_FILE", ""}}, Error));
+  EXPECT_EQ(Error.rfind("OMP_DEV_SPEC_FILE='' is not valid", 0), 0u) << Error;
+}

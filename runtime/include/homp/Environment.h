@@ -51,6 +51,10 @@ struct Settings {
   std::optional<ScheduleSetting> Schedule;
   abi::Cutoff Cut;                ///< HOMP_CUTOFF
   std::vector<Emulation> Emulate; ///< HOMP_EMULATE
+  /// HOMP_MACHINE, else OMP_DEV_SPEC_FILE (HOMP's name): the machine file;
+  /// empty: none (calibrate). MachineVariable names the one it came from.
+  std::string MachineFile;
+  std::string MachineVariable;
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).

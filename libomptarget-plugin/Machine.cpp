@@ -1,0 +1,178 @@
+//===-- Machine.cpp - The machine model in use ----------------------------===//
+
+#include "Machine.h"
+
+#include "Calibrate.h"
+#include "Devices.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace homp {
+
+namespace {
+
+std::vector<std::string> deviceTypeNames(const DeviceEnvironment &Env) {
+  std::vector<std::string> Types;
+  for (int Id = 0; Id < Env.NumDevices; ++Id)
+    Types.push_back(deviceTypeName(Env.typeOf(Id)));
+  Types.push_back("HOST");
+  return Types;
+}
+
+bool readFile(const std::string &Path, std::string &Text) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return false;
+  std::ostringstream S;
+  S << In.rdbuf();
+  Text = S.str();
+  return !In.bad();
+}
+
+/// Reads a machine file into M for Types; "" or what is wrong.
+std::string load(const std::string &Path, const std::vector<std::string> &Types,
+                 MachineModel &M) {
+  std::string Text, Error;
+  if (!readFile(Path, Text))
+    return Path + ": cannot be read: " + std::strerror(errno);
+  std::vector<DeviceGroup> Groups;
+  if (!parseMachineFile(Text, Path, Groups, Error))
+    return Error;
+  if (!assignDevices(Groups, Types, M, Error))
+    return Path + ": " + Error;
+  return "";
+}
+
+/// The calibration cache's folder, made if need be; "" with Why if none.
+std::string cacheFolder(std::string &Why) {
+  std::string Base;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    Base = X;
+  else if (const char *H = std::getenv("HOME"); H && *H)
+    Base = std::string(H) + "/.cache";
+  else {
+    Why = "neither XDG_CACHE_HOME nor HOME is set";
+    return "";
+  }
+  std::string Folder = Base + "/homp";
+  for (size_t Slash = 1; Slash != std::string::npos;) {
+    Slash = Folder.find('/', Slash + 1);
+    std::string Part = Folder.substr(0, Slash);
+    if (mkdir(Part.c_str(), 0755) != 0 && errno != EEXIST) {
+      Why = "cannot create " + Part + ": " + std::strerror(errno);
+      return "";
+    }
+  }
+  return Folder;
+}
+
+/// Writes Text to Path through a file of its own, so that processes
+/// calibrating at once never read half a file; "" or what went wrong.
+std::string writeAtomically(const std::string &Path, const std::string &Text) {
+  std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
+  std::FILE *F = std::fopen(Temporary.c_str(), "w");
+  if (!F)
+    return "cannot write " + Temporary + ": " + std::strerror(errno);
+  bool Written = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+  Written &= std::fclose(F) == 0;
+  if (!Written || std::rename(Temporary.c_str(), Path.c_str()) != 0) {
+    std::string Why = "cannot write " + Path + ": " + std::strerror(errno);
+    std::remove(Temporary.c_str());
+    return Why;
+  }
+  return "";
+}
+
+/// The settings of the variables Names only, so that homp-info can show
+/// the model while other variables are invalid.
+std::optional<Settings> readOnly(std::initializer_list<std::string> Names,
+                                 std::string &Error) {
+  return readSettings(
+      [&](const char *Name) -> const char * {
+        for (const std::string &N : Names)
+          if (N == Name)
+            return std::getenv(Name);
+        return nullptr;
+      },
+      Error);
+}
+
+struct Loaded {
+  MachineModel Model;
+  std::string Error;
+};
+
+Loaded makeModel() {
+  Loaded L;
+  std::optional<Settings> S =
+      readOnly({"HOMP_MACHINE", "OMP_DEV_SPEC_FILE"}, L.Error);
+  if (!S)
+    return L;
+  std::string Ignored;
+  std::optional<Settings> Info = readOnly({"HOMP_INFO"}, Ignored);
+  const DeviceEnvironment &Env = deviceTypes();
+  std::vector<std::string> Types = deviceTypeNames(Env);
+  if (!S->MachineFile.empty()) {
+    std::string Error = load(S->MachineFile, Types, L.Model);
+    if (!Error.empty())
+      L.Error = S->MachineVariable + "='" + S->MachineFile + "': " + Error;
+    L.Model.Source = "file " + S->MachineFile + " (" + S->MachineVariable + ")";
+    return L;
+  }
+
+  std::string Why;
+  std::string Folder = cacheFolder(Why);
+  std::string Path =
+      Folder.empty() ? "" : Folder + "/" + machineCacheName(Types);
+  // A cache that does not read back cleanly is calibrated again.
+  if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
+      load(Path, Types, L.Model).empty() && L.Model.Notes.empty()) {
+    L.Model.Source = "calibrated (cache " + Path + ")";
+    return L;
+  }
+  L.Model = calibrate(Env);
+  if (!Path.empty())
+    Why = writeAtomically(
+        Path, writeMachineFile(L.Model, "homp's calibration of " + Path +
+                                            "\nflopss are not measured; "
+                                            "delete this file to measure "
+                                            "again"));
+  if (Why.empty()) {
+    L.Model.Source = "calibrated now (cached in " + Path + ")";
+  } else {
+    L.Model.Source = "calibrated now (not cached: " + Why + ")";
+    if (Info && Info->Info)
+      std::fprintf(stderr, "homp: info: the machine model is not cached: %s\n",
+                   Why.c_str());
+  }
+  return L;
+}
+
+} // namespace
+
+const MachineModel *tryMachineModel(std::string &Error) {
+  static const Loaded L = makeModel();
+  Error = L.Error;
+  return L.Error.empty() ? &L.Model : nullptr;
+}
+
+const MachineModel &machineModel() {
+  std::string Error;
+  const MachineModel *M = tryMachineModel(Error);
+  if (!M) {
+    std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+    std::exit(EXIT_FAILURE);
+  }
+  return *M;
+}
+
+} // namespace homp

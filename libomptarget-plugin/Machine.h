@@ -1,0 +1,31 @@
+//===-- Machine.h - The machine model in use --------------------*- C++ -*-===//
+//
+// The model the model-based loop distributions work from: the machine file
+// HOMP_MACHINE (else OMP_DEV_SPEC_FILE) names, or else calibration
+// (Calibrate.h), cached as a machine file in $XDG_CACHE_HOME/homp (else
+// $HOME/.cache/homp) under the name of the device set and reused from there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_MACHINE_H
+#define HOMP_LIBOMPTARGET_PLUGIN_MACHINE_H
+
+#include "homp/MachineModel.h"
+
+#include <string>
+
+namespace homp {
+
+/// The machine model, made on first use (thread-safe) and kept. Devices[Id]
+/// is offload device Id; the host is Devices[omp_get_initial_device()],
+/// the last. Returns nullptr with the error in Error when the machine file
+/// is missing or malformed (the message names the variable, the file and
+/// the line).
+const MachineModel *tryMachineModel(std::string &Error);
+
+/// tryMachineModel(), with an error fatal.
+const MachineModel &machineModel();
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_MACHINE_H

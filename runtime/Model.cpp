@@ -1,0 +1,166 @@
+//===-- Model.cpp - Loop shares from the machine model --------------------===//
+
+#include "homp/Model.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace homp {
+
+namespace {
+
+/// The numbers of the devices asked about, unknown ones filled in as
+/// homp/Model.h says.
+std::vector<DeviceModel> devicesOf(const MachineModel &M,
+                                   const std::vector<int> &ModelIndex) {
+  std::vector<DeviceModel> Ds;
+  for (int I : ModelIndex)
+    Ds.push_back(I >= 0 && static_cast<size_t>(I) < M.Devices.size()
+                     ? M.Devices[I]
+                     : DeviceModel());
+  auto MeanOfKnown = [&](auto Field, bool CopyingOnly) {
+    double Sum = 0;
+    int Known = 0;
+    for (const DeviceModel &D : Ds)
+      if (D.*Field > 0 && !(CopyingOnly && D.NoCopies)) {
+        Sum += D.*Field;
+        ++Known;
+      }
+    return Known ? Sum / Known : 0.0;
+  };
+  double Gflops = MeanOfKnown(&DeviceModel::Gflops, false);
+  double Bandwidth = MeanOfKnown(&DeviceModel::BandwidthMBs, true);
+  for (DeviceModel &D : Ds) {
+    if (D.Gflops <= 0)
+      D.Gflops = Gflops > 0 ? Gflops : NominalGflops;
+    if (D.BandwidthMBs <= 0)
+      D.BandwidthMBs = Bandwidth; // still 0: copies cost their latency only
+  }
+  return Ds;
+}
+
+std::vector<double> normalized(std::vector<double> W) {
+  double Sum = std::accumulate(W.begin(), W.end(), 0.0);
+  for (double &X : W)
+    X = Sum > 0 ? X / Sum : 1.0 / W.size();
+  return W;
+}
+
+} // namespace
+
+std::vector<double> modelShares(const MachineModel &M,
+                                const std::vector<int> &ModelIndex,
+                                const LoopCost &C, int64_t Iterations,
+                                bool WithData) {
+  std::vector<DeviceModel> Ds = devicesOf(M, ModelIndex);
+  size_t K = Ds.size();
+  if (!WithData) {
+    std::vector<double> Rates;
+    for (const DeviceModel &D : Ds)
+      Rates.push_back(D.Gflops);
+    return normalized(Rates);
+  }
+
+  // Seconds: a_i fixed, c_i per iteration.
+  std::vector<double> A(K), Cost(K);
+  for (size_t I = 0; I < K; ++I) {
+    const DeviceModel &D = Ds[I];
+    double PerByte =
+        D.NoCopies || D.BandwidthMBs <= 0 ? 0.0 : 1.0 / (D.BandwidthMBs * 1e6);
+    A[I] = D.NoCopies ? 0.0 : D.LatencyUs * 1e-6 + C.FixedBytes * PerByte;
+    Cost[I] =
+        C.BytesPerIteration * PerByte + C.FlopsPerIteration / (D.Gflops * 1e9);
+  }
+  std::vector<double> Shares(K, 0.0);
+  // Devices that cost nothing per iteration would finish any share at once:
+  // they share the loop.
+  bool AnyFree = false;
+  for (size_t I = 0; I < K; ++I)
+    if (Cost[I] <= 0)
+      Shares[I] = 1, AnyFree = true;
+  if (AnyFree)
+    return normalized(Shares);
+  if (Iterations < 1) {
+    for (size_t I = 0; I < K; ++I)
+      Shares[I] = 1 / Cost[I];
+    return normalized(Shares);
+  }
+
+  double N = static_cast<double>(Iterations);
+  std::vector<bool> Active(K, true);
+  while (true) {
+    double SumAOverC = 0, SumInvC = 0;
+    for (size_t I = 0; I < K; ++I)
+      if (Active[I]) {
+        SumAOverC += A[I] / Cost[I];
+        SumInvC += 1 / Cost[I];
+      }
+    double T0 = (N + SumAOverC) / SumInvC;
+    // T0 exceeds the smallest a_i (it is their weighted mean plus
+    // N / SumInvC), so one device always stays; dropping a device only
+    // lowers T0, so a dropped device never comes back.
+    bool Dropped = false;
+    for (size_t I = 0; I < K; ++I) {
+      if (!Active[I])
+        continue;
+      Shares[I] = (T0 - A[I]) / Cost[I];
+      if (Shares[I] <= 0) {
+        Active[I] = false;
+        Shares[I] = 0;
+        Dropped = true;
+      }
+    }
+    if (!Dropped)
+      break;
+    std::fill(Shares.begin(), Shares.end(), 0.0);
+  }
+  return normalized(Shares);
+}
+
+std::vector<double> applyCutoff(std::vector<double> Shares, double Ratio) {
+  if (Shares.empty())
+    return Shares;
+  size_t Largest =
+      std::max_element(Shares.begin(), Shares.end()) - Shares.begin();
+  for (size_t I = 0; I < Shares.size(); ++I)
+    if (I != Largest && Shares[I] < Ratio)
+      Shares[I] = 0;
+  return normalized(Shares);
+}
+
+std::vector<int64_t> splitIterations(int64_t N,
+                                     const std::vector<double> &Shares) {
+  std::vector<int64_t> Counts(Shares.size(), 0);
+  if (Shares.empty() || N <= 0)
+    return Counts;
+  long double Sum = 0;
+  for (double S : Shares)
+    Sum += S > 0 ? S : 0;
+  std::vector<long double> Exact(Shares.size());
+  int64_t Given = 0;
+  for (size_t I = 0; I < Shares.size(); ++I) {
+    long double W =
+        Sum > 0 ? (Shares[I] > 0 ? Shares[I] / Sum : 0) : 1.0L / Shares.size();
+    Exact[I] = W * N;
+    Counts[I] = std::min<int64_t>(static_cast<int64_t>(Exact[I]), N - Given);
+    Given += Counts[I];
+  }
+  // The iterations rounding left over go to the largest remainders; a share
+  // of 0 has no remainder to compete with.
+  std::vector<size_t> Order(Shares.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+    long double RX = Exact[X] - Counts[X], RY = Exact[Y] - Counts[Y];
+    return RX != RY ? RX > RY : X < Y;
+  });
+  for (size_t K = 0; Given < N; K = (K + 1) % Order.size()) {
+    size_t I = Order[K];
+    if (Exact[I] > 0) {
+      ++Counts[I];
+      ++Given;
+    }
+  }
+  return Counts;
+}
+
+} // namespace homp

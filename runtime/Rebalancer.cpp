@@ -1,0 +1,59 @@
+//===-- Rebalancer.cpp - Damped rebalancing from timings ------------------===//
+
+#include "homp/Rebalancer.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace homp {
+
+static void normalize(std::vector<double> &R) {
+  double Sum = std::accumulate(R.begin(), R.end(), 0.0);
+  for (double &X : R)
+    X = Sum > 0 ? X / Sum : 1.0 / R.size();
+}
+
+Rebalancer::Rebalancer(const std::vector<double> &Initial)
+    : Ratios(Initial), Direction(Initial.size(), 0) {
+  for (double &X : Ratios)
+    X = X > 0 ? X : 0;
+  normalize(Ratios);
+}
+
+void Rebalancer::update(const std::vector<double> &Seconds) {
+  std::vector<size_t> Timed;
+  for (size_t I = 0; I < Ratios.size() && I < Seconds.size(); ++I)
+    if (Ratios[I] > 0 && Seconds[I] > 0)
+      Timed.push_back(I);
+  if (Timed.empty())
+    return;
+  double Mean = 0;
+  for (size_t I : Timed)
+    Mean += Seconds[I] / Timed.size();
+  double Variance = 0;
+  for (size_t I : Timed)
+    Variance += (Seconds[I] - Mean) * (Seconds[I] - Mean) / Timed.size();
+  Converged = std::sqrt(Variance) < 0.05 * Mean;
+
+  std::vector<double> Next = Ratios;
+  for (size_t I : Timed)
+    Next[I] = Ratios[I] * (1 + (Mean / Seconds[I] - 1) / Q);
+  normalize(Next);
+  bool Reversed = false;
+  for (size_t I : Timed) {
+    // Rounding of a balanced split is no move.
+    double Tolerance = 1e-9 * Ratios[I];
+    int Moved = Next[I] > Ratios[I] + Tolerance   ? 1
+                : Next[I] < Ratios[I] - Tolerance ? -1
+                                                  : 0;
+    if (Moved == 0)
+      continue;
+    Reversed |= Direction[I] != 0 && Moved != Direction[I];
+    Direction[I] = Moved;
+  }
+  Ratios = Next;
+  if (Reversed)
+    ++Q;
+}
+
+} // namespace homp

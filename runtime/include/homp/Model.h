@@ -1,0 +1,73 @@
+//===-- homp/Model.h - Loop shares from the machine model -------*- C++ -*-===//
+//
+// The analytical loop distributions of HOMP'16 section IV.B: MODEL_1_AUTO
+// gives each device a share of the iterations proportional to its compute
+// rate; MODEL_2_AUTO adds the cost of its copies (Hockney's alpha-beta
+// model) and solves for the shares that make every device finish at the
+// same time. CUTOFF (IV.E) then drops devices whose share is too small to
+// pay off, and splitIterations turns shares into iteration counts.
+//
+// Unknown numbers (0 in the model, e.g. calibration measures no compute
+// rate): a device of unknown rate counts as the mean of the known rates
+// among the devices asked about, or NominalGflops when none is known, so
+// MODEL_1 treats such devices as equal. A copying device of unknown
+// bandwidth counts as the mean of the known bandwidths, and with none known
+// its copies cost only their latency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_MODEL_H
+#define HOMP_MODEL_H
+
+#include "homp/MachineModel.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace homp {
+
+/// The rate of a device when no device's rate is known (GFLOP/s).
+constexpr double NominalGflops = 1.0;
+
+/// What one loop costs, per iteration and per device.
+struct LoopCost {
+  /// Copied in and out per iteration, for the arrays split with the loop.
+  double BytesPerIteration = 0;
+  /// Copied once per device whatever its share, e.g. DUPLICATE arrays.
+  double FixedBytes = 0;
+  double FlopsPerIteration = 1;
+};
+
+/// The fraction of Iterations each device gets (summing to 1), for the
+/// devices ModelIndex lists by their index in M.Devices (an index outside
+/// M.Devices is a device of unknown numbers that needs copies).
+///
+/// Without data (MODEL_1_AUTO) a share is proportional to the device's
+/// rate. With data (MODEL_2_AUTO) device i finishes its N_i iterations at
+///   T_i = a_i + c_i N_i,  a_i = latency_i + FixedBytes / bandwidth_i,
+///   c_i = BytesPerIteration / bandwidth_i + FlopsPerIteration / rate_i
+/// (a_i and the bandwidth term are 0 for a device needing no copies), and
+/// the N_i make every T_i the same T0:
+///   T0 = (N + sum a_i / c_i) / sum 1 / c_i,  N_i = (T0 - a_i) / c_i.
+/// A device whose N_i would not be positive (its fixed costs exceed T0)
+/// gets 0 and the rest is solved again. With Iterations < 1 the fixed costs
+/// are left out.
+std::vector<double> modelShares(const MachineModel &M,
+                                const std::vector<int> &ModelIndex,
+                                const LoopCost &C, int64_t Iterations,
+                                bool WithData);
+
+/// CUTOFF: shares below Ratio become 0 and the rest are scaled to sum to 1;
+/// the largest share (the first of equals) always stays. cutoff(auto) is
+/// Ratio = 1 / (number of devices).
+std::vector<double> applyCutoff(std::vector<double> Shares, double Ratio);
+
+/// N iterations split by Shares (any non-negative weights), largest
+/// remainder first (the lower index on ties): the counts sum to N and a
+/// share of 0 gets 0. All shares 0 splits evenly.
+std::vector<int64_t> splitIterations(int64_t N,
+                                     const std::vector<double> &Shares);
+
+} // namespace homp
+
+#endif // HOMP_MODEL_H

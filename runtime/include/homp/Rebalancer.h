@@ -1,0 +1,52 @@
+//===-- homp/Rebalancer.h - Damped rebalancing from timings -----*- C++ -*-===//
+//
+// The self-adjusting split of STEPOCL (Section IV of "Automatic OpenCL code
+// generation for multi-device heterogeneous architectures"): after each run
+// of a loop, device i's ratio r_i of the work becomes
+//   r_i <- r_i * (1 + (mean(d) / d_i - 1) / Q)
+// where d_i is the time device i took for its share and Q, starting at 1,
+// grows by one whenever some device's ratio reverses the direction it moved
+// in last (the ping-pong effect of noisy timings; a move under 10^-9 of
+// the ratio, rounding, is none). The ratios are kept
+// summing to 1. The split is calibrated once the standard deviation of the
+// times is below 5% of their mean.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_REBALANCER_H
+#define HOMP_REBALANCER_H
+
+#include <vector>
+
+namespace homp {
+
+class Rebalancer {
+public:
+  /// Starts from Initial (any non-negative weights, e.g. modelShares()).
+  explicit Rebalancer(const std::vector<double> &Initial);
+
+  /// The current ratios, summing to 1.
+  const std::vector<double> &ratios() const { return Ratios; }
+
+  /// Takes Seconds, per device the time its ratios() share took, and moves
+  /// the ratios. Devices of ratio 0 (cut off) or without a positive time
+  /// keep their ratio and do not count in the mean.
+  void update(const std::vector<double> &Seconds);
+
+  /// Whether the times of the last update were within 5% of their mean
+  /// (standard deviation), i.e. the split is calibrated.
+  bool converged() const { return Converged; }
+
+  /// Q: how much the adjustment is damped.
+  int damping() const { return Q; }
+
+private:
+  std::vector<double> Ratios;
+  std::vector<int> Direction; ///< -1, 0 (not moved yet), +1
+  int Q = 1;
+  bool Converged = false;
+};
+
+} // namespace homp
+
+#endif // HOMP_REBALANCER_H

@@ -1,0 +1,176 @@
+//===-- ModelTest.cpp - Loop shares from the machine model ----------------===//
+//
+// MODEL_1 and MODEL_2 shares against values worked out by hand, CUTOFF,
+// and the largest-remainder split of iterations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/Model.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace homp;
+
+namespace {
+
+DeviceModel device(double Gflops, double BandwidthMBs = 0, double LatencyUs = 0,
+                   bool NoCopies = false) {
+  DeviceModel D;
+  D.Type = NoCopies ? "HOST" : "CPU";
+  D.Gflops = Gflops;
+  D.BandwidthMBs = BandwidthMBs;
+  D.LatencyUs = LatencyUs;
+  D.NoCopies = NoCopies;
+  return D;
+}
+
+MachineModel machine(std::vector<DeviceModel> Ds) {
+  MachineModel M;
+  M.Devices = std::move(Ds);
+  return M;
+}
+
+void expectShares(const std::vector<double> &Got,
+                  const std::vector<double> &Want) {
+  ASSERT_EQ(Got.size(), Want.size());
+  for (size_t I = 0; I < Want.size(); ++I)
+    EXPECT_NEAR(Got[I], Want[I], 1e-12) << "device position " << I;
+}
+
+} // namespace
+
+TEST(Model1, ProportionalToRate) {
+  MachineModel M = machine({device(2), device(6), device(12)});
+  LoopCost C;
+  expectShares(modelShares(M, {0, 1, 2}, C, 1000, false), {0.1, 0.3, 0.6});
+  // The positions pick devices of the model, in the construct's order.
+  expectShares(modelShares(M, {2, 0}, C, 1000, false), {12.0 / 14, 2.0 / 14});
+}
+
+TEST(Model1, UnknownRates) {
+  // An unknown rate counts as the mean of the known ones, (4 + 8) / 2.
+  MachineModel M = machine({device(0), device(4), device(8)});
+  expectShares(modelShares(M, {0, 1, 2}, LoopCost(), 10, false),
+               {6.0 / 18, 4.0 / 18, 8.0 / 18});
+  // None known (calibration): equal. A position outside the model too.
+  M = machine({device(0), device(0, 0, 0, true)});
+  expectShares(modelShares(M, {0, 1, 7}, LoopCost(), 10, false),
+               {1.0 / 3, 1.0 / 3, 1.0 / 3});
+}
+
+TEST(Model2, ComputeAndCopies) {
+  // The host computes at 1 GFLOP/s: c = 1 ns per iteration. The device at
+  // 3 GFLOP/s but copies 1 byte per iteration at 1000 MB/s:
+  // c = 1 ns + 1/3 ns = 4/3 ns. Without fixed costs the shares go as 1/c:
+  // 1 : 3/4, i.e. 4/7 and 3/7, whatever the iteration count.
+  MachineModel M = machine({device(3, 1000), device(1, 0, 0, true)});
+  LoopCost C;
+  C.BytesPerIteration = 1;
+  C.FlopsPerIteration = 1;
+  expectShares(modelShares(M, {1, 0}, C, 7000000, true), {4.0 / 7, 3.0 / 7});
+  // MODEL_1 sees only the rates, 1 : 3.
+  expectShares(modelShares(M, {1, 0}, C, 7000000, false), {0.25, 0.75});
+
+  // 10^6 bytes copied once (a DUPLICATE array) cost the device a = 1 ms.
+  // With N = 7e6: T0 = (N + a/c) / (1/c_host + 1/c_dev)
+  //                  = (7e6 + 0.75e6) / 1.75e9 s = 31/7 ms,
+  // N_host = T0 / 1 ns = 31/7 e6, N_dev = (T0 - 1 ms) / (4/3 ns) = 18/7 e6.
+  C.FixedBytes = 1e6;
+  expectShares(modelShares(M, {1, 0}, C, 7000000, true),
+               {31.0 / 49, 18.0 / 49});
+  // Latency counts like the fixed bytes: 1000 us is the same 1 ms.
+  C.FixedBytes = 0;
+  M.Devices[0].LatencyUs = 1000;
+  expectShares(modelShares(M, {1, 0}, C, 7000000, true),
+               {31.0 / 49, 18.0 / 49});
+}
+
+TEST(Model2, DeviceWhoseCopiesCostMoreIsCut) {
+  // As above with a = 1 ms, but N = 1e5: T0 = (1e5 + 0.75e6) / 1.75e9 s
+  // = 0.49 ms < a, so the device would get a negative share: it gets none
+  // and the host does everything.
+  MachineModel M = machine({device(3, 1000, 1000), device(1, 0, 0, true)});
+  LoopCost C;
+  C.BytesPerIteration = 1;
+  expectShares(modelShares(M, {1, 0}, C, 100000, true), {1, 0});
+}
+
+TEST(Model2, ResolvedWithoutTheCutDevice) {
+  // Three devices: the host (c = 1 ns, a = 0), a fast one (c = 0.5 ns,
+  // a = 0.1 ms) and one that is costly to start (c = 1 ns, a = 2 ms).
+  // With all three, N = 1e6: sum 1/c = 4e9, sum a/c = 0.2e6 + 2e6,
+  // T0 = 3.2e6 / 4e9 = 0.8 ms < 2 ms: the third is cut. Re-solved:
+  // T0 = (1e6 + 0.2e6) / 3e9 = 0.4 ms, N_host = 0.4e6,
+  // N_fast = (0.4 - 0.1) ms / 0.5 ns = 0.6e6.
+  MachineModel M =
+      machine({device(1, 0, 0, true), device(2, 0, 100), device(1, 0, 2000)});
+  LoopCost C; // no bytes per iteration: c is the compute term only
+  expectShares(modelShares(M, {0, 1, 2}, C, 1000000, true), {0.4, 0.6, 0});
+}
+
+TEST(Model2, UnknownRatesAndBandwidths) {
+  // Calibration: no rates (all count as NominalGflops = 1), bandwidths of
+  // the copying devices only. Host c = 1 ns; device 0 c = 1 ns + 1 byte at
+  // 1000 MB/s = 2 ns; device 1 of unknown bandwidth counts as the mean of
+  // the known ones (1000 MB/s): 2 ns. Shares 1 : 1/2 : 1/2.
+  MachineModel M =
+      machine({device(0, 1000), device(0, 0), device(0, 0, 0, true)});
+  LoopCost C;
+  C.BytesPerIteration = 1;
+  expectShares(modelShares(M, {2, 0, 1}, C, 1000, true), {0.5, 0.25, 0.25});
+  // A model with no bandwidth at all: copies cost nothing per byte.
+  M = machine({device(0), device(0, 0, 0, true)});
+  expectShares(modelShares(M, {0, 1}, C, 1000, true), {0.5, 0.5});
+}
+
+TEST(Model2, NoIterations) {
+  // Iterations < 1 leaves the fixed costs out: 1/c as with many.
+  MachineModel M = machine({device(3, 1000, 1000), device(1, 0, 0, true)});
+  LoopCost C;
+  C.BytesPerIteration = 1;
+  expectShares(modelShares(M, {1, 0}, C, 0, true), {4.0 / 7, 3.0 / 7});
+}
+
+TEST(Cutoff, DropsSmallSharesAndRenormalizes) {
+  expectShares(applyCutoff({0.5, 0.3, 0.15, 0.05}, 0.25), {0.625, 0.375, 0, 0});
+  // The largest share stays whatever the ratio.
+  expectShares(applyCutoff({0.2, 0.5, 0.3}, 0.9), {0, 1, 0});
+  expectShares(applyCutoff({0.5, 0.5}, 0.9), {1, 0});
+  // cutoff(auto) = 1/4 keeps a share of exactly 1/4.
+  expectShares(applyCutoff({0.25, 0.25, 0.25, 0.25}, 0.25),
+               {0.25, 0.25, 0.25, 0.25});
+  expectShares(applyCutoff({0.4, 0.6}, 0), {0.4, 0.6});
+  EXPECT_TRUE(applyCutoff({}, 0.5).empty());
+}
+
+TEST(SplitIterations, LargestRemainder) {
+  using V = std::vector<int64_t>;
+  EXPECT_EQ(splitIterations(10, {1.0 / 3, 1.0 / 3, 1.0 / 3}), (V{4, 3, 3}));
+  // 62.5 and 37.5: the tie goes to the lower index.
+  EXPECT_EQ(splitIterations(100, {0.625, 0.375, 0, 0}), (V{63, 37, 0, 0}));
+  // Remainders .8 and .2 (of 2.8, 4.2): the 1 left goes to the first.
+  EXPECT_EQ(splitIterations(7, {0.4, 0.6}), (V{3, 4}));
+  // 1.4, 4.3, 4.3: the remainder .4 is the largest.
+  EXPECT_EQ(splitIterations(10, {0.14, 0.43, 0.43}), (V{2, 4, 4}));
+  // A share of 0 gets nothing even when there is a remainder to give.
+  EXPECT_EQ(splitIterations(7, {0.5, 0, 0.5}), (V{4, 0, 3}));
+  EXPECT_EQ(splitIterations(5, {0, 1e-9, 1}), (V{0, 0, 5}));
+  // Weights need not sum to 1.
+  EXPECT_EQ(splitIterations(9, {2, 1}), (V{6, 3}));
+  EXPECT_EQ(splitIterations(5, {0, 0}), (V{3, 2}));
+  EXPECT_EQ(splitIterations(0, {1, 1}), (V{0, 0}));
+  // 0.3, 0.3, 0.3, 0.3, 1.8: two left, one to each of the largest
+  // remainders, .8 and then the first .3.
+  EXPECT_EQ(splitIterations(3, {0.1, 0.1, 0.1, 0.1, 0.6}), (V{1, 0, 0, 0, 2}));
+}
+
+TEST(SplitIterations, SumsToNForLargeN) {
+  int64_t N = (int64_t(1) << 60) + 12345;
+  std::vector<double> Shares = {0.1, 0.2, 0.3, 0.4};
+  std::vector<int64_t> Counts = splitIterations(N, Shares);
+  EXPECT_EQ(std::accumulate(Counts.begin(), Counts.end(), int64_t(0)), N);
+  for (size_t I = 0; I < Shares.size(); ++I)
+    EXPECT_NEAR(double(Counts[I]) / double(N), Shares[I], 1e-9);
+}

@@ -1,0 +1,142 @@
+//===-- RebalancerTest.cpp - Damped rebalancing from timings --------------===//
+//
+// The STEPOCL rule on synthetic devices: its first steps worked out by
+// hand, convergence to the split that makes every device finish at once,
+// and damping of the ping-pong that noisy timings cause.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/Rebalancer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace homp;
+
+namespace {
+
+/// Synthetic devices: a share r takes Fixed + r / Speed seconds.
+struct Devices {
+  std::vector<double> Fixed, Speed;
+  std::vector<double> times(const std::vector<double> &R) const {
+    std::vector<double> T;
+    for (size_t I = 0; I < R.size(); ++I)
+      T.push_back(Fixed[I] + R[I] / Speed[I]);
+    return T;
+  }
+  /// The split that makes every device finish at the same T:
+  /// r_i = (T - Fixed_i) Speed_i, summing to 1.
+  std::vector<double> ideal() const {
+    double SumS = 0, SumFS = 0;
+    for (size_t I = 0; I < Speed.size(); ++I) {
+      SumS += Speed[I];
+      SumFS += Fixed[I] * Speed[I];
+    }
+    double T = (1 + SumFS) / SumS;
+    std::vector<double> R;
+    for (size_t I = 0; I < Speed.size(); ++I)
+      R.push_back((T - Fixed[I]) * Speed[I]);
+    return R;
+  }
+};
+
+double distance(const std::vector<double> &A, const std::vector<double> &B) {
+  double D = 0;
+  for (size_t I = 0; I < A.size(); ++I)
+    D += std::fabs(A[I] - B[I]);
+  return D;
+}
+
+} // namespace
+
+TEST(Rebalancer, LinearDevicesBalanceInOneStep) {
+  // Times proportional to the share: with Q = 1 the rule gives r_i' =
+  // r_i mean / d_i = mean Speed_i, i.e. shares proportional to the speeds.
+  Devices D{{0, 0, 0}, {1, 3, 6}};
+  Rebalancer R({1, 1, 1});
+  EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-15);
+  R.update(D.times(R.ratios()));
+  EXPECT_FALSE(R.converged()) << "times 1/3, 1/9, 1/18";
+  EXPECT_NEAR(R.ratios()[0], 0.1, 1e-12);
+  EXPECT_NEAR(R.ratios()[1], 0.3, 1e-12);
+  EXPECT_NEAR(R.ratios()[2], 0.6, 1e-12);
+  R.update(D.times(R.ratios()));
+  EXPECT_TRUE(R.converged()) << "every device took 0.1 s";
+  EXPECT_NEAR(R.ratios()[2], 0.6, 1e-12) << "balanced: nothing moves";
+  EXPECT_EQ(R.damping(), 1);
+}
+
+TEST(Rebalancer, FixedCostsByHand) {
+  // d_0 = r_0, d_1 = 0.1 + r_1 (ideal 0.55, 0.45). From 0.5, 0.5: times
+  // 0.5, 0.6, mean 0.55; r' = 0.5 * 0.55 / 0.5 = 0.55 and
+  // 0.5 * 0.55 / 0.6 = 0.4583.., i.e. 6/11 and 5/11 once summing to 1.
+  Devices D{{0, 0.1}, {1, 1}};
+  Rebalancer R({0.5, 0.5});
+  R.update(D.times(R.ratios()));
+  EXPECT_NEAR(R.ratios()[0], 6.0 / 11, 1e-12);
+  EXPECT_NEAR(R.ratios()[1], 5.0 / 11, 1e-12);
+  EXPECT_FALSE(R.converged()) << "deviation 0.05 of mean 0.55";
+  // Times 6/11, 5/11 + 0.1: deviation 0.05/11, below 5% of 0.55.
+  R.update(D.times(R.ratios()));
+  EXPECT_TRUE(R.converged());
+}
+
+TEST(Rebalancer, ConvergesWithoutOscillating) {
+  Devices D{{0.01, 0.02, 0.005}, {1, 4, 10}};
+  std::vector<double> Ideal = D.ideal(); // 0.066, 0.224, 0.71
+  EXPECT_NEAR(Ideal[0] + Ideal[1] + Ideal[2], 1, 1e-12);
+  Rebalancer R({1, 1, 1});
+  int Steps = 0;
+  while (!R.converged() && Steps < 20) {
+    R.update(D.times(R.ratios()));
+    ++Steps;
+  }
+  EXPECT_LE(Steps, 4) << "calibrated within a few runs";
+  // Going on, the split closes in on the ideal and never moves away.
+  double Before = distance(R.ratios(), Ideal);
+  for (int K = 0; K < 10; ++K) {
+    R.update(D.times(R.ratios()));
+    double After = distance(R.ratios(), Ideal);
+    EXPECT_LE(After, Before + 1e-12) << "step " << K;
+    Before = After;
+  }
+  EXPECT_LT(Before, 1e-3);
+  EXPECT_LE(R.damping(), 2) << "at most one reversal on clean timings";
+}
+
+TEST(Rebalancer, DampsPingPong) {
+  // Two equal devices whose timing alternately reads 10% high on one and
+  // then the other: undamped, the split would swing for ever.
+  Devices D{{0, 0}, {1, 1}};
+  Rebalancer R({0.5, 0.5});
+  std::vector<double> Swings;
+  for (int J = 0; J < 12; ++J) {
+    std::vector<double> T = D.times(R.ratios());
+    T[J % 2] *= 1.1;
+    double Old = R.ratios()[0];
+    R.update(T);
+    Swings.push_back(std::fabs(R.ratios()[0] - Old));
+    if (J == 0) {
+      // Times 0.55, 0.5, mean 0.525: 0.5 * 0.525 / 0.55 against
+      // 0.5 * 0.525 / 0.5, i.e. 10/21 and 11/21.
+      EXPECT_NEAR(R.ratios()[0], 10.0 / 21, 1e-12);
+      EXPECT_EQ(R.damping(), 1);
+    }
+    if (J == 1)
+      EXPECT_EQ(R.damping(), 2) << "the first reversal";
+  }
+  EXPECT_GE(R.damping(), 6) << "every reversal damps further";
+  EXPECT_LT(Swings.back(), Swings[1] / 4);
+  EXPECT_NEAR(R.ratios()[0], 0.5, 0.01);
+}
+
+TEST(Rebalancer, CutDevicesStayCut) {
+  // A device of ratio 0 takes no time and is not part of the mean.
+  Rebalancer R({0.5, 0, 0.5});
+  R.update({0.2, 0, 0.1});
+  EXPECT_EQ(R.ratios()[1], 0);
+  // 0.5 * 0.15 / 0.2 and 0.5 * 0.15 / 0.1: 0.375 and 0.75, i.e. 1/3, 2/3.
+  EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(R.ratios()[2], 2.0 / 3, 1e-12);
+}
