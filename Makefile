@@ -34,7 +34,7 @@ check: build
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
-	@python3 benchmarks/balance/run.py --build $(BUILD) --out $(BUILD)/benchmarks/balance
+	@python3 benchmarks/balance/run.py --build $(BUILD) --out $(BUILD)/benchmarks/balance-results
 
 fuzz: build
 	@utils/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
