@@ -1,7 +1,8 @@
 # Top-level entry points. Both do all set-up on a fresh Debian machine.
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
-#   make bench   run the benchmarks (table and CSV)
+#   make bench   run the benchmarks (table and CSV), then the load-balancing
+#                benchmark (table, CSV, Markdown and plots)
 #   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
 #                clang's libFuzzer, not part of make check
 #   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
@@ -33,6 +34,7 @@ check: build
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
+	@python3 benchmarks/balance/run.py --build $(BUILD) --out $(BUILD)/benchmarks/balance-results
 
 fuzz: build
 	@utils/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)

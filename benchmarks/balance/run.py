@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""Runs HOMP'16's Table IV kernels under every scheduler kind (issue 8).
+
+One binary, build/benchmarks/balance: each kernel's loop is AUTO, so
+HOMP_SCHEDULE picks the kind, HOMP_DEVICES the devices (the host included
+or not), HOMP_EMULATE their speeds and HOMP_CUTOFF the cutoff. Each row is
+one process: a few untimed executions of the region (AUTO learns from
+them), then timed ones; the makespan is the median time of one execution.
+
+Per row: the makespan; the ideal makespan, work divided by the summed
+speeds of the devices, each measured alone (HOMP_DEVICES=<id>, the same
+emulation): speed_i = 1 / t_i, ideal = 1 / sum(1 / t_i); the capacity bound,
+the fastest device alone (all devices here share the host's cores, so their
+speeds do not add up and the sum-of-speeds ideal cannot be reached); the
+imbalance (slowest / mean device time - 1, from HOMP_INFO) and the bytes
+moved (HOMP_INFO), medians over the timed executions; which devices ran and
+which were cut off in the last execution.
+
+Writes a table to stdout, and balance.csv, balance.md and one PNG per
+kernel (with matplotlib) into --out, then checks issue 8's targets.
+
+usage: run.py [--build DIR] [--out DIR] [--only KERNEL,...] [--quick]
+"""
+import argparse
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+DEVICES = "0,1,2,3"
+
+# name, size, computational character. Sizes keep the whole run within a
+# few minutes on a 2-core machine, where the offload devices share the
+# host's cores and a 20x slower device makes an even split 20x slower.
+KERNELS = [
+    ("axpy", 2_000_000, "data-intensive"),
+    ("matvec", 1536, "compute-data balanced"),
+    ("matmul", 256, "compute-intensive"),
+    ("stencil2d", 768, "balanced, neighbours"),
+    ("sum", 4_000_000, "data-intensive, reduction"),
+    ("bm2d", 192, "compute-intensive, neighbours"),
+]
+# Issue 8 compares AXPY of 10^7 over device(*, host) with the host alone.
+SIZE_FOR = {("axpy", "with host"): 10_000_000}
+WARMUP, REPS = 2, 5
+ALONE_WARMUP, ALONE_REPS = 1, 2
+COMPUTE_BOUND = ("matmul", "bm2d")
+
+# label -> environment; AUTO rows leave HOMP_SCHEDULE unset.
+KINDS = [
+    ("BLOCK", {"HOMP_SCHEDULE": "BLOCK"}),
+    ("SCHED_DYNAMIC,2%", {"HOMP_SCHEDULE": "SCHED_DYNAMIC,2%"}),
+    ("SCHED_GUIDED", {"HOMP_SCHEDULE": "SCHED_GUIDED"}),
+    ("MODEL_1_AUTO", {"HOMP_SCHEDULE": "MODEL_1_AUTO"}),
+    ("MODEL_2_AUTO", {"HOMP_SCHEDULE": "MODEL_2_AUTO"}),
+    ("SCHED_PROFILE_AUTO,10%", {"HOMP_SCHEDULE": "SCHED_PROFILE_AUTO,10%"}),
+    ("MODEL_PROFILE_AUTO,10%", {"HOMP_SCHEDULE": "MODEL_PROFILE_AUTO,10%"}),
+    ("AUTO", {}),
+    ("AUTO cutoff(auto)", {"HOMP_CUTOFF": "auto"}),
+]
+FIXED = [k for k, _ in KINDS if not k.startswith("AUTO")]
+
+# label -> (devices, emulation, kernels it applies to or None for all)
+HETERO = [
+    ("none", (DEVICES, "", None)),
+    ("dev0 4x", (DEVICES, "0:4", COMPUTE_BOUND)),
+    ("dev0 4x, dev1 20x", (DEVICES, "0:4,1:20", None)),
+    ("with host", (DEVICES + ",host", "", None)),
+]
+
+TITLE = re.compile(r"^homp: region .*?: (\d+) iterations on (\d+) devices?"
+                   r"(?:; schedule (.*?))?(?:; cut off: ([\d, ]+))?"
+                   r" in ([\d.]+) ms, imbalance ([\d.]+)$")
+ROW = re.compile(r"^homp:\s+(host|\d+)\s+\S+\s+(.*?)\s+(\d+)\s+(\d+)\s+(\d+)"
+                 r"\s+([\d.]+)$")
+
+
+def run(binary, kernel, mode, n, warmup, reps, env, info):
+    full = dict(os.environ)
+    for var in ("HOMP_SCHEDULE", "LOOP_DIST_POLICY", "HOMP_CUTOFF",
+                "HOMP_EMULATE", "HOMP_DEVICES", "HOMP_INFO"):
+        full.pop(var, None)
+    full.update(env)
+    if info:
+        full["HOMP_INFO"] = "1"
+    out = subprocess.run([binary, kernel, mode, str(n), str(warmup),
+                          str(reps)], capture_output=True, text=True,
+                         env=full, timeout=600)
+    if out.returncode != 0:
+        sys.exit(f"{kernel} {mode} {env} failed ({out.returncode}):\n"
+                 f"{out.stderr[-3000:]}")
+    first, second = out.stdout.splitlines()[:2]
+    fields = first.split()
+    times = [float(t) for t in second.split()[1:]]
+    return {"median": float(fields[2]), "checksum": float(fields[4]),
+            "times": times, "executions": parse_info(out.stderr)}
+
+
+def parse_info(text):
+    """HOMP_INFO's report of each execution of the region."""
+    executions = []
+    for line in text.splitlines():
+        m = TITLE.match(line)
+        if m:
+            cut = [d.strip() for d in (m.group(4) or "").split(",")
+                   if d.strip()]
+            executions.append({"schedule": m.group(3) or "", "cut": cut,
+                               "imbalance": float(m.group(6)),
+                               "devices": {}, "bytes": 0})
+            continue
+        m = ROW.match(line)
+        if m and executions:
+            e = executions[-1]
+            e["bytes"] += int(m.group(4)) + int(m.group(5))
+            e["devices"][m.group(1)] = (m.group(2), float(m.group(6)))
+        elif line.startswith("homp:") and "device" not in line:
+            print(f"  note: {line}", file=sys.stderr)
+    return executions
+
+
+def fmt_ms(seconds):
+    return f"{seconds * 1e3:.2f}"
+
+
+def check_sum(name, got, want):
+    if abs(got - want) > 1e-9 * max(1.0, abs(want)):
+        sys.exit(f"{name}: checksum {got!r} differs from the sequential "
+                 f"{want!r}")
+
+
+def measure_kernel(binary, kernel, size, quick):
+    """Every row of one kernel, with the reference times of its sizes."""
+    warmup, reps = (2, 3) if quick else (WARMUP, REPS)
+    refs = {}  # n -> (sequential run, host 'parallel for' run)
+
+    def reference(n):
+        if n not in refs:
+            seq = run(binary, kernel, "seq", n, 0, 1, {}, False)
+            host = run(binary, kernel, "host", n, 1, reps, {}, False)
+            check_sum(f"{kernel} host", host["checksum"], seq["checksum"])
+            refs[n] = (seq, host)
+        return refs[n]
+
+    alone = {}  # (n, device, factor) -> seconds
+    rows = []
+    for hetero, (devices, emulate, only) in HETERO:
+        if only and kernel not in only:
+            continue
+        n = SIZE_FOR.get((kernel, hetero), size)
+        seq, host = reference(n)
+        env = {"HOMP_DEVICES": devices}
+        if emulate:
+            env["HOMP_EMULATE"] = emulate
+        times = []
+        for dev in devices.split(","):
+            factor = dict(p.split(":") for p in emulate.split(",")
+                          if p).get(dev, "1")
+            if (n, dev, factor) not in alone:
+                r = run(binary, kernel, "homp", n, ALONE_WARMUP, ALONE_REPS,
+                        dict(env, HOMP_DEVICES=dev, HOMP_SCHEDULE="BLOCK"),
+                        False)
+                check_sum(f"{kernel} alone on {dev}", r["checksum"],
+                          seq["checksum"])
+                alone[(n, dev, factor)] = r["median"]
+            times.append(alone[(n, dev, factor)])
+        ideal = 1 / sum(1 / t for t in times)
+        capacity = min(times)
+        for kind, kenv in KINDS:
+            r = run(binary, kernel, "homp", n, warmup, reps,
+                    dict(env, **kenv), True)
+            check_sum(f"{kernel} {kind} {hetero}", r["checksum"],
+                      seq["checksum"])
+            timed = r["executions"][warmup:] or r["executions"]
+            last = timed[-1]
+            rows.append({
+                "kernel": kernel, "n": n, "hetero": hetero, "kind": kind,
+                "makespan": r["median"], "ideal": ideal,
+                "capacity": capacity, "host_for": host["median"],
+                "seq": seq["median"],
+                "imbalance": 100 * (statistics.median(
+                    e["imbalance"] for e in timed) - 1),
+                "bytes": statistics.median(e["bytes"] for e in timed),
+                "ran": " ".join(sorted(d for d, (w, _) in
+                                       last["devices"].items() if w != "-")),
+                "cut": " ".join(last["cut"]),
+                "schedule": last["schedule"],
+                "times": r["times"], "warmup": warmup,
+                "cut_by_execution": [e["cut"] for e in r["executions"]],
+            })
+    return rows
+
+
+def table(rows):
+    head = (f"{'kernel':<10} {'n':>8} {'hetero':<18} {'kind':<23} {'ms':>9} "
+            f"{'ideal':>8} {'cap.':>8} {'/ideal':>7} {'/cap.':>6} "
+            f"{'/BLOCK':>7} {'imb.%':>6} {'MB':>8}  ran (cut)")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        block = blockOf(rows, r)
+        lines.append(
+            f"{r['kernel']:<10} {r['n']:>8} {r['hetero']:<18} {r['kind']:<23} "
+            f"{fmt_ms(r['makespan']):>9} {fmt_ms(r['ideal']):>8} "
+            f"{fmt_ms(r['capacity']):>8} {r['makespan'] / r['ideal']:>7.2f} "
+            f"{r['makespan'] / r['capacity']:>6.2f} "
+            f"{r['makespan'] / block:>7.2f} {r['imbalance']:>6.1f} "
+            f"{r['bytes'] / 1e6:>8.1f}  {r['ran']}"
+            + (f" (cut {r['cut']})" if r["cut"] else ""))
+    return lines
+
+
+def blockOf(rows, r):
+    return next(x["makespan"] for x in rows if x["kernel"] == r["kernel"]
+                and x["hetero"] == r["hetero"] and x["kind"] == "BLOCK")
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "n", "heterogeneity", "kind", "makespan_s",
+                    "ideal_s", "capacity_s", "host_parallel_for_s", "seq_s",
+                    "over_ideal", "over_capacity", "over_block",
+                    "imbalance_pct", "bytes_moved", "devices_ran", "cut_off",
+                    "schedule", "execution_times_s"])
+        for r in rows:
+            w.writerow([r["kernel"], r["n"], r["hetero"], r["kind"],
+                        f"{r['makespan']:.6f}", f"{r['ideal']:.6f}",
+                        f"{r['capacity']:.6f}", f"{r['host_for']:.6f}",
+                        f"{r['seq']:.6f}",
+                        f"{r['makespan'] / r['ideal']:.3f}",
+                        f"{r['makespan'] / r['capacity']:.3f}",
+                        f"{r['makespan'] / blockOf(rows, r):.3f}",
+                        f"{r['imbalance']:.1f}", int(r["bytes"]), r["ran"],
+                        r["cut"], r["schedule"],
+                        " ".join(f"{t:.6f}" for t in r["times"])])
+
+
+def plot(rows, kernel, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    mine = [r for r in rows if r["kernel"] == kernel]
+    heteros = [h for h, _ in HETERO if any(r["hetero"] == h for r in mine)]
+    kinds = [k for k, _ in KINDS]
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    width = 0.8 / len(heteros)
+    for i, h in enumerate(heteros):
+        xs = [k + (i - (len(heteros) - 1) / 2) * width
+              for k in range(len(kinds))]
+        ms = [next(r["makespan"] for r in mine if r["hetero"] == h
+                   and r["kind"] == kind) * 1e3 for kind in kinds]
+        bars = ax.bar(xs, ms, width, label=h)
+        ideal = next(r["ideal"] for r in mine if r["hetero"] == h) * 1e3
+        cap = next(r["capacity"] for r in mine if r["hetero"] == h) * 1e3
+        color = bars[0].get_facecolor()
+        ax.axhline(ideal, color=color, linestyle=":", linewidth=1)
+        ax.axhline(cap, color=color, linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(kinds)))
+    ax.set_xticklabels(kinds, rotation=25, ha="right", fontsize=8)
+    ax.set_ylabel("makespan per execution (ms)")
+    ax.set_yscale("log")
+    sizes = "/".join(str(n) for n in sorted({r["n"] for r in mine}))
+    ax.set_title(f"{kernel} (n = {sizes}): bars per heterogeneity; dotted: "
+                 "sum-of-speeds ideal, dashed: fastest device alone")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def targets(rows):
+    """Issue 8's targets, each with the numbers it rests on."""
+    out = []
+
+    def row(kernel, hetero, kind):
+        return next((r for r in rows if r["kernel"] == kernel and
+                     r["hetero"] == hetero and r["kind"] == kind), None)
+
+    out.append("1. device 0 4x slower, compute-bound loops: SCHED_PROFILE_AUTO "
+               "and AUTO <= 0.6x BLOCK and <= 1.1x ideal")
+    for kernel in COMPUTE_BOUND:
+        block = row(kernel, "dev0 4x", "BLOCK")
+        if not block:
+            continue
+        for kind in ("SCHED_PROFILE_AUTO,10%", "AUTO"):
+            r = row(kernel, "dev0 4x", kind)
+            vb = r["makespan"] / block["makespan"]
+            vi = r["makespan"] / r["ideal"]
+            vc = r["makespan"] / r["capacity"]
+            out.append(
+                f"   {kernel:<9} {kind:<23} {vb:.2f}x BLOCK "
+                f"[{'met' if vb <= 0.6 else 'NOT met'}], {vi:.2f}x "
+                f"sum-of-speeds ideal [{'met' if vi <= 1.1 else 'NOT met'}], "
+                f"{vc:.2f}x capacity bound")
+    out.append("2. cutoff drops the 20x-slower device 1 after the first "
+               "executions (AUTO cutoff(auto), dev0 4x, dev1 20x)")
+    for kernel, _, _ in KERNELS:
+        r = row(kernel, "dev0 4x, dev1 20x", "AUTO cutoff(auto)")
+        if not r:
+            continue
+        cuts = r["cut_by_execution"]
+        later = cuts[1:]
+        dropped = bool(later) and all("1" in c for c in later)
+        seen = ["[" + ",".join(c) + "]" for c in cuts]
+        out.append(f"   {kernel:<9} cut off per execution: {' '.join(seen)} "
+                   f"[{'met' if dropped else 'NOT met'}]")
+    out.append("3. axpy over device(*, host), AUTO <= 1.1x the host-only "
+               "'parallel for'")
+    for kind in ("AUTO", "AUTO cutoff(auto)", "BLOCK"):
+        r = row("axpy", "with host", kind)
+        if r:
+            v = r["makespan"] / r["host_for"]
+            out.append(f"   {kind:<18} {fmt_ms(r['makespan'])} ms against "
+                       f"{fmt_ms(r['host_for'])} ms: {v:.2f}x"
+                       + (f" [{'met' if v <= 1.1 else 'NOT met'}]"
+                          if kind == "AUTO" else ""))
+    out.append("4. AUTO <= 1.05x the best fixed kind, per kernel and "
+               "heterogeneity")
+    for kernel, _, _ in KERNELS:
+        for hetero, _ in HETERO:
+            auto = row(kernel, hetero, "AUTO")
+            if not auto:
+                continue
+            best = min((row(kernel, hetero, k) for k in FIXED),
+                       key=lambda r: r["makespan"])
+            v = auto["makespan"] / best["makespan"]
+            out.append(f"   {kernel:<9} {hetero:<18} AUTO {v:.2f}x best "
+                       f"({best['kind']}) [{'met' if v <= 1.05 else 'NOT met'}]")
+    return out
+
+
+def markdown(rows, goals, path, plots):
+    lines = ["# Load balancing: HOMP'16 Table IV kernels", "",
+             "Makespan: median time of one region execution after "
+             f"{rows[0]['warmup']} warm-up executions. ideal: work over the "
+             "summed speeds of the devices, each measured alone; cap.: the "
+             "fastest device alone (the devices share the host's cores). "
+             "imb.: slowest / mean device time - 1 (HOMP_INFO). MB: bytes "
+             "copied in and out per execution.", "", "```"]
+    lines += table(rows)
+    lines += ["```", "", "## Targets (issue 8)", "", "```"] + goals + ["```"]
+    if plots:
+        lines += [""] + [f"![{k}]({k}.png)" for k in plots]
+    else:
+        lines += ["", "No plots: matplotlib is not installed."]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def plot_all(csv_path, out):
+    """The kernels plotted, with this interpreter's matplotlib or, where it
+    has none, the system Python's (Debian's python3-matplotlib)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and \
+                os.path.exists(system):
+            done = subprocess.run([system, __file__, "--plot", csv_path,
+                                   "--out", out], capture_output=True,
+                                  text=True)
+            if done.returncode == 0:
+                return done.stdout.split()
+        print("matplotlib is not installed: no plots", file=sys.stderr)
+        return []
+    rows = []
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            rows.append({"kernel": r["kernel"], "n": int(r["n"]),
+                         "hetero": r["heterogeneity"], "kind": r["kind"],
+                         "makespan": float(r["makespan_s"]),
+                         "ideal": float(r["ideal_s"]),
+                         "capacity": float(r["capacity_s"])})
+    kernels = sorted({r["kernel"] for r in rows})
+    for kernel in kernels:
+        plot(rows, kernel, os.path.join(out, f"{kernel}.png"))
+    return kernels
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plot", metavar="CSV",
+                        help="only plot a balance.csv into --out")
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--out", help="default: BUILD/benchmarks/balance-results "
+                        "(BUILD/benchmarks/balance is the program)")
+    parser.add_argument("--only", help="comma-separated kernel names")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer executions per row")
+    args = parser.parse_args()
+    out = args.out or os.path.join(args.build, "benchmarks",
+                                   "balance-results")
+    binary = os.path.join(args.build, "benchmarks", "balance")
+    if args.plot:
+        print(" ".join(plot_all(args.plot, out)))
+        return
+    only = set(args.only.split(",")) if args.only else None
+    known = {k for k, _, _ in KERNELS}
+    if only and not only <= known:
+        sys.exit(f"unknown kernel(s) {sorted(only - known)}; "
+                 f"known: {sorted(known)}")
+    os.makedirs(out, exist_ok=True)
+    start = time.monotonic()
+    rows = []
+    for kernel, n, _ in KERNELS:
+        if only and kernel not in only:
+            continue
+        rows += measure_kernel(binary, kernel, n, args.quick)
+        print(f"  {kernel} done after {time.monotonic() - start:.0f} s",
+              file=sys.stderr)
+    lines = table(rows)
+    goals = targets(rows)
+    print("Load balancing, HOMP'16 Table IV kernels: makespan per region "
+          "execution (ms)")
+    print("\n".join(lines))
+    print()
+    print("\n".join(goals))
+    write_csv(rows, os.path.join(out, "balance.csv"))
+    plots = plot_all(os.path.join(out, "balance.csv"), out)
+    markdown(rows, goals, os.path.join(out, "balance.md"), plots)
+    print(f"\nbalance.csv, balance.md and plots in {out} "
+          f"({time.monotonic() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
