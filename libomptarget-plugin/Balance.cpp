@@ -3,7 +3,9 @@
 #include "Balance.h"
 
 #include "Devices.h"
+#include "Machine.h"
 
+#include "homp/Rebalancer.h"
 #include "homp/Scheduler.h"
 
 #include <omp.h>
@@ -13,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -20,10 +23,10 @@ namespace homp {
 
 namespace {
 
-/// Rates (iterations per second) per device position, learned from the
-/// executions of one region over one device set at one size class.
+/// The split of one region over one device set at one size class, learned
+/// from its executions: first the sample's rates, then damped rebalancing.
 struct Profile {
-  std::vector<double> Rates;
+  std::optional<Rebalancer> Split;
   int Executions = 0;
 };
 
@@ -52,13 +55,43 @@ ProfileKey keyOf(const ConstructInfo &Info, const std::vector<int> &Devices,
   return {&Info, Devices, Class};
 }
 
-/// The model's view of the devices until a machine model exists: equal,
-/// but for what HOMP_EMULATE slows down.
-std::vector<double> modelWeights(const std::vector<int> &Devices) {
-  std::vector<double> W;
+/// The machine model, with the devices HOMP_EMULATE slows down slower: an
+/// unknown compute rate first becomes the known devices' mean (or the
+/// nominal rate), so that the slowdown shows.
+MachineModel emulatedModel() {
+  MachineModel M = machineModel();
+  double Known = 0;
+  unsigned NKnown = 0;
+  for (const DeviceModel &D : M.Devices)
+    if (D.Gflops > 0)
+      Known += D.Gflops, ++NKnown;
+  for (size_t Id = 0; Id < M.Devices.size(); ++Id) {
+    DeviceModel &D = M.Devices[Id];
+    double F = emulationFactor(static_cast<int>(Id));
+    if (F == 1)
+      continue;
+    if (!(D.Gflops > 0))
+      D.Gflops = NKnown ? Known / NKnown : NominalGflops;
+    D.Gflops /= F;
+    D.BandwidthMBs /= F;
+  }
+  return M;
+}
+
+/// Whether the model knows every device's compute rate (a machine file).
+bool modelKnowsSpeeds(const std::vector<int> &Devices) {
+  const MachineModel &M = machineModel();
   for (int D : Devices)
-    W.push_back(1.0 / emulationFactor(D));
-  return W;
+    if (D < 0 || static_cast<size_t>(D) >= M.Devices.size() ||
+        !(M.Devices[D].Gflops > 0))
+      return false;
+  return true;
+}
+
+std::vector<double> modelWeights(const std::vector<int> &Devices,
+                                 const LoopCost &C, int64_t Trips,
+                                 bool WithData) {
+  return modelShares(emulatedModel(), Devices, C, Trips, WithData);
 }
 
 } // namespace
@@ -77,7 +110,6 @@ std::string LoopSchedule::describe() const {
 }
 
 std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff) {
-  // A device not measured yet counts as an average one.
   double Known = 0;
   unsigned NKnown = 0;
   for (double R : Rates)
@@ -87,25 +119,32 @@ std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff) {
     if (!(R > 0))
       R = NKnown ? Known / NKnown : 1;
   double Total = std::accumulate(Rates.begin(), Rates.end(), 0.0);
-  std::vector<double> Shares;
-  for (double R : Rates)
-    Shares.push_back(R / Total);
-  if (Cutoff <= 0 || Shares.empty())
-    return Shares;
-  size_t Best = std::max_element(Shares.begin(), Shares.end()) - Shares.begin();
-  double Kept = 0;
-  for (size_t I = 0; I < Shares.size(); ++I) {
-    if (Shares[I] < Cutoff && I != Best)
-      Shares[I] = 0;
-    Kept += Shares[I];
-  }
-  for (double &S : Shares)
-    S /= Kept;
-  return Shares;
+  for (double &R : Rates)
+    R /= Total;
+  return applyCutoff(std::move(Rates), Cutoff);
+}
+
+std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
+                                const std::vector<double> &Seconds,
+                                const std::vector<double> &Weights) {
+  std::vector<double> Rates(Iterations.size(), 0);
+  double PerWeight = 0;
+  unsigned Measured = 0;
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (Iterations[I] > 0 && Seconds[I] > 0) {
+      Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
+      if (Weights[I] > 0)
+        PerWeight += Rates[I] / Weights[I], ++Measured;
+    }
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (!(Rates[I] > 0) && Measured)
+      Rates[I] = Weights[I] * PerWeight / Measured;
+  return Rates;
 }
 
 LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
-                          const std::vector<int> &Devices, int64_t Trips) {
+                          const std::vector<int> &Devices, int64_t Trips,
+                          const LoopCost &C) {
   LoopSchedule S;
   const Settings &Env = settings();
   unsigned N = static_cast<unsigned>(Devices.size());
@@ -130,16 +169,24 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
     S.ChoseAuto = true;
     std::lock_guard<std::mutex> Lock(ProfilesLock);
     auto It = profiles().find(keyOf(Info, Devices, Trips));
-    if (It != profiles().end()) {
-      S.Kind = abi::SchedKind::Profile;
+    if (It != profiles().end() && It->second.Split) {
+      S.Kind = abi::SchedKind::ModelProfile;
       S.Mode = LoopSchedule::Shares;
-      S.Weights = sharesByRates(It->second.Rates, S.Cutoff);
-      S.Why = "rates learned in " + std::to_string(It->second.Executions) +
-              " execution" + (It->second.Executions == 1 ? "" : "s");
+      S.Weights = It->second.Split->ratios();
+      S.Why = "split learned in " + std::to_string(It->second.Executions) +
+              " execution" + (It->second.Executions == 1 ? "" : "s") +
+              (It->second.Split->converged() ? ", calibrated" : "");
       return S;
     }
-    Kind = abi::SchedKind::Profile;
-    S.Why = "first execution: sampling";
+    // A machine file that knows every device: its model; else a sample
+    // split by the model measures the devices.
+    if (modelKnowsSpeeds(Devices)) {
+      Kind = abi::SchedKind::Model2;
+      S.Why = "first execution: machine model";
+    } else {
+      Kind = abi::SchedKind::ModelProfile;
+      S.Why = "first execution: sampling";
+    }
   }
   S.Kind = Kind;
   abi::Amount Given = Amount.given() ? Amount : defaultAmount(Kind);
@@ -153,7 +200,9 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
   case abi::SchedKind::Model1:
   case abi::SchedKind::Model2:
     S.Mode = LoopSchedule::Shares;
-    S.Weights = sharesByRates(modelWeights(Devices), S.Cutoff);
+    S.Weights = applyCutoff(
+        modelWeights(Devices, C, Trips, Kind == abi::SchedKind::Model2),
+        S.Cutoff);
     break;
   case abi::SchedKind::Profile:
   case abi::SchedKind::ModelProfile:
@@ -161,7 +210,7 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
     S.Mode = LoopSchedule::Sampled;
     S.Chunk = std::min(Trips, Given.of(Trips));
     S.Weights = Kind == abi::SchedKind::ModelProfile
-                    ? sharesByRates(modelWeights(Devices), 0)
+                    ? modelWeights(Devices, C, S.Chunk, /*WithData=*/true)
                     : std::vector<double>(N, 1.0);
     break;
   }
@@ -174,25 +223,31 @@ std::vector<double> dataRegionShares(const abi::Policy &P,
   if (P.Sched == abi::SchedKind::Auto && Env.Schedule && Env.Schedule->Block)
     return std::vector<double>(Devices.size(), 1.0);
   abi::Cutoff None;
-  return sharesByRates(
-      modelWeights(Devices),
+  return applyCutoff(
+      modelWeights(Devices, LoopCost(), 0, /*WithData=*/false),
       cutoffRatio(None, Env.Cut, static_cast<unsigned>(Devices.size())));
 }
 
-void recordExecution(const ConstructInfo &Info, const std::vector<int> &Devices,
-                     int64_t Trips, const std::vector<int64_t> &Iterations,
+void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
+                     const std::vector<int> &Devices, int64_t Trips,
+                     const std::vector<int64_t> &Iterations,
                      const std::vector<double> &Seconds) {
   std::lock_guard<std::mutex> Lock(ProfilesLock);
   Profile &P = profiles()[keyOf(Info, Devices, Trips)];
-  P.Rates.resize(Devices.size(), 0);
-  for (size_t I = 0; I < Devices.size(); ++I) {
-    if (Iterations[I] <= 0 || Seconds[I] <= 0)
-      continue; // cut off, or not measurable: keep what is known
-    double Measured = static_cast<double>(Iterations[I]) / Seconds[I];
-    // Damped: one noisy execution moves the estimate halfway.
-    P.Rates[I] = P.Rates[I] > 0 ? (P.Rates[I] + Measured) / 2 : Measured;
-  }
   ++P.Executions;
+  if (!P.Split) {
+    if (S.Mode != LoopSchedule::Shares) {
+      // A sample: its rates give the split to start from.
+      std::vector<double> Rates(Devices.size(), 0);
+      for (size_t I = 0; I < Devices.size(); ++I)
+        if (Iterations[I] > 0 && Seconds[I] > 0)
+          Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
+      P.Split.emplace(sharesByRates(Rates, S.Cutoff));
+      return;
+    }
+    P.Split.emplace(S.Weights);
+  }
+  P.Split->update(Seconds); // the times of the shares it gave
 }
 
 double emulationFactor(int Device) {

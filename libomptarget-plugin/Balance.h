@@ -7,9 +7,11 @@
 //  - a loop with a kind runs it; HOMP_SCHEDULE / LOOP_DIST_POLICY override
 //    the kind of AUTO loops;
 //  - AUTO (the decision rule, docs/UserGuide.md "Load balancing"): the
-//    first execution of a region over a device set samples (as
-//    SCHED_PROFILE_AUTO); later executions of a similar size split the loop
-//    by the rates learned so far, refined after each execution;
+//    first execution of a region over a device set samples, split by the
+//    machine model (as MODEL_PROFILE_AUTO), or runs MODEL_2_AUTO when a
+//    machine file gives every device's speed; later executions of a similar
+//    size keep one share per device, rebalanced after each execution from
+//    the devices' times (STEPOCL's damped rule, homp/Rebalancer.h);
 //  - HOMP_EMULATE holds a device after each of its parts so that it looks
 //    slower to everything, the measurements and profiles included.
 //
@@ -21,6 +23,7 @@
 #include "Construct.h"
 
 #include "homp/Abi.h"
+#include "homp/Model.h"
 
 #include <cstdint>
 #include <string>
@@ -49,9 +52,11 @@ struct LoopSchedule {
 };
 
 /// The schedule of an execution of Info's loop with policy P over Devices
-/// (ids, by position), whose scheduled loop has Trips iterations.
+/// (ids, by position), whose scheduled loop has Trips iterations costing C
+/// each (for the model kinds).
 LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
-                          const std::vector<int> &Devices, int64_t Trips);
+                          const std::vector<int> &Devices, int64_t Trips,
+                          const LoopCost &C);
 
 /// The shares a data region gives a labelled AUTO loop when it begins
 /// (the loop keeps them for the region's lifetime): by the model, with
@@ -59,15 +64,24 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
 std::vector<double> dataRegionShares(const abi::Policy &P,
                                      const std::vector<int> &Devices);
 
-/// What each device (by position) ran in one execution, and how long it
-/// took, for the profiles that AUTO learns.
-void recordExecution(const ConstructInfo &Info, const std::vector<int> &Devices,
-                     int64_t Trips, const std::vector<int64_t> &Iterations,
+/// What each device (by position) ran in one execution of an AUTO loop
+/// scheduled as S, and how long it took: AUTO's profile learns from it.
+void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
+                     const std::vector<int> &Devices, int64_t Trips,
+                     const std::vector<int64_t> &Iterations,
                      const std::vector<double> &Seconds);
 
 /// Shares of the devices by rates (iterations per second), with Cutoff
-/// applied: a device below it gets 0, at least one device remains.
+/// applied: a device below it gets 0, at least one device remains. A rate
+/// of 0 (not measured) counts as an average device's.
 std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff);
+
+/// The rates of a sample: per device Iterations / Seconds; a device that
+/// ran none of it gets the rate its Weight predicts, scaled as the measured
+/// devices' rates are to their weights.
+std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
+                                const std::vector<double> &Seconds,
+                                const std::vector<double> &Weights);
 
 /// HOMP_EMULATE: the factor Device (an id, or the host's) is slowed by.
 double emulationFactor(int Device);

@@ -451,11 +451,14 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   RunSplit({0, Sch.Chunk}, Weights);
   if (Sch.Chunk >= N)
     return;
-  std::vector<double> Rates;
-  for (const Slot &S : Slots)
-    Rates.push_back(S.Seconds > 0 ? static_cast<double>(S.Ran.size()) / S.Seconds
-                                  : 0);
-  RunSplit({Sch.Chunk, N}, sharesByRates(Rates, Sch.Cutoff));
+  std::vector<int64_t> Ran;
+  std::vector<double> Seconds;
+  for (const Slot &S : Slots) {
+    Ran.push_back(S.Ran.size());
+    Seconds.push_back(S.Seconds);
+  }
+  RunSplit({Sch.Chunk, N},
+           sharesByRates(sampleRates(Ran, Seconds, Weights), Sch.Cutoff));
 }
 
 void Launcher::rerunOnHost(Slot &S) {
@@ -565,7 +568,9 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     std::string Cut;
     for (unsigned P = 0; P < K.Devices.size(); ++P)
       if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
-        Cut += (Cut.empty() ? "" : ", ") + std::to_string(K.Devices[P]);
+        Cut += (Cut.empty() ? "" : ", ") +
+               (K.Devices[P] == HostId ? std::string("host")
+                                       : std::to_string(K.Devices[P]));
     if (!Cut.empty())
       Title += "; cut off: " + Cut;
   } else if (!K.NotScheduled.empty()) {
@@ -731,7 +736,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
             S.Work->Iterations.Dims[K.Plan.ScheduledLoop].size();
       Secs[S.Position] = S.Seconds;
     }
-    recordExecution(*K.Info, K.Devices, K.SchedTrips, Its, Secs);
+    recordExecution(*K.Info, *K.Sched, K.Devices, K.SchedTrips, Its, Secs);
   }
   if (settings().Info)
     report(ById, secondsSince(Start));
@@ -747,6 +752,38 @@ KernelInstance::~KernelInstance() {
     for (ResidentArray *R : *List)
       if (R && !releaseResident(R, abi::copiesOut(R->Map), false, Bytes, Error))
         constructFatal(*Info, Error);
+}
+
+/// What one iteration of loop L costs, for the model: the bytes of the
+/// arrays aligned with the loop copied in and out per iteration, the bytes
+/// of duplicated arrays copied once per device, and (without an analysis
+/// of the body) one operation per iteration of the loops inside it.
+static LoopCost loopCost(const KernelInstance &K, unsigned L,
+                         const LoopNest &Nest) {
+  const abi::Descriptor &D = K.Info->Desc;
+  LoopCost C;
+  for (unsigned I = 0; I < Nest.Rank; ++I)
+    if (I != L)
+      C.FlopsPerIteration *= static_cast<double>(std::max<int64_t>(1, Nest.Trips[I]));
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (K.ItemResidents[I])
+      continue; // never moved
+    const abi::Array &A = D.Arrays[I];
+    const ArrayShape &Sh = K.Values.Arrays[I].Shape;
+    double Bytes = static_cast<double>(Sh.ElementSize) *
+                   static_cast<double>(ProductSet::of(Sh.Section).volume());
+    double Ways = abi::copiesIn(A.Map) + abi::copiesOut(A.Map);
+    bool WithLoop = false;
+    for (unsigned Dm = 0; Dm < A.Rank; ++Dm)
+      WithLoop |= A.Dims[Dm].Kind == abi::Policy::Align &&
+                  (A.Dims[Dm].ToLoop || A.Dims[Dm].Target == D.Label);
+    if (WithLoop)
+      C.BytesPerIteration +=
+          Ways * Bytes / static_cast<double>(std::max<int64_t>(1, Nest.Trips[L]));
+    else if (!A.distributed())
+      C.FixedBytes += Ways * Bytes;
+  }
+  return C;
 }
 
 /// Decides the schedule of the nest's first AUTO loop, if it has one, and
@@ -766,7 +803,8 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   unsigned L = static_cast<unsigned>(Loop - D.Loops.begin());
   Clock::time_point Began = Clock::now();
   K.SchedTrips = Nest.Trips[L];
-  K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips);
+  K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips,
+                         loopCost(K, L, Nest));
   // A duplicated array mapped back is merged once per device: its parts
   // must not come in pieces.
   for (size_t I = 0; I < D.Arrays.size(); ++I)
@@ -783,7 +821,9 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
     In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
-    std::string Id = std::to_string(K.Devices[P]);
+    std::string Id = K.Devices[P] == omp_get_initial_device()
+                         ? std::string("host")
+                         : std::to_string(K.Devices[P]);
     if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
       Cut += (Cut.empty() ? "" : ",") + Id;
     if (K.Sched->Mode == LoopSchedule::Shares)
