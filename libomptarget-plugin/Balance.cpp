@@ -109,39 +109,6 @@ std::string LoopSchedule::describe() const {
   return S;
 }
 
-std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff) {
-  double Known = 0;
-  unsigned NKnown = 0;
-  for (double R : Rates)
-    if (R > 0)
-      Known += R, ++NKnown;
-  for (double &R : Rates)
-    if (!(R > 0))
-      R = NKnown ? Known / NKnown : 1;
-  double Total = std::accumulate(Rates.begin(), Rates.end(), 0.0);
-  for (double &R : Rates)
-    R /= Total;
-  return applyCutoff(std::move(Rates), Cutoff);
-}
-
-std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
-                                const std::vector<double> &Seconds,
-                                const std::vector<double> &Weights) {
-  std::vector<double> Rates(Iterations.size(), 0);
-  double PerWeight = 0;
-  unsigned Measured = 0;
-  for (size_t I = 0; I < Rates.size(); ++I)
-    if (Iterations[I] > 0 && Seconds[I] > 0) {
-      Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
-      if (Weights[I] > 0)
-        PerWeight += Rates[I] / Weights[I], ++Measured;
-    }
-  for (size_t I = 0; I < Rates.size(); ++I)
-    if (!(Rates[I] > 0) && Measured)
-      Rates[I] = Weights[I] * PerWeight / Measured;
-  return Rates;
-}
-
 LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
                           const std::vector<int> &Devices, int64_t Trips,
                           const LoopCost &C) {

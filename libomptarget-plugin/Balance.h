@@ -71,18 +71,6 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                      const std::vector<int64_t> &Iterations,
                      const std::vector<double> &Seconds);
 
-/// Shares of the devices by rates (iterations per second), with Cutoff
-/// applied: a device below it gets 0, at least one device remains. A rate
-/// of 0 (not measured) counts as an average device's.
-std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff);
-
-/// The rates of a sample: per device Iterations / Seconds; a device that
-/// ran none of it gets the rate its Weight predicts, scaled as the measured
-/// devices' rates are to their weights.
-std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
-                                const std::vector<double> &Seconds,
-                                const std::vector<double> &Weights);
-
 /// HOMP_EMULATE: the factor Device (an id, or the host's) is slowed by.
 double emulationFactor(int Device);
 

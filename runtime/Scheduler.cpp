@@ -2,10 +2,13 @@
 
 #include "homp/Scheduler.h"
 
+#include "homp/Model.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
 
 namespace homp {
 
@@ -182,6 +185,39 @@ std::optional<Range> ChunkQueue::next() {
   Range R{Next, std::min(N, Next + Size)};
   Next = R.End;
   return R;
+}
+
+std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff) {
+  double Known = 0;
+  unsigned NKnown = 0;
+  for (double R : Rates)
+    if (R > 0)
+      Known += R, ++NKnown;
+  for (double &R : Rates)
+    if (!(R > 0))
+      R = NKnown ? Known / NKnown : 1;
+  double Total = std::accumulate(Rates.begin(), Rates.end(), 0.0);
+  for (double &R : Rates)
+    R /= Total;
+  return applyCutoff(std::move(Rates), Cutoff);
+}
+
+std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
+                                const std::vector<double> &Seconds,
+                                const std::vector<double> &Weights) {
+  std::vector<double> Rates(Iterations.size(), 0);
+  double PerWeight = 0;
+  unsigned Measured = 0;
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (Iterations[I] > 0 && Seconds[I] > 0) {
+      Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
+      if (Weights[I] > 0)
+        PerWeight += Rates[I] / Weights[I], ++Measured;
+    }
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (!(Rates[I] > 0) && Measured)
+      Rates[I] = Weights[I] * PerWeight / Measured;
+  return Rates;
 }
 
 } // namespace homp

@@ -179,6 +179,40 @@ TEST(Environment, SchedulingVariablesNameThemselves) {
   EXPECT_EQ(S->Emulate[0].Factor, 4);
 }
 
+TEST(Shares, ProportionalToRatesWithUnknownsAverage) {
+  std::vector<double> S = sharesByRates({1, 3, 0, 4}, 0);
+  ASSERT_EQ(S.size(), 4u);
+  // The unknown device counts as the mean of the others, 8/3.
+  double Total = 1 + 3 + 8.0 / 3 + 4;
+  EXPECT_DOUBLE_EQ(S[0], 1 / Total);
+  EXPECT_DOUBLE_EQ(S[2], 8.0 / 3 / Total);
+  EXPECT_DOUBLE_EQ(S[3], 4 / Total);
+}
+
+TEST(Shares, CutoffDropsSmallSharesButNeverAll) {
+  std::vector<double> S = sharesByRates({1, 1, 20, 18}, 0.1);
+  EXPECT_EQ(S[0], 0);
+  EXPECT_EQ(S[1], 0);
+  EXPECT_DOUBLE_EQ(S[2], 20.0 / 38);
+  EXPECT_DOUBLE_EQ(S[3], 18.0 / 38);
+  // Everything below the ratio: the largest remains.
+  S = sharesByRates({1, 2, 1}, 0.9);
+  EXPECT_EQ(S, (std::vector<double>{0, 1, 0}));
+}
+
+TEST(Shares, SampleRatesPredictDevicesLeftOut) {
+  // Device 1 ran none of the sample: its weight (a tenth of device 0's)
+  // predicts a tenth of device 0's rate per weight, as the others show.
+  std::vector<double> R =
+      sampleRates({100, 0, 300}, {1.0, 0.0, 1.0}, {1.0, 0.1, 3.0});
+  EXPECT_DOUBLE_EQ(R[0], 100);
+  EXPECT_DOUBLE_EQ(R[1], 10);
+  EXPECT_DOUBLE_EQ(R[2], 300);
+  // Nothing measured: nothing to predict from.
+  R = sampleRates({0, 0}, {0, 0}, {1, 1});
+  EXPECT_EQ(R, (std::vector<double>{0, 0}));
+}
+
 TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
   EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);

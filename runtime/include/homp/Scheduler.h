@@ -85,6 +85,18 @@ private:
 /// (profile kinds: 10%) sizes, as HOMP'16 section VI uses them.
 abi::Amount defaultAmount(abi::SchedKind K);
 
+/// Shares of the devices by rates (iterations per second), with Cutoff
+/// applied: a device below it gets 0, at least one device remains. A rate
+/// of 0 (not measured) counts as an average device's.
+std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff);
+
+/// The rates of a sample: per device Iterations / Seconds; a device that
+/// ran none of it gets the rate its Weight predicts, scaled as the measured
+/// devices' rates are to their weights.
+std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
+                                const std::vector<double> &Seconds,
+                                const std::vector<double> &Weights);
+
 } // namespace homp
 
 #endif // HOMP_SCHEDULER_H
