@@ -4,6 +4,8 @@
 #   make bench   run the benchmarks (table and CSV)
 #   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
 #                clang's libFuzzer, not part of make check
+#   make check-asan  libhomp and its tests with ASan and UBSan, in build-asan/
+#   make check-tsan  the same with TSan, in build-tsan/ (not part of make check)
 #   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
 #                binaries with every library they need, to run on a GPU node
 BUILD ?= build
@@ -11,7 +13,7 @@ CMAKE_FLAGS ?=
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all setup build demo check bench fuzz gpu-bundle install clean
+.PHONY: all setup build demo check check-asan check-tsan bench fuzz gpu-bundle install clean
 
 all: build
 
@@ -30,6 +32,12 @@ demo: build
 
 check: build
 	@utils/run-tests.sh $(BUILD)
+
+check-asan: build
+	@utils/sanitizers/check.sh address $(BUILD)-asan $(BUILD)
+
+check-tsan: build
+	@utils/sanitizers/check.sh thread $(BUILD)-tsan $(BUILD)
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
