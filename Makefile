@@ -6,14 +6,18 @@
 #                clang's libFuzzer, not part of make check
 #   make check-asan  libhomp and its tests with ASan and UBSan, in build-asan/
 #   make check-tsan  the same with TSan, in build-tsan/ (not part of make check)
+#   make stress  the Runtime tests STRESS_RUNS times (default 20) in random
+#                order (STRESS_FILTER: a lit --filter regex)
 #   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
 #                binaries with every library they need, to run on a GPU node
 BUILD ?= build
 CMAKE_FLAGS ?=
 
 FUZZ_SECONDS ?= 300
+STRESS_RUNS ?= 20
+STRESS_FILTER ?=
 
-.PHONY: all setup build demo check check-asan check-tsan bench fuzz gpu-bundle install clean
+.PHONY: all setup build demo check check-asan check-tsan stress bench fuzz gpu-bundle install clean
 
 all: build
 
@@ -38,6 +42,9 @@ check-asan: build
 
 check-tsan: build
 	@utils/sanitizers/check.sh thread $(BUILD)-tsan $(BUILD)
+
+stress: build
+	@utils/stress.sh $(BUILD) $(STRESS_RUNS) '$(STRESS_FILTER)'
 
 bench: build
 	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
