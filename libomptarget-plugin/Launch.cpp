@@ -585,7 +585,9 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     runAsync(std::move(Self));
     return 0;
   }
-  runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
+  runOnDevices(
+      Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); },
+      "wait for the region's end " + K.Info->Location);
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.
