@@ -1,7 +1,8 @@
 # Top-level entry points. Both do all set-up on a fresh Debian machine.
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
-#   make bench   run the benchmarks (table and CSV)
+#   make bench   run the benchmarks (table, CSV, and a Markdown report with
+#                plots in build/benchmarks/report.md)
 #   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
 #                clang's libFuzzer, not part of make check
 #   make check-asan  libhomp and its tests with ASan and UBSan, in build-asan/
@@ -47,7 +48,8 @@ stress: build
 	@utils/stress.sh $(BUILD) $(STRESS_RUNS) '$(STRESS_FILTER)'
 
 bench: build
-	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
+	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks \
+	  --report $(BUILD)/benchmarks/report.md
 
 fuzz: build
 	@utils/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
