@@ -24,30 +24,23 @@ def python_with_matplotlib():
     return None
 
 
-def seconds(value):
-    if value >= 1:
-        return f"{value:.3f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"
-
-
-def table(bench, rows):
+def table(bench, rows, unit):
     modes = list(bench.modes)
     ratios = [f"{a}/{b}" for a, b in bench.ratios]
     lines = ["| n | " + " | ".join(bench.modes[m] for m in modes) +
              "".join(f" | {r}" for r in ratios) + " |",
              "|---:" * (1 + len(modes) + len(ratios)) + "|"]
     for n, _, best, _, _ in rows:
-        cells = [seconds(best[m]) if m in best else "-" for m in modes]
+        cells = [unit(best[m]) if m in best else "-" for m in modes]
         cells += [f"{best[a] / best[b]:.3f}" for a, b in bench.ratios]
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     return lines
 
 
-def write(path, results, trials, trace, trace_config):
+def write(path, results, trials, trace, trace_config, unit):
     """results: (bench, rows) per benchmark run (run.py's measure());
-    trace: a HOMP_TRACE file of trace_config, or None."""
+    trace: a HOMP_TRACE file of trace_config, or None; unit: how a time
+    in seconds is written (run.py's unit())."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     jobs = {"sizes": []}
@@ -87,7 +80,7 @@ def write(path, results, trials, trace, trace_config):
         out += ["Plots are not drawn: plots.py failed (see make bench's "
                 "output).", ""]
     for bench, rows in results:
-        out += [f"## {bench.name}: {bench.title}", ""] + table(bench, rows)
+        out += [f"## {bench.name}: {bench.title}", ""] + table(bench, rows, unit)
         out.append("")
         if plotted:
             out += [f"![{bench.name}: time per call by size]"

@@ -199,7 +199,7 @@ def main():
         os.makedirs(folder, exist_ok=True)
         trace = traced_run(args.build, args.trace_run, folder)
         markdown.write(args.report, results, args.trials, trace,
-                       args.trace_run)
+                       args.trace_run, unit)
         print(f"report: {args.report}")
 
 
