@@ -1,18 +1,25 @@
 # Top-level entry points. Both do all set-up on a fresh Debian machine.
 #   make demo    set up, build, compile and run the demo on every device
 #   make check   set up, build, run every test and print a summary
-#   make bench   run the benchmarks (table and CSV), then the load-balancing
+#   make bench   run the benchmarks (table, CSV, and a Markdown report with
+#                plots in build/benchmarks/report.md), then the load-balancing
 #                benchmark (table, CSV, Markdown and plots)
 #   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
 #                clang's libFuzzer, not part of make check
+#   make check-asan  libhomp and its tests with ASan and UBSan, in build-asan/
+#   make check-tsan  the same with TSan, in build-tsan/ (not part of make check)
+#   make stress  the Runtime tests STRESS_RUNS times (default 20) in random
+#                order (STRESS_FILTER: a lit --filter regex)
 #   make gpu-bundle  build/gpu-bundle.tar.zst: tests and benchmarks as fat
 #                binaries with every library they need, to run on a GPU node
 BUILD ?= build
 CMAKE_FLAGS ?=
 
 FUZZ_SECONDS ?= 300
+STRESS_RUNS ?= 20
+STRESS_FILTER ?=
 
-.PHONY: all setup build demo check bench fuzz gpu-bundle install clean
+.PHONY: all setup build demo check check-asan check-tsan stress bench fuzz gpu-bundle install clean
 
 all: build
 
@@ -32,8 +39,18 @@ demo: build
 check: build
 	@utils/run-tests.sh $(BUILD)
 
+check-asan: build
+	@utils/sanitizers/check.sh address $(BUILD)-asan $(BUILD)
+
+check-tsan: build
+	@utils/sanitizers/check.sh thread $(BUILD)-tsan $(BUILD)
+
+stress: build
+	@utils/stress.sh $(BUILD) $(STRESS_RUNS) '$(STRESS_FILTER)'
+
 bench: build
-	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks
+	@python3 benchmarks/run.py --build $(BUILD) --csv-dir $(BUILD)/benchmarks \
+	  --report $(BUILD)/benchmarks/report.md
 	@python3 benchmarks/balance/run.py --build $(BUILD) --out $(BUILD)/benchmarks/balance-results
 
 fuzz: build

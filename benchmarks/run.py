@@ -9,15 +9,19 @@ shows, per version, the median of those over the runs: on a small, shared
 machine single runs vary by tens of percent in either direction, and the
 median of several is what a version costs. The CSV also has the best run
 and the mean time per call. Every version's checksum must agree with the
-reference version's.
+reference version's. With --report, it also writes a Markdown report with
+plots (report.py), including the per-device timeline of one traced run.
 
 usage: run.py [--build DIR] [--trials K] [--only NAME,...] [--csv-dir DIR]
+              [--report FILE] [--trace-run "NAME MODE N"]
 """
 import argparse
 import os
 import statistics
 import subprocess
 import sys
+
+import report as markdown
 
 
 class Benchmark:
@@ -152,18 +156,36 @@ def report(bench, rows, trials, csv_dir):
     return csv
 
 
+def traced_run(build, config, folder):
+    """Runs one benchmark configuration (one timed call) with HOMP_TRACE and
+    returns the trace's path."""
+    name, mode, n = config.split()
+    trace = os.path.join(folder, "trace.json")
+    env = dict(os.environ, HOMP_TRACE=trace)
+    out = subprocess.run([os.path.join(build, "benchmarks", name), mode, n,
+                          "1"], capture_output=True, text=True, env=env,
+                         timeout=600)
+    if out.returncode != 0:
+        sys.exit(f"{config} with HOMP_TRACE failed:\n{out.stderr}")
+    return trace
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     parser.add_argument("--trials", type=int, default=7)
     parser.add_argument("--only", help="comma-separated benchmark names")
     parser.add_argument("--csv-dir", help="write NAME.csv files there")
+    parser.add_argument("--report", help="write a Markdown report there")
+    parser.add_argument("--trace-run", default="axpy homp 1000000",
+                        help="the configuration the report's timeline shows")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     known = {b.name for b in BENCHMARKS}
     if only and not only <= known:
         sys.exit(f"unknown benchmark(s) {sorted(only - known)}; "
                  f"known: {sorted(known)}")
+    results = []
     for bench in BENCHMARKS:
         if only and bench.name not in only:
             continue
@@ -171,6 +193,14 @@ def main():
         csv = report(bench, rows, args.trials, args.csv_dir)
         print("\n".join(csv))
         print()
+        results.append((bench, rows))
+    if args.report:
+        folder = os.path.dirname(os.path.abspath(args.report))
+        os.makedirs(folder, exist_ok=True)
+        trace = traced_run(args.build, args.trace_run, folder)
+        markdown.write(args.report, results, args.trials, trace,
+                       args.trace_run, unit)
+        print(f"report: {args.report}")
 
 
 if __name__ == "__main__":

@@ -133,14 +133,22 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
     // Small halos (a few rows): the copies cost less than handing them to
     // the proxies. Once every device's queued work is done (the barrier),
     // this thread makes them all.
-    if (asyncWorkPending())
+    if (asyncWorkPending()) {
+      Clock::time_point Start = Clock::now();
       runOnDevices(Dist.Devices, Host, [](unsigned) {});
+      if (Trace)
+        traceSpan(Host, "wait", "wait for queued work " + Where, Start);
+    }
     for (bool Send : {true, false})
       for (unsigned P = 0; P < N; ++P)
         Work(Send, P);
   } else {
     for (bool Send : {true, false})
-      runOnDevices(Dist.Devices, Host, [&](unsigned P) { Work(Send, P); });
+      runOnDevices(
+          Dist.Devices, Host, [&](unsigned P) { Work(Send, P); },
+          std::string(Send ? "wait for the halo sends "
+                           : "wait for the halo receives ") +
+              Where);
   }
   // Bytes a device sent without the buffer: what its receivers got.
   for (size_t C = 0; C < Copies.size(); ++C)

@@ -1,6 +1,7 @@
 //===-- InfoTool.cpp - What homp-info prints ------------------------------===//
 //
-// homp_print_info(): the devices homp sees (id, type, offload plugin), the
+// homp_print_info(): the devices homp sees (id, type, memory, compute
+// units, offload plugin), the
 // route a copy takes between every two of them, the machine model, and
 // every environment variable homp reads with its value, checked. homp-info
 // (utils/homp-info.c) calls it; --json gives the same as one JSON object.
@@ -13,6 +14,7 @@
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
 #include "homp/Halo.h"
+#include "homp/HostMemory.h"
 #include "homp/Trace.h"
 #include "homp/Version.h"
 
@@ -28,8 +30,10 @@ namespace {
 
 const char *const Variables[] = {
     "HOMP_INFO",         "HOMP_DEVICES",       "HOMP_FAULT",
-    "HOMP_HALO_ROUTE",   "HOMP_TRACE",         "HOMP_MACHINE",
-    "OMP_DEV_SPEC_FILE", "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
+    "HOMP_HALO_ROUTE",   "HOMP_TRACE",         "HOMP_SCHEDULE",
+    "LOOP_DIST_POLICY",  "HOMP_CUTOFF",        "HOMP_EMULATE",
+    "HOMP_MACHINE",      "OMP_DEV_SPEC_FILE",  "OMP_TARGET_OFFLOAD",
+    "OMP_NUM_THREADS"};
 
 const char *pluginOf(unsigned Type) {
   switch (Type) {
@@ -45,9 +49,28 @@ const char *pluginOf(unsigned Type) {
 }
 
 struct Device {
-  int Id;
-  unsigned Type;
+  int Id = 0;
+  unsigned Type = 0;
+  HostMemory Memory;     ///< -1s where unknown
+  int ComputeUnits = -1; ///< -1 where unknown
 };
+
+/// What a device has to compute with. The host and the CPU offload devices
+/// (whose memory is the host's, allocated by the x86_64 plugin with malloc)
+/// share the host's memory and cores. libomptarget 19 tells neither for a
+/// GPU: no API returns a device's memory or multiprocessors.
+Device describe(int Id, unsigned Type) {
+  Device D;
+  D.Id = Id;
+  D.Type = Type;
+  if (Type == abi::TypeHost || Type == abi::TypeCPU) {
+    D.Memory = hostMemory();
+    D.ComputeUnits = omp_get_num_procs();
+  }
+  return D;
+}
+
+std::string jsonCount(int64_t N) { return N < 0 ? "null" : std::to_string(N); }
 
 /// The problem with Name's value, or "" when it is valid (or unset).
 std::string check(const char *Name) {
@@ -87,8 +110,8 @@ extern "C" int homp_print_info(int Json) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<Device> Devices;
   for (int D = 0; D < Env.NumDevices; ++D)
-    Devices.push_back({D, Env.typeOf(D)});
-  Devices.push_back({Env.InitialDevice, abi::TypeHost});
+    Devices.push_back(describe(D, Env.typeOf(D)));
+  Devices.push_back(describe(Env.InitialDevice, abi::TypeHost));
   auto Name = [&](const Device &D) {
     return D.Type == abi::TypeHost ? std::string("host") : std::to_string(D.Id);
   };
@@ -108,11 +131,15 @@ extern "C" int homp_print_info(int Json) {
   if (Json) {
     std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";
     for (size_t I = 0; I < Devices.size(); ++I)
-      Out += std::string(I ? "," : "") +
-             "{\"id\":" + std::to_string(Devices[I].Id) +
-             ",\"name\":" + traceString(Name(Devices[I])) +
-             ",\"type\":" + traceString(deviceTypeName(Devices[I].Type)) +
-             ",\"plugin\":" + traceString(pluginOf(Devices[I].Type)) + "}";
+      Out +=
+          std::string(I ? "," : "") +
+          "{\"id\":" + std::to_string(Devices[I].Id) +
+          ",\"name\":" + traceString(Name(Devices[I])) +
+          ",\"type\":" + traceString(deviceTypeName(Devices[I].Type)) +
+          ",\"memory_bytes\":" + jsonCount(Devices[I].Memory.TotalBytes) +
+          ",\"memory_free_bytes\":" + jsonCount(Devices[I].Memory.FreeBytes) +
+          ",\"compute_units\":" + jsonCount(Devices[I].ComputeUnits) +
+          ",\"plugin\":" + traceString(pluginOf(Devices[I].Type)) + "}";
     Out += "],\"copy_routes\":{";
     for (size_t I = 0; I < Devices.size(); ++I) {
       Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":{";
@@ -154,11 +181,15 @@ extern "C" int homp_print_info(int Json) {
     return Invalid ? 1 : 0;
   }
 
-  std::printf("homp %s\n\ndevices:\n  %-6s %-7s %s\n", Version, "id", "type",
-              "offload plugin");
+  std::printf("homp %s\n\ndevices:\n  %-6s %-7s %-10s %-10s %-6s %s\n", Version,
+              "id", "type", "memory", "free", "units", "offload plugin");
   for (const Device &D : Devices)
-    std::printf("  %-6s %-7s %s\n", Name(D).c_str(), deviceTypeName(D.Type),
-                pluginOf(D.Type));
+    std::printf(
+        "  %-6s %-7s %-10s %-10s %-6s %s\n", Name(D).c_str(),
+        deviceTypeName(D.Type), formatBytes(D.Memory.TotalBytes).c_str(),
+        formatBytes(D.Memory.FreeBytes).c_str(),
+        D.ComputeUnits < 0 ? "-" : std::to_string(D.ComputeUnits).c_str(),
+        pluginOf(D.Type));
   std::printf("\ncopies between devices (halo routes):\n  %-7s", "from\\to");
   for (const Device &D : Devices)
     std::printf(" %-7s", Name(D).c_str());

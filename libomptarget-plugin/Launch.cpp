@@ -422,15 +422,18 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   if (Sch.Mode == LoopSchedule::Queue) {
     ChunkQueue Queue(N, Sch.Kind, Sch.Chunk,
                      static_cast<unsigned>(Slots.size()));
-    runOnDevices(Ids, HostId, [&](unsigned I) {
-      Slot &S = Slots[I];
-      while (S.Status == Slot::Ok) {
-        std::optional<Range> C = Queue.next();
-        if (!C || !planPart(S, IndexSet(*C)))
-          break;
-        runSlot(S);
-      }
-    });
+    runOnDevices(
+        Ids, HostId,
+        [&](unsigned I) {
+          Slot &S = Slots[I];
+          while (S.Status == Slot::Ok) {
+            std::optional<Range> C = Queue.next();
+            if (!C || !planPart(S, IndexSet(*C)))
+              break;
+            runSlot(S);
+          }
+        },
+        "wait for the region's end " + K.Info->Location);
     return;
   }
   // Sampled: [0, Chunk) by the weights, then [Chunk, N) by measured rates.
@@ -699,7 +702,9 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   if (InParts)
     runScheduled(Ids);
   else
-    runOnDevices(Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); });
+    runOnDevices(
+        Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); },
+        "wait for the region's end " + K.Info->Location);
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.

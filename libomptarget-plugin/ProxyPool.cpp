@@ -4,6 +4,8 @@
 
 #include "ProxyPool.h"
 
+#include "Tracer.h"
+
 #include <omp.h>
 
 #include <cstdlib>
@@ -195,7 +197,8 @@ void useThreadsOnProxy(int Threads) {
 } // namespace
 
 void runOnDevices(const std::vector<int> &Devices, int HostId,
-                  const std::function<void(unsigned)> &Job) {
+                  const std::function<void(unsigned)> &Job,
+                  const std::string &WaitName) {
   if (Devices.empty())
     return;
   std::optional<unsigned> Here;
@@ -209,12 +212,18 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     Here = static_cast<unsigned>(Devices.size() - 1);
   int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
   Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
+  // When each job ended; written before done(), read after wait().
+  const bool Traced = tracing() && !WaitName.empty();
+  std::vector<std::chrono::steady_clock::time_point> Ended(
+      Traced ? Devices.size() : 0);
   for (unsigned I = 0; I < Devices.size(); ++I) {
     if (Here && I == *Here)
       continue;
     ProxyPool::get().run(Devices[I], [&, I] {
       useThreadsOnProxy(Threads);
       Job(I);
+      if (Traced)
+        Ended[I] = std::chrono::steady_clock::now();
       Done.done();
     });
   }
@@ -223,8 +232,16 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     omp_set_num_threads(Threads);
     Job(*Here);
     omp_set_num_threads(Before);
+    if (Traced)
+      Ended[*Here] = std::chrono::steady_clock::now();
   }
   Done.wait();
+  if (Traced) {
+    // Every device waits until the last one is done, and the caller sees it.
+    auto End = std::chrono::steady_clock::now();
+    for (unsigned I = 0; I < Devices.size(); ++I)
+      traceSpan(Devices[I], "wait", WaitName, Ended[I], End, {});
+  }
 }
 
 void runOnDevicesAsync(const std::vector<int> &Devices,

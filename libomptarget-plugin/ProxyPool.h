@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -68,8 +69,11 @@ private:
 /// itself (the program's main thread outside parallel regions), for one
 /// device. Returns when every job is done. Devices on the host's CPU share
 /// its cores: each job runs its OpenMP teams with its share of them.
+/// With HOMP_TRACE and a WaitName, each device's track shows a "wait" span
+/// of that name from the end of its job to the end of the last one.
 void runOnDevices(const std::vector<int> &Devices, int HostId,
-                  const std::function<void(unsigned)> &Job);
+                  const std::function<void(unsigned)> &Job,
+                  const std::string &WaitName = {});
 
 /// Queues Job(I) for every position I of Devices (offload devices only) on
 /// the devices' proxies and returns at once; after the last job, Last runs

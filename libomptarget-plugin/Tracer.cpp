@@ -88,9 +88,15 @@ bool tracing() { return !settings().TracePath.empty(); }
 void traceSpan(int Device, const char *Category, const std::string &Name,
                Clock::time_point Start,
                std::vector<std::pair<std::string, std::string>> Args) {
+  if (tracing())
+    traceSpan(Device, Category, Name, Start, Clock::now(), std::move(Args));
+}
+
+void traceSpan(int Device, const char *Category, const std::string &Name,
+               Clock::time_point Start, Clock::time_point End,
+               std::vector<std::pair<std::string, std::string>> Args) {
   if (!tracing())
     return;
-  Clock::time_point End = Clock::now();
   Writer &W = *writer();
   TraceEvent E;
   E.Name = Name;

@@ -27,6 +27,12 @@ void traceSpan(int Device, const char *Category, const std::string &Name,
                std::chrono::steady_clock::time_point Start,
                std::vector<std::pair<std::string, std::string>> Args = {});
 
+/// Records a span on Device's track from Start to End.
+void traceSpan(int Device, const char *Category, const std::string &Name,
+               std::chrono::steady_clock::time_point Start,
+               std::chrono::steady_clock::time_point End,
+               std::vector<std::pair<std::string, std::string>> Args);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_TRACER_H

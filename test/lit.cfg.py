@@ -26,13 +26,29 @@ config.environment["OMP_NUM_THREADS"] = "2"
 # never the developer's.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
                                                     "xdg-cache")
+# In a HOMP_SANITIZER=thread build, libomp tells TSan about its barriers,
+# tasks and locks through Archer, its OMPT tool; without it every OpenMP
+# synchronisation looks like a race. The *SAN_OPTIONS pass through lit
+# (utils/sanitizers/check.sh sets them).
+if config.homp_sanitizer == "thread":
+    config.environment["OMP_TOOL_LIBRARIES"] = os.path.join(config.llvm_lib_dir, "libarcher.so")
+if config.homp_sanitizer:
+    config.available_features.add(config.homp_sanitizer + "-sanitizer")
 
 lib = os.path.join(config.homp_obj_root, "lib")
 tools = config.llvm_tools_dir
 clang = os.path.join(tools, "clang")
 x86 = "-fopenmp-targets=x86_64-pc-linux-gnu"
 
+# Linking libhomp with raw clang; in a HOMP_SANITIZER build, the sanitizer's
+# runtime comes first (as hompcc does).
+libhomp = f"-L{lib} -lhomp -Wl,-rpath,{lib}"
+if config.homp_sanitizer_runtime:
+    libhomp = (f"{config.homp_sanitizer_runtime} {libhomp} "
+               f"-Wl,-rpath,{os.path.dirname(config.homp_sanitizer_runtime)}")
+
 config.substitutions += [
+    ("%libhomp", libhomp),
     ("%homp_plugin", os.path.join(lib, "homp.so")),
     ("%homp_pass", os.path.join(lib, "homp-pass.so")),
     ("%homp_lib", lib),

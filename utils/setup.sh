@@ -7,6 +7,7 @@ packages=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libomp-19-dev lld-19
   libclang-rt-19-dev rocm-device-libs libgtest-dev cmake ninja-build python3
   zstd patchelf  # make gpu-bundle
+  python3-matplotlib  # make bench's plots
 )
 
 missing=()

@@ -30,9 +30,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     y[i] += a * x[i];
   fflush(stderr);
+  int Failed = 0;
   for (int i = 0; i < n; ++i)
-    if (y[i] != 1 + 3.0 * i)
-      return puts("FAIL"), 1;
-  puts("PASS");
-  return 0;
+    Failed |= y[i] != 1 + 3.0 * i;
+  free(x);
+  free(y);
+  puts(Failed ? "FAIL" : "PASS");
+  return Failed;
 }

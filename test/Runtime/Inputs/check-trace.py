@@ -3,18 +3,48 @@
 name order, how many events of each category it has and their bytes and
 iterations; one line per track and category:
     TRACK CATEGORY events=N bytes=B iterations=I
-Spans must have a start and a non-negative duration."""
+Spans must have a start and a non-negative duration.
+With --waits, it prints instead, for each group of "wait" spans of one name
+that end together (one collective wait), in the order they end:
+    wait NAME: tracks=N together=yes|no alone=yes|no
+together: every span of the group ends at the same time; alone: no other
+span of its track overlaps it (a device that waits does nothing else)."""
 import collections
 import json
 import sys
 
-events = json.load(open(sys.argv[1]))
+# The trace has microseconds with three decimals: an end, a start plus a
+# duration, is exact to within two rounding steps.
+EPSILON = 0.002
+
+waits = sys.argv[1] == "--waits"
+events = json.load(open(sys.argv[-1]))
 names = {e["tid"]: e["args"]["name"] for e in events
          if e["ph"] == "M" and e["name"] == "thread_name"}
+spans = [e for e in events if e["ph"] == "X"]
+end = lambda e: e["ts"] + e["dur"]
+
+if waits:
+    groups = []  # [name, end, spans]
+    for w in sorted((e for e in spans if e["cat"] == "wait"), key=end):
+        group = next((g for g in groups if g[0] == w["name"] and
+                      abs(g[1] - end(w)) <= EPSILON), None)
+        if group:
+            group[2].append(w)
+        else:
+            groups.append([w["name"], end(w), [w]])
+    for name, _, group in groups:
+        together = max(map(end, group)) - min(map(end, group)) <= EPSILON
+        alone = all(o is w or o["tid"] != w["tid"] or
+                    end(o) <= w["ts"] + EPSILON or o["ts"] >= end(w) - EPSILON
+                    for w in group for o in spans)
+        print(f"wait {name}: tracks={len({w['tid'] for w in group})} "
+              f"together={'yes' if together else 'no'} "
+              f"alone={'yes' if alone else 'no'}")
+    sys.exit(0)
+
 summary = collections.defaultdict(lambda: [0, 0, 0])
-for e in events:
-    if e["ph"] != "X":
-        continue
+for e in spans:
     assert e["ts"] >= 0 and e["dur"] >= 0, e
     row = summary[(names[e["tid"]], e["cat"])]
     row[0] += 1
