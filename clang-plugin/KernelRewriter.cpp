@@ -794,8 +794,9 @@ void Rewriter::emitChunkHeader(unsigned Level, const std::string &Field) {
   Value(Field + "bound", Field + "bound32");
   code(";", Loc);
   if (D.Loops[Level].Strided) {
-    // Down the step is negative; an unsigned variable steps by its
-    // magnitude.
+    // Down, the variable steps by the magnitude of the negative step (an
+    // unsigned step must be positive); the 32-bit copy is negated in 64 bits
+    // so that a step of INT_MIN does not overflow.
     bool Up = L.Op == CompareOp::Less || L.Op == CompareOp::LessEqual;
     toks(Stmt, {L.Var, L.Var + 1});
     code(Up ? "+=" : "-=", Loc);
