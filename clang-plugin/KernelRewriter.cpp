@@ -742,6 +742,12 @@ void Rewriter::emitPrologue() {
              "section of it, such as " + MI.Name + "[0:n]\");",
          MI.Loc);
   }
+  // The 32-bit copies, for the kernel run whole without libhomp.
+  for (unsigned L = 0; L < Nest.size(); ++L)
+    for (const char *F : {"first", "bound", "step"}) {
+      std::string Field = chunk() + ".l[" + std::to_string(L) + "]." + F;
+      code(Field + "32 = (int)" + Field + ";", Loc);
+    }
 }
 
 void Rewriter::emitTargetDirective() {
@@ -814,27 +820,44 @@ void Rewriter::emitChunkHeader(unsigned Level, const std::string &Field) {
   bool Auto = false;
   for (unsigned I = L.TypeTokens.Begin; I < L.TypeTokens.End; ++I)
     Auto |= Stmt[I].is(tok::kw_auto);
-  auto Cast = [&] {
-    code("(__typeof__(", Loc);
+  auto Type = [&] {
+    code("__typeof__(", Loc);
     toks(Stmt, Auto ? L.Lower : TokenRange{L.Var, L.Var + 1});
-    code("))", Loc);
+    code(")", Loc);
+  };
+  // A chunk value in the loop variable's type: a variable of 32 bits or
+  // fewer reads the value's 32-bit copy (homp/Abi.h). 'sizeof' takes the
+  // type, not the variable, which the loop's bounds must not name.
+  auto Value = [&](StringRef Wide, StringRef Narrow) {
+    code("(sizeof(", Loc);
+    Type();
+    code(") > 4 ? (", Loc);
+    Type();
+    code((")(" + Wide + ") : (").str(), Loc);
+    Type();
+    code((")(" + Narrow + "))").str(), Loc);
   };
   toks(Stmt, {L.For, L.For + 2}); // 'for ('
   toks(Stmt, L.InitTarget);
   code("=", Loc);
-  Cast();
-  code(Field + "first;", Loc);
+  Value(Field + "first", Field + "first32");
+  code(";", Loc);
   toks(Stmt, {L.Var, L.Var + 1});
   static const char *Ops[] = {"<", "<=", ">", ">=", "!="};
   code(Ops[static_cast<int>(L.Op)], Loc);
-  Cast();
-  code(Field + "bound;", Loc);
+  Value(Field + "bound", Field + "bound32");
+  code(";", Loc);
   if (D.Loops[Level].Strided) {
+    // Down, the variable steps by the magnitude of the negative step (an
+    // unsigned step must be positive); the 32-bit copy is negated in 64 bits
+    // so that a step of INT_MIN does not overflow.
     bool Up = L.Op == CompareOp::Less || L.Op == CompareOp::LessEqual;
     toks(Stmt, {L.Var, L.Var + 1});
     code(Up ? "+=" : "-=", Loc);
-    Cast();
-    code(Up ? "(" + Field + "step)" : "(-" + Field + "step)", Loc);
+    if (Up)
+      Value(Field + "step", Field + "step32");
+    else
+      Value("-" + Field + "step", "-(long long)" + Field + "step32");
   } else {
     toks(Stmt, L.Increment);
   }

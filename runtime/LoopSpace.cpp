@@ -107,29 +107,29 @@ IndexSet indicesOf(const LoopBounds &L, const IndexSet &Iterations) {
 }
 
 abi::ChunkLoop chunkOf(const LoopBounds &L, int64_t Trip, const Strided &Run) {
-  abi::ChunkLoop C;
-  C.First = indexOf(L, Run.Begin);
-  C.Step = L.Step * Run.Stride;
+  int64_t First = indexOf(L, Run.Begin);
+  int64_t Step = L.Step * Run.Stride;
   int64_t LastK = Run.last();
   int64_t Last = indexOf(L, LastK);
   bool ToEnd = Run.Stride == 1 && LastK + 1 == Trip;
+  int64_t Bound = 0;
   switch (L.Op) {
   case CompareOp::Less:
-    C.Bound = ToEnd ? L.Bound : Last + 1;
+    Bound = ToEnd ? L.Bound : Last + 1;
     break;
   case CompareOp::Greater:
-    C.Bound = ToEnd ? L.Bound : Last - 1;
+    Bound = ToEnd ? L.Bound : Last - 1;
     break;
   case CompareOp::LessEqual:
   case CompareOp::GreaterEqual:
-    C.Bound = Last;
+    Bound = Last;
     break;
   case CompareOp::NotEqual:
     // '!=' stops only on the bound itself: one chunk step past the last.
-    C.Bound = ToEnd ? L.Bound : Last + C.Step;
+    Bound = ToEnd ? L.Bound : Last + Step;
     break;
   }
-  return C;
+  return abi::chunkLoop(First, Bound, Step);
 }
 
 bool LoopNest::computeTrips(unsigned &Bad) {

@@ -271,6 +271,27 @@ TEST(ChunkOf, NearInt64Limits) {
   EXPECT_EQ(C.Bound, Min64);
 }
 
+// A loop over a 32-bit variable reads the chunk's 32-bit copies: an unsigned
+// loop above INT_MAX, run as the rewritten kernel runs it, visits the run's
+// indices; the copies of an int loop's values are the values.
+TEST(ChunkOf, ThirtyTwoBitCopies) {
+  // for (unsigned u = 4000000000; u > 3999999980; u -= 3), every other
+  // iteration from the second: 3999999997 3999999991 3999999985.
+  LoopBounds L = loop(4000000000, CompareOp::Greater, 3999999980, -3);
+  homp::abi::ChunkLoop C = chunkOf(L, 7, {1, 3, 2});
+  std::vector<uint32_t> Visited;
+  for (uint32_t U = static_cast<uint32_t>(C.First32);
+       U > static_cast<uint32_t>(C.Bound32);
+       U -= static_cast<uint32_t>(-static_cast<long long>(C.Step32)))
+    Visited.push_back(U);
+  EXPECT_EQ(Visited,
+            (std::vector<uint32_t>{3999999997u, 3999999991u, 3999999985u}));
+  C = chunkOf(loop(-5, CompareOp::LessEqual, 20, 2), 13, {3, 4, 1});
+  EXPECT_EQ(C.First32, 1);
+  EXPECT_EQ(C.Bound32, 7);
+  EXPECT_EQ(C.Step32, 2);
+}
+
 //===----------------------------------------------------------------------===//
 // iterationsIn
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,9 @@
 // a chunk variable initialised with the whole loop nest, the marker call in
 // the device clause with the kernel's descriptor (homp/Abi.h) and run-time
 // values, the map clauses without their distributions plus the chunk, and
-// the loops reading their bounds from the chunk.
+// the loops reading their bounds from the chunk, in the loop variable's type:
+// a variable of 32 bits or fewer reads the values' 32-bit copies, which the
+// region fills from the 64-bit values for a run without libhomp.
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -plugin-arg-homp print-regions %s 2>&1 | FileCheck %s
 
 #define REAL double
@@ -17,11 +19,12 @@ void axpy_mdev_v2(REAL *x, REAL *y, int n, REAL a) {
     y[i] += a * x[i];
 }
 // CHECK-LABEL: homp region:
-// CHECK-NEXT: { __extension__ extern long long __homp_region ( const char * , void * , ... ) __asm__ ( "__homp_region" ) ; struct { struct { long long first , bound , step ; } l [ 3 ] ; } __homp_chunk_0 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{[0-9]+}}:{{.*}}region-rewrite.c 13 1\ndevice all 0 0\nloop lt 0 block\narray 1:y tofrom 1\ndim block -1 0 0 none none\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\n" , ( void * ) & __homp_chunk_0 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) , ( long long ) ( void * ) ( x ) ) ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_0 )
+// CHECK-NEXT: { __extension__ extern long long __homp_region ( const char * , void * , ... ) __asm__ ( "__homp_region" ) ; struct { struct { long long first , bound , step ; int first32 , bound32 , step32 ; } l [ 3 ] ; } __homp_chunk_0 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
+// CHECK-SAME: __homp_chunk_0 . l [ 0 ] . first32 = ( int ) __homp_chunk_0 . l [ 0 ] . first ; __homp_chunk_0 . l [ 0 ] . bound32 = ( int ) __homp_chunk_0 . l [ 0 ] . bound ; __homp_chunk_0 . l [ 0 ] . step32 = ( int ) __homp_chunk_0 . l [ 0 ] . step ;{{$}}
+// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{[0-9]+}}:{{.*}}region-rewrite.c 15 1\ndevice all 0 0\nloop lt 0 block\narray 1:y tofrom 1\ndim block -1 0 0 none none\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\n" , ( void * ) & __homp_chunk_0 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) , ( long long ) ( void * ) ( x ) ) ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_0 )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for shared ( x , y , n , a )
-// CHECK-NEXT: for ( int i = ( __typeof__ ( i ) ) __homp_chunk_0 . l [ 0 ] . first ; i < ( __typeof__ ( i ) ) __homp_chunk_0 . l [ 0 ] . bound ; ++ i ) y [ i ] += a * x [ i ] ; }
+// CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . bound32 ) ) ; ++ i ) y [ i ] += a * x [ i ] ; }
 
 // HOMP'16 Figure 2 (axpy_homp_v1), with a duplicate before the aligned
 // array: ALIGN(x) names x, which the runtime finds by name.
@@ -35,7 +38,7 @@ void axpy_homp_v1(REAL *x, REAL *y, REAL *w, int n, REAL a) {
     y[i] += a * x[i] + w[0];
 }
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 29 1\ndevice all 0 0\nloop lt 0 align to 1:x 1 1\narray 1:w to 1\ndim full -1 0 0 none none\narray 1:y tofrom 1\ndim block -1 0 0 none none\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\naccess 1:w 1 0 =\n"
+// CHECK: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 32 1\ndevice all 0 0\nloop lt 0 align to 1:x 1 1\narray 1:w to 1\ndim full -1 0 0 none none\narray 1:y tofrom 1\ndim block -1 0 0 none none\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\naccess 1:w 1 0 =\n"
 // CHECK-SAME: map ( to : w [ 0 : n ] ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_1 )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for
@@ -53,10 +56,10 @@ double dot(REAL *x, int n, int dev, int cond) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_2 = { { { ( long long ) ( n - 1 ) , ( long long ) ( 0 ) , - ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target teams distribute parallel for reduction ( + : s ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 48 1\ndevice one 0 0\ndevice from 0 0\ndevice host 0 0\nloop ge 0 block\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:x 1 0 L 0 0 0\nreduction + 1:s\nif\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( dev ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) ( void * ) & ( s ) , ( long long ) sizeof ( s ) , ( long long ) ( __extension__ _Generic ( ( s ) ,
+// CHECK-NEXT: #pragma omp target teams distribute parallel for reduction ( + : s ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 51 1\ndevice one 0 0\ndevice from 0 0\ndevice host 0 0\nloop ge 0 block\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:x 1 0 L 0 0 0\nreduction + 1:s\nif\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( dev ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) ( void * ) & ( s ) , ( long long ) sizeof ( s ) , ( long long ) ( __extension__ _Generic ( ( s ) ,
 // CHECK-SAME: double : 308 ,
 // CHECK-SAME: ( long long ) ( 1 && ( cond ) ) ) ) map ( to : x [ 0 : n ] ) map ( to : __homp_chunk_2 ) if ( parallel : cond )
-// CHECK-NEXT: for ( int i = ( __typeof__ ( i ) ) __homp_chunk_2 . l [ 0 ] . first ; i >= ( __typeof__ ( i ) ) __homp_chunk_2 . l [ 0 ] . bound ; -- i ) s += x [ i ] * x [ i ] ; }
+// CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . first32 ) ) ; i >= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . bound32 ) ) ; -- i ) s += x [ i ] * x [ i ] ; }
 
 // A reduction inside a target region: its variable is mapped back. ALIGN
 // through the loop's label, a whole fixed-size array, and a stencil whose
@@ -73,11 +76,11 @@ long stencil(long *v, int n) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_3 = { { { ( long long ) ( 1 ) , ( long long ) ( n - 1 ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 67 1\ndevice range 0 0\nloop lt 0 block\nlabel 5:loop1\narray 1:v to 1\ndim align loop 1 1 -1 0 0 none none\narray 1:u tofrom 1\ndim align loop 1 1 -1 0 0 none none\naccess 1:u 1 1 L 0 0 0\naccess 1:v 1 0 L 0 -1 1\nreduction + 5:total\n" , ( void * ) & __homp_chunk_3 , ( long long ) ( 0 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( v ) , ( long long ) sizeof ( ( v ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( u ) , ( long long ) sizeof ( ( u ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( sizeof ( u ) / sizeof ( ( u ) [ 0 ] ) ) ,
+// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 70 1\ndevice range 0 0\nloop lt 0 block\nlabel 5:loop1\narray 1:v to 1\ndim align loop 1 1 -1 0 0 none none\narray 1:u tofrom 1\ndim align loop 1 1 -1 0 0 none none\naccess 1:u 1 1 L 0 0 0\naccess 1:v 1 0 L 0 -1 1\nreduction + 5:total\n" , ( void * ) & __homp_chunk_3 , ( long long ) ( 0 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( v ) , ( long long ) sizeof ( ( v ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( u ) , ( long long ) sizeof ( ( u ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( sizeof ( u ) / sizeof ( ( u ) [ 0 ] ) ) ,
 // CHECK-SAME: map ( to : __homp_chunk_3 ) map ( tofrom : total )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for reduction ( + : total )
-// CHECK-NEXT: for ( int i = ( __typeof__ ( i ) ) __homp_chunk_3 . l [ 0 ] . first ; i < ( __typeof__ ( i ) ) __homp_chunk_3 . l [ 0 ] . bound ; i += 1 ) total += u [ i ] = v [ i - 1 ] + v [ i + 1 ] ; }
+// CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_3 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_3 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_3 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_3 . l [ 0 ] . bound32 ) ) ; i += 1 ) total += u [ i ] = v [ i - 1 ] + v [ i + 1 ] ; }
 
 // PMAM'15 section 5.2's matmul in 2-D blocks: a collapsed nest split over a
 // 2x2 topology; B's split dimension goes onto the last topology dimension.
@@ -97,9 +100,9 @@ void matmul_blocks(int n, double (*A)[64], double (*B)[64], double (*C)[64]) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_4 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) } , { ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target teams distribute parallel for collapse ( 2 ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 87 1\ndevice range 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 0 block\narray 1:A to 2\ndim block -1 0 0 none none\ndim full -1 0 0 none none\narray 1:B to 2\ndim full -1 0 0 none none\ndim block 1 0 0 none none\narray 1:C from 2\ndim block -1 0 0 none none\ndim block -1 0 0 none none\naccess 1:A 2 0 L 0 0 0 =\naccess 1:B 2 0 = L 1 0 0\naccess 1:C 2 1 L 0 0 0 L 1 0 0\n" , ( void * ) & __homp_chunk_4 , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 2 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( A ) , ( long long ) sizeof ( ( A ) [ 0 ] [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( sizeof ( ( A ) [ 0 ] ) / sizeof ( ( A ) [ 0 ] [ 0 ] ) ) ,
+// CHECK-NEXT: #pragma omp target teams distribute parallel for collapse ( 2 ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 90 1\ndevice range 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 0 block\narray 1:A to 2\ndim block -1 0 0 none none\ndim full -1 0 0 none none\narray 1:B to 2\ndim full -1 0 0 none none\ndim block 1 0 0 none none\narray 1:C from 2\ndim block -1 0 0 none none\ndim block -1 0 0 none none\naccess 1:A 2 0 L 0 0 0 =\naccess 1:B 2 0 = L 1 0 0\naccess 1:C 2 1 L 0 0 0 L 1 0 0\n" , ( void * ) & __homp_chunk_4 , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 2 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( A ) , ( long long ) sizeof ( ( A ) [ 0 ] [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( sizeof ( ( A ) [ 0 ] ) / sizeof ( ( A ) [ 0 ] [ 0 ] ) ) ,
 // CHECK-SAME: map ( to : A [ 0 : n ] [ 0 : 64 ] , B [ 0 : n ] [ 0 : 64 ] ) map ( from : C [ 0 : n ] [ 0 : 64 ] ) map ( to : __homp_chunk_4 )
-// CHECK-NEXT: for ( int i = ( __typeof__ ( i ) ) __homp_chunk_4 . l [ 0 ] . first ; i < ( __typeof__ ( i ) ) __homp_chunk_4 . l [ 0 ] . bound ; ++ i ) for ( int j = ( __typeof__ ( j ) ) __homp_chunk_4 . l [ 1 ] . first ; j < ( __typeof__ ( j ) ) __homp_chunk_4 . l [ 1 ] . bound ; ++ j ) { double s = 0 ; for ( int k = 0 ; k < 64 ; ++ k ) s += A [ i ] [ k ] * B [ k ] [ j ] ; C [ i ] [ j ] = s ; } }
+// CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound32 ) ) ; ++ i ) for ( int j = ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first32 ) ) ; j < ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound32 ) ) ; ++ j ) { double s = 0 ; for ( int k = 0 ; k < 64 ; ++ k ) s += A [ i ] [ k ] * B [ k ] [ j ] ; C [ i ] [ j ] = s ; } }
 
 // A CYCLIC(4) loop over CPU offload devices and the host: the loop takes
 // its step from the chunk, so one launch runs every fourth block.
@@ -110,5 +113,5 @@ void cyclic(double *x, int n) {
     x[i] = 2 * x[i];
 }
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp target teams distribute parallel for device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 107 1\ndevice all 4 0\ndevice host 0 0\nloop ge 1 cyclic 0\narray 1:x tofrom 1\ndim cyclic 0 -1 0 0 none none\naccess 1:x 1 1 L 0 0 0\n" , ( void * ) & __homp_chunk_5 , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) ) )
-// CHECK-NEXT: for ( int i = ( __typeof__ ( i ) ) __homp_chunk_5 . l [ 0 ] . first ; i >= ( __typeof__ ( i ) ) __homp_chunk_5 . l [ 0 ] . bound ; i -= ( __typeof__ ( i ) ) ( - __homp_chunk_5 . l [ 0 ] . step ) ) x [ i ] = 2 * x [ i ] ; }
+// CHECK: #pragma omp target teams distribute parallel for device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 110 1\ndevice all 4 0\ndevice host 0 0\nloop ge 1 cyclic 0\narray 1:x tofrom 1\ndim cyclic 0 -1 0 0 none none\naccess 1:x 1 1 L 0 0 0\n" , ( void * ) & __homp_chunk_5 , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) ) )
+// CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first32 ) ) ; i >= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound32 ) ) ; i -= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( - __homp_chunk_5 . l [ 0 ] . step ) : ( __typeof__ ( i ) ) ( - ( long long ) __homp_chunk_5 . l [ 0 ] . step32 ) ) ) x [ i ] = 2 * x [ i ] ; }

@@ -1,17 +1,17 @@
 // Each device receives only its own block of a BLOCK-distributed array, and
 // sends only that block back. homp's own report (HOMP_INFO, written once
 // the devices are done, so lines from several devices never mix) shows 250
-// doubles of x and of y in (4000 bytes, plus the 72-byte chunk and the
-// scalars a and n: 4084) and 250 of y out (2000 bytes) per device for
+// doubles of x and of y in (4000 bytes, plus the 120-byte chunk and the
+// scalars a and n: 4132) and 250 of y out (2000 bytes) per device for
 // n = 1000 over 4 devices.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_INFO=1 %t 1000 2>&1 | FileCheck %s
 // CHECK: homp: region {{.*}}block-copies.c:[[@LINE+18]]:1: 1000 iterations on 4 devices
 // CHECK-NEXT: homp:   device   type   indices                        launches     bytes in    bytes out    time ms
-// CHECK-NEXT: homp:   0        CPU    [0, 250)                              1         4084         2000
-// CHECK-NEXT: homp:   1        CPU    [250, 500)                            1         4084         2000
-// CHECK-NEXT: homp:   2        CPU    [500, 750)                            1         4084         2000
-// CHECK-NEXT: homp:   3        CPU    [750, 1000)                           1         4084         2000
+// CHECK-NEXT: homp:   0        CPU    [0, 250)                              1         4132         2000
+// CHECK-NEXT: homp:   1        CPU    [250, 500)                            1         4132         2000
+// CHECK-NEXT: homp:   2        CPU    [500, 750)                            1         4132         2000
+// CHECK-NEXT: homp:   3        CPU    [750, 1000)                           1         4132         2000
 // CHECK-NEXT: PASS
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
 // enter data' / 'target update' / 'target exit data' with device lists,
 // a nested data region, and a kernel that maps an array the data region
 // already distributes. HOMP_INFO's byte counts show that data moves in
-// once and out once: the kernels move only their 72-byte chunks.
+// once and out once: the kernels move only their 120-byte chunks.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t figure2 2>&1 | FileCheck %s --check-prefix=FIG2-RESULT --implicit-check-not=homp:
 // RUN: env HOMP_INFO=1 %t figure2 2>&1 | FileCheck %s --check-prefix=FIG2
@@ -103,11 +103,11 @@ while ((k<=mits)&&(error>tol))
 // FIG2-NEXT: homp:   3        CPU    -                                     0         1280            0
 // FIG2: homp: region {{.*}}data-regions.c:62:1: 340 iterations on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    [0, 9) x [0, 10)                      1           72            0
+// FIG2-NEXT: homp:   0        CPU    [0, 9) x [0, 10)                      1          120            0
 // FIG2: homp: region {{.*}}data-regions.c:69:1: 256 iterations on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    [1, 9) x [1, 9)                       1           80            8
-// FIG2-NEXT: homp:   1        CPU    [9, 18) x [1, 9)                      1           80            8
+// FIG2-NEXT: homp:   0        CPU    [1, 9) x [1, 9)                       1          128            8
+// FIG2-NEXT: homp:   1        CPU    [9, 18) x [1, 9)                      1          128            8
 // FIG2: homp: data region {{.*}}data-regions.c:53:1 ends: 3 distributed arrays on 4 devices
 // FIG2-NEXT: device
 // FIG2-NEXT: homp:   0        CPU    -                                     0            0          720
@@ -191,7 +191,7 @@ static void nested(void) {
 // NESTED-NEXT: homp:   0        CPU    -                                     0            0            0
 // NESTED: homp: region {{.*}}: 400 iterations on 4 devices
 // NESTED-NEXT: device
-// NESTED-NEXT: homp:   0        CPU    [0, 100)                              1           72            0
+// NESTED-NEXT: homp:   0        CPU    [0, 100)                              1          120            0
 // NESTED: homp: data region {{.*}} ends: 1 distributed array on 4 devices
 // NESTED-NEXT: device
 // NESTED-NEXT: homp:   0        CPU    -                                     0            0            0

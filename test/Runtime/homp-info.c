@@ -1,6 +1,6 @@
 // HOMP_INFO=1 prints, for each execution of a region, its source location,
 // its devices, each device's type, the indices it ran, its launches, the
-// bytes it moved in and out (its part of y, 1600 bytes, and the 72-byte
+// bytes it moved in and out (its part of y, 1600 bytes, and the 120-byte
 // chunk), its time, and the load imbalance. The host works in place.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
@@ -11,10 +11,10 @@
 
 // CHECK: homp: region {{.*}}homp-info.c:28:1: 1000 iterations on 5 devices in {{[0-9.]+}} ms, imbalance {{[0-9.]+}}
 // CHECK-NEXT: homp:   device   type   indices                        launches     bytes in    bytes out    time ms
-// CHECK-NEXT: homp:   0        CPU    [0, 200)                              1         1672         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   1        CPU    [200, 400)                            1         1672         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   2        CPU    [400, 600)                            1         1672         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   3        CPU    [600, 800)                            1         1672         1600 {{ *[0-9.]+$}}
+// CHECK-NEXT: homp:   0        CPU    [0, 200)                              1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-NEXT: homp:   1        CPU    [200, 400)                            1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-NEXT: homp:   2        CPU    [400, 600)                            1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-NEXT: homp:   3        CPU    [600, 800)                            1         1720         1600 {{ *[0-9.]+$}}
 // CHECK-NEXT: homp:   host     HOST   [800, 1000)                           1            0            0 {{ *[0-9.]+$}}
 // CHECK: PASS
 // QUIET-NOT: homp:

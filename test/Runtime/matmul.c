@@ -125,25 +125,25 @@ int main(void) {
 }
 
 // Bytes in: each device's part of A and B (and whole A or B where they are
-// not split) and the 72-byte chunk; bytes out: its part of C.
+// not split) and the 120-byte chunk; bytes out: its part of C.
 // Rows: device d holds row d of A and C; B is whole on every device.
 // INFO: homp: region {{.*}}matmul.c:24:1: 4 iterations on 4 devices
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 1)                                1          240           48
-// INFO: homp:   3        CPU    [3, 4)                                1          240           48
+// INFO-NEXT: homp:   0        CPU    [0, 1)                                1          288           48
+// INFO: homp:   3        CPU    [3, 4)                                1          288           48
 // Columns: device d runs columns j of C and holds those of B and C: 2 of
 // the 6 columns for the first two devices, 1 for the others; A is whole.
 // INFO: homp: region {{.*}}matmul.c:39:1: 24 iterations on 4 devices
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 4) x [0, 2)                       1          216           64
-// INFO-NEXT: homp:   1        CPU    [0, 4) x [2, 4)                       1          216           64
-// INFO-NEXT: homp:   2        CPU    [0, 4) x [4, 5)                       1          192           32
-// INFO-NEXT: homp:   3        CPU    [0, 4) x [5, 6)                       1          192           32
+// INFO-NEXT: homp:   0        CPU    [0, 4) x [0, 2)                       1          264           64
+// INFO-NEXT: homp:   1        CPU    [0, 4) x [2, 4)                       1          264           64
+// INFO-NEXT: homp:   2        CPU    [0, 4) x [4, 5)                       1          240           32
+// INFO-NEXT: homp:   3        CPU    [0, 4) x [5, 6)                       1          240           32
 // Blocks: a 2x2 topology of rectangles.
 // INFO: homp: region {{.*}}matmul.c:55:1: 24 iterations on 4 devices (topology 2x2)
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 2) x [0, 3)                       1          192           48
-// INFO-NEXT: homp:   1        CPU    [0, 2) x [3, 6)                       1          192           48
-// INFO-NEXT: homp:   2        CPU    [2, 4) x [0, 3)                       1          192           48
-// INFO-NEXT: homp:   3        CPU    [2, 4) x [3, 6)                       1          192           48
+// INFO-NEXT: homp:   0        CPU    [0, 2) x [0, 3)                       1          240           48
+// INFO-NEXT: homp:   1        CPU    [0, 2) x [3, 6)                       1          240           48
+// INFO-NEXT: homp:   2        CPU    [2, 4) x [0, 3)                       1          240           48
+// INFO-NEXT: homp:   3        CPU    [2, 4) x [3, 6)                       1          240           48
 // INFO: PASS

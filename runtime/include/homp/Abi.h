@@ -20,6 +20,7 @@
 #define HOMP_ABI_H
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -342,16 +343,33 @@ struct ValueSlot {
 std::vector<ValueSlot> valueLayout(const Descriptor &D);
 
 /// The chunk variable: the loop nest a device runs, one loop per dimension.
+/// Each value also comes truncated to 32 bits, for loops whose variable has
+/// 32 bits or fewer: a 64-bit value narrowed in the kernel lets the optimizer
+/// compute the loop's indices in 64 bits, with more instructions per
+/// iteration than for the same loop over plain ints.
 struct ChunkLoop {
   long long First, Bound, Step;
+  int First32, Bound32, Step32;
 };
 struct Chunk {
   ChunkLoop Loops[MaxRank];
 };
+/// The chunk loop of First, Bound and Step, with their 32-bit copies.
+constexpr ChunkLoop chunkLoop(long long First, long long Bound,
+                              long long Step) {
+  return {First,
+          Bound,
+          Step,
+          static_cast<int>(First),
+          static_cast<int>(Bound),
+          static_cast<int>(Step)};
+}
 /// The chunk's type as the plugin spells it: the same layout as Chunk.
 constexpr const char *ChunkTypeSpelling =
-    "struct { struct { long long first, bound, step; } l[3]; }";
-static_assert(sizeof(Chunk) == 3 * MaxRank * sizeof(long long),
+    "struct { struct { long long first, bound, step; "
+    "int first32, bound32, step32; } l[3]; }";
+static_assert(offsetof(ChunkLoop, Step32) == 3 * sizeof(long long) + 8 &&
+                  sizeof(Chunk) == MaxRank * 5 * sizeof(long long),
               "the chunk is what ChunkTypeSpelling declares");
 
 /// Scalar type codes of reduction variables: kind * 100 + size.
