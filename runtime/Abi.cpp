@@ -121,15 +121,6 @@ std::string realText(double V) {
   return Buf;
 }
 
-bool parseReal(const std::string &W, double &V) {
-  if (W.empty())
-    return false;
-  char *Stop = nullptr;
-  errno = 0;
-  V = std::strtod(W.c_str(), &Stop);
-  return *Stop == 0 && errno != ERANGE && std::isfinite(V);
-}
-
 const std::pair<Edge, const char *> Edges[] = {{Edge::None, "none"},
                                                {Edge::Periodic, "periodic"},
                                                {Edge::Reflecting, "reflecting"}};
@@ -435,6 +426,15 @@ bool Descriptor::operator==(const Descriptor &O) const {
          DataLoops == O.DataLoops && Cut == O.Cut && SharedMemory == O.SharedMemory &&
          HasIf == O.HasIf &&
          Direction == O.Direction && HaloItems == O.HaloItems;
+}
+
+bool parseReal(const std::string &W, double &V) {
+  if (W.empty())
+    return false;
+  char *Stop = nullptr;
+  errno = 0;
+  V = std::strtod(W.c_str(), &Stop);
+  return *Stop == 0 && errno != ERANGE && std::isfinite(V);
 }
 
 int64_t Amount::of(int64_t Total) const {

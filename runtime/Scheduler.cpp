@@ -32,15 +32,6 @@ std::vector<std::string> splitCommas(const std::string &S) {
   }
 }
 
-bool real(const std::string &S, double &V) {
-  if (S.empty())
-    return false;
-  char *Stop = nullptr;
-  errno = 0;
-  V = std::strtod(S.c_str(), &Stop);
-  return *Stop == 0 && errno != ERANGE && std::isfinite(V);
-}
-
 /// '-1' or '': not given; 'N' iterations; 'P%'.
 bool amount(const std::string &S, abi::Amount &A) {
   A = abi::Amount();
@@ -48,7 +39,7 @@ bool amount(const std::string &S, abi::Amount &A) {
     return true;
   double V;
   if (S.back() == '%')
-    return real(S.substr(0, S.size() - 1), V) && V > 0 && V <= 100 &&
+    return abi::parseReal(S.substr(0, S.size() - 1), V) && V > 0 && V <= 100 &&
            (A.Percent = V, true);
   char *Stop = nullptr;
   errno = 0;
@@ -68,7 +59,7 @@ std::optional<abi::Cutoff> parseCutoffText(const std::string &Text) {
   }
   bool Percent = !S.empty() && S.back() == '%';
   double V;
-  if (!real(Percent ? S.substr(0, S.size() - 1) : S, V))
+  if (!abi::parseReal(Percent ? S.substr(0, S.size() - 1) : S, V))
     return std::nullopt;
   if (Percent)
     V /= 100;
@@ -128,7 +119,7 @@ std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
         return std::nullopt;
       E.Device = static_cast<int>(V);
     }
-    if (!real(trim(Item.substr(Colon + 1)), E.Factor) || E.Factor < 1 ||
+    if (!abi::parseReal(trim(Item.substr(Colon + 1)), E.Factor) || E.Factor < 1 ||
         E.Factor > 1e6)
       return std::nullopt;
     Out.push_back(E);

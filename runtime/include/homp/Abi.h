@@ -146,6 +146,10 @@ struct Cutoff {
   }
 };
 
+/// Reads all of W as a finite real number (strtod's forms); false if W is
+/// anything else. Descriptors and homp's settings read reals this way.
+bool parseReal(const std::string &W, double &V);
+
 /// Spellings of the scheduler kinds in descriptors ('dynamic') and as
 /// HOMP'16 writes them ('SCHED_DYNAMIC'); false for an unknown name.
 const char *schedKindName(SchedKind K);
