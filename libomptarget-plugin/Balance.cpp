@@ -176,8 +176,10 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
   case abi::SchedKind::Auto:
     S.Mode = LoopSchedule::Sampled;
     S.Chunk = std::min(Trips, Given.of(Trips));
+    // The model's shares of the whole loop: a small sample alone would be
+    // all latency, and leave devices out of the measurement.
     S.Weights = Kind == abi::SchedKind::ModelProfile
-                    ? modelWeights(Devices, C, S.Chunk, /*WithData=*/true)
+                    ? modelWeights(Devices, C, Trips, /*WithData=*/true)
                     : std::vector<double>(N, 1.0);
     break;
   }
