@@ -206,12 +206,20 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
   ++P.Executions;
   if (!P.Split) {
     if (S.Mode != LoopSchedule::Shares) {
-      // A sample: its rates give the split to start from.
-      std::vector<double> Rates(Devices.size(), 0);
-      for (size_t I = 0; I < Devices.size(); ++I)
-        if (Iterations[I] > 0 && Seconds[I] > 0)
-          Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
-      P.Split.emplace(sharesByRates(Rates, S.Cutoff));
+      // A sample: its rates give the split to start from. A device the
+      // sample left out (weight 0: the model or the cutoff dropped it)
+      // stays out.
+      std::vector<double> Shares =
+          sampleRates(Iterations, Seconds,
+                      S.Mode == LoopSchedule::Sampled
+                          ? S.Weights
+                          : std::vector<double>(Devices.size(), 1.0));
+      double Total = std::accumulate(Shares.begin(), Shares.end(), 0.0);
+      if (!(Total > 0))
+        Shares.assign(Devices.size(), 1.0), Total = Devices.size();
+      for (double &X : Shares)
+        X /= Total;
+      P.Split.emplace(applyCutoff(std::move(Shares), S.Cutoff));
       return;
     }
     P.Split.emplace(S.Weights);
