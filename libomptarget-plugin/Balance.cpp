@@ -14,7 +14,6 @@
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <thread>
 #include <tuple>
@@ -209,17 +208,13 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
       // A sample: its rates give the split to start from. A device the
       // sample left out (weight 0: the model or the cutoff dropped it)
       // stays out.
-      std::vector<double> Shares =
+      std::vector<double> Rates =
           sampleRates(Iterations, Seconds,
                       S.Mode == LoopSchedule::Sampled
                           ? S.Weights
                           : std::vector<double>(Devices.size(), 1.0));
-      double Total = std::accumulate(Shares.begin(), Shares.end(), 0.0);
-      if (!(Total > 0))
-        Shares.assign(Devices.size(), 1.0), Total = Devices.size();
-      for (double &X : Shares)
-        X /= Total;
-      P.Split.emplace(applyCutoff(std::move(Shares), S.Cutoff));
+      P.Split.emplace(
+          applyCutoff(normalizeShares(std::move(Rates)), S.Cutoff));
       return;
     }
     P.Split.emplace(S.Weights);

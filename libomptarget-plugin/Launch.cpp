@@ -568,14 +568,8 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     Title += "; unified shared memory: no copies";
   if (K.Sched) {
     Title += "; schedule " + K.Sched->describe();
-    std::string Cut;
-    for (unsigned P = 0; P < K.Devices.size(); ++P)
-      if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
-        Cut += (Cut.empty() ? "" : ", ") +
-               (K.Devices[P] == HostId ? std::string("host")
-                                       : std::to_string(K.Devices[P]));
-    if (!Cut.empty())
-      Title += "; cut off: " + Cut;
+    if (!K.CutOff.empty())
+      Title += "; cut off: " + K.CutOff;
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
   }
@@ -822,7 +816,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                       "' is duplicated and mapped back";
       break;
     }
-  std::string Shares, Cut;
+  std::string Shares;
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
     In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
@@ -830,7 +824,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                          ? std::string("host")
                          : std::to_string(K.Devices[P]);
     if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
-      Cut += (Cut.empty() ? "" : ",") + Id;
+      K.CutOff += (K.CutOff.empty() ? "" : ", ") + Id;
     if (K.Sched->Mode == LoopSchedule::Shares)
       Shares += (Shares.empty() ? "" : ",") + Id + ":" +
                 std::to_string(R.End - R.Begin);
@@ -841,7 +835,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
               {{"schedule", traceString(K.Sched->describe())},
                {"iterations", traceNumber(K.SchedTrips)},
                {"shares", traceString(Shares)},
-               {"cut off", traceString(Cut)}});
+               {"cut off", traceString(K.CutOff)}});
 }
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,

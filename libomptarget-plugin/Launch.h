@@ -38,6 +38,7 @@ struct KernelInstance : Instance {
   /// (Plan.ScheduledLoop), and that loop's trip count.
   std::optional<LoopSchedule> Sched;
   int64_t SchedTrips = 0;
+  std::string CutOff; ///< the devices Sched gives nothing, for reports
   /// Why an AUTO loop is not scheduled (owner computes), for HOMP_INFO.
   std::string NotScheduled;
   /// Per access: the resident array it uses (a reference held), or nullptr.

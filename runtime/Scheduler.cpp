@@ -187,10 +187,16 @@ std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff) {
   for (double &R : Rates)
     if (!(R > 0))
       R = NKnown ? Known / NKnown : 1;
-  double Total = std::accumulate(Rates.begin(), Rates.end(), 0.0);
-  for (double &R : Rates)
-    R /= Total;
-  return applyCutoff(std::move(Rates), Cutoff);
+  return applyCutoff(normalizeShares(std::move(Rates)), Cutoff);
+}
+
+std::vector<double> normalizeShares(std::vector<double> Shares) {
+  double Total = std::accumulate(Shares.begin(), Shares.end(), 0.0);
+  if (!(Total > 0))
+    return std::vector<double>(Shares.size(), 1.0 / Shares.size());
+  for (double &S : Shares)
+    S /= Total;
+  return Shares;
 }
 
 std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,

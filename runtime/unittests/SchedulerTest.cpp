@@ -200,6 +200,11 @@ TEST(Shares, CutoffDropsSmallSharesButNeverAll) {
   EXPECT_EQ(S, (std::vector<double>{0, 1, 0}));
 }
 
+TEST(Shares, NormalizedToOneOrEqual) {
+  EXPECT_EQ(normalizeShares({1, 3, 0}), (std::vector<double>{0.25, 0.75, 0}));
+  EXPECT_EQ(normalizeShares({0, 0}), (std::vector<double>{0.5, 0.5}));
+}
+
 TEST(Shares, SampleRatesPredictDevicesLeftOut) {
   // Device 1 ran none of the sample: its weight (a tenth of device 0's)
   // predicts a tenth of device 0's rate per weight, as the others show.

@@ -85,6 +85,9 @@ private:
 /// (profile kinds: 10%) sizes, as HOMP'16 section VI uses them.
 abi::Amount defaultAmount(abi::SchedKind K);
 
+/// Shares scaled to sum to 1; all zero: equal shares.
+std::vector<double> normalizeShares(std::vector<double> Shares);
+
 /// Shares of the devices by rates (iterations per second), with Cutoff
 /// applied: a device below it gets 0, at least one device remains. A rate
 /// of 0 (not measured) counts as an average device's.
