@@ -27,6 +27,7 @@ ConstructInfo &constructInfo(const char *Descriptor) {
     }
     Info->Layout = abi::valueLayout(Info->Desc);
     Info->Location = Info->Desc.location();
+    Info->PurePlans = planIsPure(Info->Desc);
     Slot = std::move(Info);
   }
   return *Slot;

@@ -13,6 +13,7 @@
 #include "homp/Abi.h"
 #include "homp/DeviceSelection.h"
 #include "homp/Distribution.h"
+#include "homp/KernelPlan.h"
 #include "homp/LoopSpace.h"
 #include "homp/Topology.h"
 
@@ -31,6 +32,10 @@ struct ConstructInfo {
   std::vector<abi::ValueSlot> Layout;
   std::string Location; ///< FILE:LINE:COL
   std::atomic<bool> WarnedNoPass{false};
+  /// A kernel's last plan (KernelPlanCache), kept when PurePlans: its plans
+  /// depend on nothing but their input (planIsPure).
+  bool PurePlans = false;
+  KernelPlanCache Plans;
 };
 
 /// The ConstructInfo of a descriptor string (parsed on first use; fatal if

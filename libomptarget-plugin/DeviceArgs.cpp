@@ -2,18 +2,25 @@
 
 #include "DeviceArgs.h"
 
+#include <algorithm>
+
 namespace homp {
 
 DeviceArgs::DeviceArgs(const KernelArgs &Original)
-    : Args(Original),
-      BasePtrs(Original.ArgBasePtrs, Original.ArgBasePtrs + Original.NumArgs),
-      Ptrs(Original.ArgPtrs, Original.ArgPtrs + Original.NumArgs),
-      Sizes(Original.ArgSizes, Original.ArgSizes + Original.NumArgs),
-      Types(Original.ArgTypes, Original.ArgTypes + Original.NumArgs) {
-  Args.ArgBasePtrs = BasePtrs.data();
-  Args.ArgPtrs = Ptrs.data();
-  Args.ArgSizes = Sizes.data();
-  Args.ArgTypes = Types.data();
+    : Args(Original), Entries(4 * size_t(Original.NumArgs)) {
+  size_t N = Original.NumArgs;
+  BasePtrs = reinterpret_cast<void **>(Entries.data());
+  Ptrs = reinterpret_cast<void **>(Entries.data() + N);
+  Sizes = Entries.data() + 2 * N;
+  Types = Entries.data() + 3 * N;
+  std::copy_n(Original.ArgBasePtrs, N, BasePtrs);
+  std::copy_n(Original.ArgPtrs, N, Ptrs);
+  std::copy_n(Original.ArgSizes, N, Sizes);
+  std::copy_n(Original.ArgTypes, N, Types);
+  Args.ArgBasePtrs = BasePtrs;
+  Args.ArgPtrs = Ptrs;
+  Args.ArgSizes = Sizes;
+  Args.ArgTypes = Types;
 }
 
 void DeviceArgs::setEntry(unsigned K, void *Ptr) {

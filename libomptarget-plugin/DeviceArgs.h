@@ -27,6 +27,7 @@ public:
   DeviceArgs &operator=(const DeviceArgs &) = delete;
   /// Moving keeps the entries where they are: Args keeps pointing at them.
   DeviceArgs(DeviceArgs &&) = default;
+  static_assert(sizeof(void *) == sizeof(int64_t));
 
   /// Makes entry K both base and data pointer Ptr.
   void setEntry(unsigned K, void *Ptr);
@@ -49,8 +50,11 @@ public:
 
 private:
   KernelArgs Args;
-  std::vector<void *> BasePtrs, Ptrs;
-  std::vector<int64_t> Sizes, Types;
+  /// The four per-entry arrays back to back (base pointers, pointers,
+  /// sizes, types): one allocation per launch.
+  std::vector<int64_t> Entries;
+  void **BasePtrs, **Ptrs;
+  int64_t *Sizes, *Types;
 };
 
 /// The first entry of Args, not yet Claimed, whose data pointer is Ptr;

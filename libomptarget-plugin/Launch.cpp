@@ -92,7 +92,7 @@ private:
   bool canRunAsync(const std::vector<Slot> &Slots) const;
   void runAsync(std::shared_ptr<Launcher> Self);
   bool findEntries(std::string &Error);
-  const Distribution &itemDist(size_t I) const { return K.Plan.Items[I]; }
+  const Distribution &itemDist(size_t I) const { return K.Plan->Items[I]; }
   bool isDuplicateBack(size_t I) const {
     return itemDist(I).duplicated() && abi::copiesOut(D.Arrays[I].Map);
   }
@@ -549,7 +549,7 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     if (S->Work) {
       ProductSet Ran = S->Work->Iterations;
       if (S->Parts)
-        Ran.Dims[K.Plan.ScheduledLoop] = S->Ran;
+        Ran.Dims[K.Plan->ScheduledLoop] = S->Ran;
       Row.Work = describeWork(K.Nest, Ran);
     }
     Row.Launches = S->Launches;
@@ -584,7 +584,8 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
 /// that data (a kernel, 'target update', the end of the data region)
 /// queues behind it on the same device.
 bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
-  if (settings().Info || !D.Reductions.empty() || Slots.empty())
+  // A scheduled loop runs in parts or learns from its times: it waits.
+  if (settings().Info || !D.Reductions.empty() || Slots.empty() || K.Sched)
     return false;
   for (const Slot &S : Slots)
     if (S.IsHost)
@@ -659,18 +660,19 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   // A loop scheduled in parts runs on every device the schedule keeps.
   bool InParts = K.Sched && K.Sched->Mode != LoopSchedule::Shares;
   std::vector<int> Ids;
+  Slots.reserve(K.Devices.size());
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     if (InParts ? K.Sched->Mode == LoopSchedule::Sampled &&
                       K.Sched->Weights[P] <= 0
-                : K.Plan.Work[P].Iterations.empty())
+                : K.Plan->Work[P].Iterations.empty())
       continue;
     Slot S;
     S.Position = P;
     S.Device = K.Devices[P];
     S.IsHost = S.Device == HostId;
     S.InHostMemory = S.IsHost || D.SharedMemory;
-    S.Plan = &K.Plan;
-    S.Work = InParts ? nullptr : &K.Plan.Work[P];
+    S.Plan = K.Plan.get();
+    S.Work = InParts ? nullptr : &K.Plan->Work[P];
     if (S.InHostMemory)
       for (size_t I = 0; I < D.Arrays.size(); ++I)
         if (!K.ItemResidents[I] && !E.Unused[I] &&
@@ -732,7 +734,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
         Its[S.Position] = S.Ran.size();
       else if (S.Work)
         Its[S.Position] =
-            S.Work->Iterations.Dims[K.Plan.ScheduledLoop].size();
+            S.Work->Iterations.Dims[K.Plan->ScheduledLoop].size();
       Secs[S.Position] = S.Seconds;
     }
     recordExecution(*K.Info, *K.Sched, K.Devices, K.SchedTrips, Its, Secs);
@@ -908,17 +910,31 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
   }
   In.LabelIndices = labelIndices;
   scheduleKernel(*K, In);
-  K->PlanIn = In;
-  if (!planKernel(In, K->Plan, Error)) {
-    // Data lives on the devices: the host cannot run the kernel instead.
-    if (UsesResidents)
-      constructFatal(Info, Error);
-    constructError(Info, Error);
-    return nullptr;
+  std::vector<uint64_t> ResidentIds;
+  for (const std::vector<ResidentArray *> *List :
+       {&K->ItemResidents, &K->AccessResidents})
+    for (const ResidentArray *R : *List)
+      ResidentIds.push_back(R ? R->Id : 0);
+  if (Info.PurePlans)
+    K->Plan = Info.Plans.find(In, ResidentIds);
+  if (!K->Plan) {
+    auto Plan = std::make_shared<KernelPlan>();
+    if (!planKernel(In, *Plan, Error)) {
+      // Data lives on the devices: the host cannot run the kernel instead.
+      if (UsesResidents)
+        constructFatal(Info, Error);
+      constructError(Info, Error);
+      return nullptr;
+    }
+    K->Plan = std::move(Plan);
+    if (Info.PurePlans)
+      Info.Plans.store(In, std::move(ResidentIds), K->Plan);
   }
+  if (K->Sched)
+    K->PlanIn = std::move(In);
   unsigned Bad;
   K->Nest.computeTrips(Bad);
-  if (K->Sched && K->Plan.ScheduledLoop < 0) {
+  if (K->Sched && K->Plan->ScheduledLoop < 0) {
     K->NotScheduled = "the AUTO loop keeps the split of its data region or "
                       "follows its arrays' (owner computes)";
     K->Sched.reset();

@@ -32,8 +32,11 @@ struct KernelInstance : Instance {
   std::vector<int> Devices;
   Topology Topo;
   LoopNest Nest;
-  KernelPlanInput PlanIn; ///< what Plan was made from (chunks replan it)
-  KernelPlan Plan;
+  /// What Plan was made from, when a scheduler splits the loop into parts
+  /// (each part is planned from it).
+  KernelPlanInput PlanIn;
+  /// Shared with the construct's plan cache and with asynchronous launches.
+  std::shared_ptr<const KernelPlan> Plan;
   /// The schedule of the nest's AUTO loop when a scheduler splits it
   /// (Plan.ScheduledLoop), and that loop's trip count.
   std::optional<LoopSchedule> Sched;

@@ -54,6 +54,7 @@ ResidentArray *ResidentTable::insert(std::unique_ptr<ResidentArray> A) {
           B)
     return nullptr;
   A->RefCount = 1;
+  A->Id = ++LastId;
   ResidentArray *R = A.get();
   Arrays.emplace(B, std::move(A));
   return R;

@@ -1244,3 +1244,84 @@ TEST(KernelPlan, AnEmptyLoopPlansNothing) {
     EXPECT_TRUE(W.Pieces.empty());
   }
 }
+
+//===----------------------------------------------------------------------===//
+// The plan cache of a construct
+//===----------------------------------------------------------------------===//
+
+// Every field a plan depends on tells two inputs apart; equal inputs plan
+// alike, so the cache hands back the first plan and nothing else.
+TEST(KernelPlanCache, ReusesAPlanOnlyForTheSameInput) {
+  const int64_t N = 20;
+  Distribution R1 = residentBlock({10, 11}, {{0, 10}, {10, 20}}, {0, N});
+  Distribution R2 = residentBlock({10, 11}, {{0, 10}, {10, 20}}, {0, N});
+  Kernel K({upTo(0, N)}, {Block}, Topology::line(2));
+  K.array("x", {Block}, {{0, N}}).access("x", {at()}, true, &R1);
+  const KernelPlanInput Base = K.input();
+  KernelPlanCache Cache;
+  EXPECT_EQ(Cache.find(Base, {7}), nullptr);
+  auto Plan = std::make_shared<KernelPlan>();
+  std::string Error;
+  ASSERT_TRUE(planKernel(Base, *Plan, Error)) << Error;
+  Cache.store(Base, {7}, Plan);
+  EXPECT_EQ(Cache.find(K.input(), {7}), Plan);
+  EXPECT_EQ(Cache.find(Base, {8}), nullptr) << "another resident array";
+
+  std::vector<std::pair<std::string, std::function<void(KernelPlanInput &)>>>
+      Changes = {
+          {"devices", [](KernelPlanInput &In) { In.Devices[1] = 12; }},
+          {"topology",
+           [](KernelPlanInput &In) { In.Topo = Topology::line(3); }},
+          {"first", [](KernelPlanInput &In) { In.Nest.Loops[0].First = 1; }},
+          {"bound", [](KernelPlanInput &In) { In.Nest.Loops[0].Bound = 19; }},
+          {"step", [](KernelPlanInput &In) { In.Nest.Loops[0].Step = 2; }},
+          {"comparison",
+           [](KernelPlanInput &In) {
+             In.Nest.Loops[0].Op = CompareOp::NotEqual;
+           }},
+          {"loop block", [](KernelPlanInput &In) { In.LoopBlocks[0] = 3; }},
+          {"section",
+           [](KernelPlanInput &In) {
+             In.ItemShapes[0].Section.Dims[0] = {1, N};
+           }},
+          {"empty section",
+           [](KernelPlanInput &In) {
+             In.ItemShapes[0].Section.Dims[0] = {5, 5};
+           }},
+          {"element size",
+           [](KernelPlanInput &In) { In.ItemShapes[0].ElementSize = 4; }},
+          {"array block", [](KernelPlanInput &In) { In.ItemBlocks[0][0] = 2; }},
+          {"resident of an access",
+           [&](KernelPlanInput &In) { In.AccessResidents[0].Dist = &R2; }},
+          {"resident item",
+           [&](KernelPlanInput &In) {
+             In.ItemResidents.assign(1, &R1);
+           }},
+          {"scheduled iterations",
+           [](KernelPlanInput &In) {
+             In.Scheduled = {IndexSet(Range{0, 4}), IndexSet(Range{4, 20})};
+           }},
+      };
+  for (auto &[What, Change] : Changes) {
+    KernelPlanInput In = K.input();
+    Change(In);
+    EXPECT_FALSE(samePlanInput(Base, In)) << What;
+    EXPECT_EQ(Cache.find(In, {7}), nullptr) << What;
+  }
+  // The same empty section twice is the same input.
+  KernelPlanInput A = K.input(), B = K.input();
+  A.ItemShapes[0].Section.Dims[0] = B.ItemShapes[0].Section.Dims[0] = {5, 5};
+  EXPECT_TRUE(samePlanInput(A, B));
+}
+
+TEST(KernelPlanCache, PlansFollowingALabelAreNotPure) {
+  Kernel K({upTo(0, 8)}, {alignTo("loop1")}, Topology::line(2));
+  EXPECT_FALSE(planIsPure(K.Desc));
+  Kernel A({upTo(0, 8)}, {Block}, Topology::line(2));
+  A.array("x", {Block}, {{0, 8}}).array("y", {alignTo("x")}, {{0, 8}});
+  EXPECT_TRUE(planIsPure(A.Desc)) << "aligned with an array of its own";
+  A.array("z", {alignTo("loop1")}, {{0, 8}});
+  EXPECT_FALSE(planIsPure(A.Desc)) << "an array aligned with a label";
+  Kernel L({upTo(0, 8)}, {alignToLoop()}, Topology::line(2));
+  EXPECT_TRUE(planIsPure(L.Desc));
+}

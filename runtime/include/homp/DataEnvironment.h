@@ -38,6 +38,9 @@ struct ResidentArray {
   /// Spans (omp_target_associate_ptr), so standard constructs find it.
   std::vector<bool> Associated;
   long RefCount = 0;
+  /// Set when it becomes resident, never reused: tells it from a later
+  /// array at the same address (plans cached by construct compare it).
+  uint64_t Id = 0;
   HaloPlanCache HaloPlans; ///< the copies of its halo updates
 
   /// Host bytes of the mapped section, from its first to its last element.
@@ -70,6 +73,7 @@ public:
 
 private:
   std::map<uintptr_t, std::unique_ptr<ResidentArray>> Arrays; ///< by begin
+  uint64_t LastId = 0; ///< of the last array inserted
 };
 
 /// The split a data region gave a labelled loop nest (ALIGN(label)): per

@@ -29,7 +29,10 @@
 #include "homp/LoopSpace.h"
 #include "homp/Topology.h"
 
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -88,6 +91,36 @@ struct KernelPlan {
 /// array, the device and the elements) when the kernel cannot run as asked.
 bool planKernel(const KernelPlanInput &In, KernelPlan &Out,
                 std::string &Error);
+
+/// Whether a plan of Desc is a function of its KernelPlanInput alone: no
+/// loop or array of it follows a labelled loop (ALIGN(label)), whose split
+/// belongs to the data regions in progress.
+bool planIsPure(const abi::Descriptor &Desc);
+
+/// Whether A and B (of one descriptor) plan alike: the same devices,
+/// topology, bounds, shapes, block sizes, scheduled iterations, and the
+/// same resident distributions (by address; ResidentIds tell apart two
+/// resident arrays at one address).
+bool samePlanInput(const KernelPlanInput &A, const KernelPlanInput &B);
+
+/// The last plan of one construct, reused while its input stays the same:
+/// a kernel in a loop of the program is planned once. Resident
+/// distributions are told apart by ResidentIds, which the caller gives one
+/// per resident of the input (the data environment numbers its arrays).
+/// Safe to use from several threads.
+class KernelPlanCache {
+public:
+  std::shared_ptr<const KernelPlan>
+  find(const KernelPlanInput &In, const std::vector<uint64_t> &ResidentIds);
+  void store(const KernelPlanInput &In, std::vector<uint64_t> ResidentIds,
+             std::shared_ptr<const KernelPlan> Plan);
+
+private:
+  std::mutex M;
+  KernelPlanInput Input;
+  std::vector<uint64_t> Ids;
+  std::shared_ptr<const KernelPlan> Plan;
+};
 
 } // namespace homp
 
