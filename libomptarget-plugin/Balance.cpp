@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -26,6 +28,7 @@ namespace {
 /// from its executions: first the sample's rates, then damped rebalancing.
 struct Profile {
   std::optional<Rebalancer> Split;
+  std::optional<AutoTrials> Trials; ///< from the execution after the sample
   int Executions = 0;
 };
 
@@ -93,6 +96,53 @@ std::vector<double> modelWeights(const std::vector<int> &Devices,
   return modelShares(emulatedModel(), Devices, C, Trips, WithData);
 }
 
+std::string milliseconds(double Seconds) {
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%.3g ms", Seconds * 1e3);
+  return Text;
+}
+
+/// AUTO after its sample: the execution runs P's next trial.
+void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
+  const std::vector<double> &Split = P.Split->ratios();
+  unsigned N = static_cast<unsigned>(Split.size());
+  AutoTrial T = P.Trials->next();
+  S.Trial = T;
+  S.Kind = abi::SchedKind::ModelProfile;
+  S.Mode = LoopSchedule::Shares;
+  switch (T) {
+  case AutoTrial::Balanced:
+    S.Weights = Split;
+    S.Why = "split learned in " + std::to_string(P.Executions) +
+            " execution" + (P.Executions == 1 ? "" : "s") +
+            (P.Split->converged() ? ", calibrated" : "");
+    break;
+  case AutoTrial::Dynamic:
+    S.Kind = abi::SchedKind::Dynamic;
+    S.Mode = LoopSchedule::Queue;
+    S.Chunk = defaultAmount(abi::SchedKind::Dynamic).of(Trips);
+    S.Weights.assign(N, 1.0);
+    break;
+  case AutoTrial::Alone:
+    S.Weights.assign(N, 0.0);
+    S.Weights[std::max_element(Split.begin(), Split.end()) - Split.begin()] =
+        1;
+    S.Why = "fastest device alone";
+    break;
+  }
+  std::string Times;
+  for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Dynamic, AutoTrial::Alone})
+    if (std::isfinite(P.Trials->typical(A)))
+      Times += std::string(Times.empty() ? "" : ", ") + autoTrialName(A) +
+               " " + milliseconds(P.Trials->typical(A));
+  int Done = P.Trials->executions();
+  std::string Choice = Done < 4 ? "trial " + std::to_string(Done + 1) +
+                                      " of 4" + (Times.empty() ? "" : ", so far ")
+                                : std::string("fastest of the trials: ");
+  Choice += Times;
+  S.Why += (S.Why.empty() ? "" : "; ") + Choice;
+}
+
 } // namespace
 
 std::string LoopSchedule::describe() const {
@@ -136,12 +186,7 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
     std::lock_guard<std::mutex> Lock(ProfilesLock);
     auto It = profiles().find(keyOf(Info, Devices, Trips));
     if (It != profiles().end() && It->second.Split) {
-      S.Kind = abi::SchedKind::ModelProfile;
-      S.Mode = LoopSchedule::Shares;
-      S.Weights = It->second.Split->ratios();
-      S.Why = "split learned in " + std::to_string(It->second.Executions) +
-              " execution" + (It->second.Executions == 1 ? "" : "s") +
-              (It->second.Split->converged() ? ", calibrated" : "");
+      chooseTrial(It->second, Trips, S);
       return S;
     }
     // A machine file that knows every device: its model; else a sample
@@ -199,11 +244,12 @@ std::vector<double> dataRegionShares(const abi::Policy &P,
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                      const std::vector<int> &Devices, int64_t Trips,
                      const std::vector<int64_t> &Iterations,
-                     const std::vector<double> &Seconds) {
+                     const std::vector<double> &Seconds, double Makespan) {
   std::lock_guard<std::mutex> Lock(ProfilesLock);
   Profile &P = profiles()[keyOf(Info, Devices, Trips)];
   ++P.Executions;
   if (!P.Split) {
+    P.Trials.emplace(static_cast<unsigned>(Devices.size()));
     if (S.Mode != LoopSchedule::Shares) {
       // A sample: its rates give the split to start from. A device the
       // sample left out (weight 0: the model or the cutoff dropped it)
@@ -219,7 +265,12 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
     }
     P.Split.emplace(S.Weights);
   }
-  P.Split->update(Seconds); // the times of the shares it gave
+  if (S.Trial)
+    P.Trials->record(*S.Trial, Makespan);
+  // The split learns from the times of its own shares only.
+  if ((!S.Trial || *S.Trial == AutoTrial::Balanced) &&
+      S.Mode == LoopSchedule::Shares)
+    P.Split->update(Seconds);
 }
 
 double emulationFactor(int Device) {

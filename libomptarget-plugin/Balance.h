@@ -10,8 +10,10 @@
 //    first execution of a region over a device set samples, split by the
 //    machine model (as MODEL_PROFILE_AUTO), or runs MODEL_2_AUTO when a
 //    machine file gives every device's speed; later executions of a similar
-//    size keep one share per device, rebalanced after each execution from
-//    the devices' times (STEPOCL's damped rule, homp/Rebalancer.h);
+//    size try, and then keep, the fastest of AutoTrials (homp/Scheduler.h):
+//    one share per device, rebalanced after each execution from the
+//    devices' times (STEPOCL's damped rule, homp/Rebalancer.h), chunks from
+//    a queue, or the fastest device alone;
 //  - HOMP_EMULATE holds a device after each of its parts so that it looks
 //    slower to everything, the measurements and profiles included.
 //
@@ -24,8 +26,10 @@
 
 #include "homp/Abi.h"
 #include "homp/Model.h"
+#include "homp/Scheduler.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,8 @@ struct LoopSchedule {
   abi::SchedKind Kind = abi::SchedKind::Auto; ///< what runs (never Auto)
   bool Block = false;    ///< HOMP_SCHEDULE=BLOCK: an even split
   bool ChoseAuto = false; ///< the loop is AUTO and this is its choice
+  /// AUTO after its sample: which of its trials this execution runs.
+  std::optional<AutoTrial> Trial;
   std::string Why;       ///< for HOMP_INFO: where the choice came from
   int64_t Chunk = 0;     ///< Queue: chunk size; Sampled: sample size
   double Cutoff = 0;     ///< devices predicted below this share get none
@@ -65,11 +71,12 @@ std::vector<double> dataRegionShares(const abi::Policy &P,
                                      const std::vector<int> &Devices);
 
 /// What each device (by position) ran in one execution of an AUTO loop
-/// scheduled as S, and how long it took: AUTO's profile learns from it.
+/// scheduled as S, how long each took, and how long the execution took:
+/// AUTO's profile learns from it.
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                      const std::vector<int> &Devices, int64_t Trips,
                      const std::vector<int64_t> &Iterations,
-                     const std::vector<double> &Seconds);
+                     const std::vector<double> &Seconds, double Makespan);
 
 /// HOMP_EMULATE: the factor Device (an id, or the host's) is slowed by.
 double emulationFactor(int Device);

@@ -737,7 +737,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
             S.Work->Iterations.Dims[K.Plan->ScheduledLoop].size();
       Secs[S.Position] = S.Seconds;
     }
-    recordExecution(*K.Info, *K.Sched, K.Devices, K.SchedTrips, Its, Secs);
+    recordExecution(*K.Info, *K.Sched, K.Devices, K.SchedTrips, Its, Secs,
+                    secondsSince(Start));
   }
   if (settings().Info)
     report(ById, secondsSince(Start));

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 
 namespace homp {
@@ -215,6 +216,57 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
     if (!(Rates[I] > 0) && Measured)
       Rates[I] = Weights[I] * PerWeight / Measured;
   return Rates;
+}
+
+const char *autoTrialName(AutoTrial T) {
+  switch (T) {
+  case AutoTrial::Balanced:
+    return "balanced split";
+  case AutoTrial::Dynamic:
+    return "SCHED_DYNAMIC";
+  case AutoTrial::Alone:
+    return "fastest device alone";
+  }
+  return "?";
+}
+
+namespace {
+constexpr AutoTrial Trials[] = {AutoTrial::Balanced, AutoTrial::Dynamic,
+                                AutoTrial::Alone};
+// After the sample: two balanced executions, one dynamic, one alone.
+constexpr AutoTrial Opening[] = {AutoTrial::Balanced, AutoTrial::Balanced,
+                                 AutoTrial::Dynamic, AutoTrial::Alone};
+constexpr int Opened = sizeof(Opening) / sizeof(Opening[0]);
+constexpr int RetryEvery = 16;
+} // namespace
+
+double AutoTrials::typical(AutoTrial T) const {
+  // The shortest: what disturbs a run (other programs, the OS) only ever
+  // makes it slower.
+  const std::vector<double> &V = Times[static_cast<int>(T)];
+  return V.empty() ? std::numeric_limits<double>::infinity()
+                   : *std::min_element(V.begin(), V.end());
+}
+
+AutoTrial AutoTrials::next() const {
+  if (Devices <= 1)
+    return AutoTrial::Balanced;
+  if (Executions < Opened)
+    return Opening[Executions];
+  std::array<AutoTrial, 3> Order = {Trials[0], Trials[1], Trials[2]};
+  std::stable_sort(Order.begin(), Order.end(), [&](AutoTrial A, AutoTrial B) {
+    return typical(A) < typical(B);
+  });
+  return (Executions - Opened) % RetryEvery == RetryEvery - 1 ? Order[1]
+                                                              : Order[0];
+}
+
+void AutoTrials::record(AutoTrial T, double Seconds) {
+  ++Executions;
+  std::vector<double> &V = Times[static_cast<int>(T)];
+  V.push_back(Seconds);
+  if (V.size() > 3)
+    V.erase(V.begin());
 }
 
 } // namespace homp

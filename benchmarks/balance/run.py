@@ -45,7 +45,9 @@ KERNELS = [
 ]
 # Issue 8 compares AXPY of 10^7 over device(*, host) with the host alone.
 SIZE_FOR = {("axpy", "with host"): 10_000_000}
-WARMUP, REPS = 2, 5
+# AUTO learns over its first 5 executions (a sample, then its 4 trials:
+# docs/UserGuide.md "Load balancing"); the timed executions come after.
+WARMUP, REPS = 6, 5
 ALONE_WARMUP, ALONE_REPS = 1, 2
 COMPUTE_BOUND = ("matmul", "bm2d")
 
@@ -133,7 +135,7 @@ def check_sum(name, got, want):
 
 def measure_kernel(binary, kernel, size, quick):
     """Every row of one kernel, with the reference times of its sizes."""
-    warmup, reps = (2, 3) if quick else (WARMUP, REPS)
+    warmup, reps = (WARMUP, 3) if quick else (WARMUP, REPS)
     refs = {}  # n -> (sequential run, host 'parallel for' run)
 
     def reference(n):

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <thread>
 
@@ -222,6 +223,59 @@ TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
   EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);
   EXPECT_EQ(defaultAmount(SchedKind::ModelProfile).Percent, 10);
+}
+
+
+TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
+  AutoTrials T(3);
+  const AutoTrial Opening[] = {AutoTrial::Balanced, AutoTrial::Balanced,
+                               AutoTrial::Dynamic, AutoTrial::Alone};
+  const double Seconds[] = {5, 4, 2, 9};
+  for (int I = 0; I < 4; ++I) {
+    ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
+    T.record(Opening[I], Seconds[I]);
+  }
+  EXPECT_EQ(T.typical(AutoTrial::Balanced), 4) << "the shorter of 5 and 4";
+  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 2);
+  EXPECT_EQ(T.typical(AutoTrial::Alone), 9);
+  // Dynamic is fastest; every 16th execution the runner-up runs again.
+  int Runs[3] = {};
+  for (int I = 0; I < 32; ++I) {
+    AutoTrial Next = T.next();
+    ++Runs[static_cast<int>(Next)];
+    T.record(Next, Next == AutoTrial::Dynamic ? 2 : 4.5);
+  }
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Dynamic)], 30);
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 2);
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Alone)], 0);
+  EXPECT_EQ(T.executions(), 36);
+}
+
+TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
+  AutoTrials T(2);
+  for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Balanced,
+                      AutoTrial::Dynamic, AutoTrial::Alone})
+    T.record(A, A == AutoTrial::Dynamic ? 1 : 3);
+  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
+  // Dynamic slows down: once its fast time is more than three executions
+  // old, the balanced split runs next.
+  for (double Seconds : {6, 7}) {
+    T.record(AutoTrial::Dynamic, Seconds);
+    EXPECT_EQ(T.typical(AutoTrial::Dynamic), 1);
+    EXPECT_EQ(T.next(), AutoTrial::Dynamic);
+  }
+  T.record(AutoTrial::Dynamic, 8);
+  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 6);
+  EXPECT_EQ(T.next(), AutoTrial::Balanced);
+}
+
+TEST(AutoTrials, OneDeviceIsAlwaysBalanced) {
+  AutoTrials T(1);
+  for (int I = 0; I < 10; ++I) {
+    EXPECT_EQ(T.next(), AutoTrial::Balanced);
+    T.record(AutoTrial::Balanced, 1);
+  }
+  EXPECT_TRUE(std::isinf(T.typical(AutoTrial::Dynamic)));
 }
 
 } // namespace

@@ -21,6 +21,7 @@
 #include "homp/Abi.h"
 #include "homp/IndexSet.h"
 
+#include <array>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -99,6 +100,37 @@ std::vector<double> sharesByRates(std::vector<double> Rates, double Cutoff);
 std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                                 const std::vector<double> &Seconds,
                                 const std::vector<double> &Weights);
+
+/// The ways AUTO runs a loop once it has sampled it (docs/UserGuide.md,
+/// "Load balancing"): the split rebalanced from the devices' times, chunks
+/// from a queue (SCHED_DYNAMIC, HOMP'16's choice for loops between data and
+/// compute), or the device the split rates fastest alone (a loop whose
+/// copies cost more than the other devices' help saves).
+enum class AutoTrial { Balanced, Dynamic, Alone };
+const char *autoTrialName(AutoTrial T);
+
+/// AUTO's choice among its trials, from the times of whole executions:
+/// after the sample, two balanced executions (the split settles), one
+/// dynamic and one alone; from then on the one with the shortest time (the
+/// shortest of its last three executions), the runner-up again every 16th
+/// execution in case things changed. With one device: always balanced.
+class AutoTrials {
+public:
+  explicit AutoTrials(unsigned Devices) : Devices(Devices) {}
+  /// What the next execution runs.
+  AutoTrial next() const;
+  /// The execution after next() ran T in Seconds.
+  void record(AutoTrial T, double Seconds);
+  /// The typical time of T so far; +infinity when it has not run.
+  double typical(AutoTrial T) const;
+  /// Executions recorded.
+  int executions() const { return Executions; }
+
+private:
+  unsigned Devices;
+  int Executions = 0;
+  std::array<std::vector<double>, 3> Times; ///< the last three per trial
+};
 
 } // namespace homp
 
