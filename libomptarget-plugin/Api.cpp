@@ -59,7 +59,7 @@ namespace {
 int64_t firstDevice(ConstructInfo &Info, va_list Values) {
   ConstructValues V = readValues(Info, Values);
   std::vector<int> Devices = selectDevices(Info.Desc, V);
-  int64_t Device = omp_get_initial_device();
+  int64_t Device = hostDevice();
   if (V.IfTrue && !Devices.empty())
     Device = Devices.front();
   if (!Info.WarnedNoPass.exchange(true))

@@ -274,7 +274,7 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
 }
 
 double emulationFactor(int Device) {
-  int Host = omp_get_initial_device();
+  int Host = hostDevice();
   for (const Emulation &E : settings().Emulate)
     if (E.Device == Device || (E.Device == -1 && Device == Host))
       return E.Factor;

@@ -193,7 +193,7 @@ void DataRunner::forward(MapperCall Call) {
   if (Bases.empty())
     return;
   int32_t N = static_cast<int32_t>(Bases.size());
-  int Host = omp_get_initial_device();
+  int Host = hostDevice();
   for (int Dev : DI.Devices) {
     if (Dev == Host)
       continue;
@@ -270,7 +270,7 @@ ResidentArray *DataRunner::makeItem(size_t I, std::vector<int64_t> &BytesIn,
 void DataRunner::report(const char *What, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
-  int Host = omp_get_initial_device();
+  int Host = hostDevice();
   for (size_t P = 0; P < DI.Devices.size(); ++P) {
     DeviceReport R;
     R.Device = DI.Devices[P];

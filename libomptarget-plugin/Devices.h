@@ -18,6 +18,10 @@ namespace homp {
 /// types are probed on first use of deviceTypes().
 const DeviceEnvironment &deviceEnvironment();
 
+/// The host's device id (omp_get_initial_device(), which costs a lock and
+/// a table walk in libomptarget 19: read once).
+inline int hostDevice() { return deviceEnvironment().InitialDevice; }
+
 /// deviceEnvironment() with Types filled in.
 const DeviceEnvironment &deviceTypes();
 

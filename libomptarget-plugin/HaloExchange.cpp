@@ -50,7 +50,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                const std::string &Where, Moved &M, std::string &Error) {
   const Distribution &Dist = A.Dist;
   const size_t N = Dist.Devices.size();
-  const int Host = omp_get_initial_device();
+  const int Host = hostDevice();
   const DeviceEnvironment &Env = deviceTypes();
   const bool ForcePeer = settings().HaloRoute == HaloRouteSetting::Peer;
   const bool ForceStaged = settings().HaloRoute == HaloRouteSetting::Staged;
@@ -165,7 +165,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
 void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
             const Moved &M, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
-  const int Host = omp_get_initial_device();
+  const int Host = hostDevice();
   std::vector<DeviceReport> Rows;
   for (size_t P = 0; P < A.Dist.Devices.size(); ++P) {
     DeviceReport R;

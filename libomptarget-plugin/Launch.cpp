@@ -109,6 +109,12 @@ private:
   void combineReductions(std::vector<Slot *> &ById);
   void mergeDuplicates(std::vector<Slot *> &ById);
   void report(std::vector<Slot *> &ById, double Seconds);
+  /// The name of the devices' wait for each other in the trace ("" when
+  /// not tracing: no string per launch).
+  std::string waitName() const {
+    return tracing() ? "wait for the region's end " + K.Info->Location
+                     : std::string();
+  }
 
   std::unique_ptr<KernelInstance> Owned;
   KernelInstance &K;
@@ -120,7 +126,7 @@ private:
   int32_t NumTeams, ThreadLimit;
   void *HostPtr;
   Entries E;
-  int HostId = omp_get_initial_device();
+  int HostId = hostDevice();
 };
 
 /// Whether entry K of Args is a kernel parameter libomptarget maps (the
@@ -433,7 +439,7 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
             runSlot(S);
           }
         },
-        "wait for the region's end " + K.Info->Location);
+        waitName());
     return;
   }
   // Sampled: [0, Chunk) by the weights, then [Chunk, N) by measured rates.
@@ -700,7 +706,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   else
     runOnDevices(
         Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); },
-        "wait for the region's end " + K.Info->Location);
+        waitName());
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.
@@ -823,7 +829,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
     In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
-    std::string Id = K.Devices[P] == omp_get_initial_device()
+    std::string Id = K.Devices[P] == hostDevice()
                          ? std::string("host")
                          : std::to_string(K.Devices[P]);
     if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
@@ -833,7 +839,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                 std::to_string(R.End - R.Begin);
   }
   if (tracing())
-    traceSpan(omp_get_initial_device(), "schedule",
+    traceSpan(hostDevice(), "schedule",
               "schedule " + K.Info->Location, Began,
               {{"schedule", traceString(K.Sched->describe())},
                {"iterations", traceNumber(K.SchedTrips)},

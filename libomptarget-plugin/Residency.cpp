@@ -2,6 +2,7 @@
 
 #include "Residency.h"
 
+#include "Devices.h"
 #include "ProxyPool.h"
 #include "Tracer.h"
 
@@ -40,7 +41,7 @@ bool forEachDevice(const ResidentArray &A,
                    std::string &Error) {
   std::vector<std::string> Errors(A.Dist.Devices.size());
   std::vector<char> Failed(A.Dist.Devices.size(), 0);
-  int Host = omp_get_initial_device();
+  int Host = hostDevice();
   runOnDevices(A.Dist.Devices, Host, [&](unsigned P) {
     if (A.Dist.Devices[P] != Host)
       Failed[P] = !Job(P, Errors[P]);
@@ -100,7 +101,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
   A->Storage.assign(N, nullptr);
   A->Spans.assign(N, Range());
   BytesIn.assign(N, 0);
-  int Host = omp_get_initial_device();
+  int Host = hostDevice();
   for (size_t P = 0; P < N; ++P) {
     ProductSet Held = A->Dist.held(static_cast<unsigned>(P));
     if (A->Dist.Devices[P] != Host) {

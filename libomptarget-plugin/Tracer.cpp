@@ -110,7 +110,7 @@ void traceSpan(int Device, const char *Category, const std::string &Name,
   if (!W.File)
     return; // after the exit handler closed it
   if (W.Named.insert(Device).second) {
-    int Host = omp_get_initial_device();
+    int Host = hostDevice();
     W.line(traceTrackName(
         Device, Device == Host
                     ? std::string("host")

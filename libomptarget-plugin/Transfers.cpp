@@ -8,6 +8,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 namespace homp {
 
 bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
@@ -45,7 +47,7 @@ void *deviceAddress(const ArrayShape &Shape, const char *Host, const Storage &S,
 bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
                   const Storage &S, const ProductSet &Elements,
                   int64_t &Bytes) {
-  BoxEnd HostEnd{Host, omp_get_initial_device(), false};
+  BoxEnd HostEnd{Host, hostDevice(), false};
   BoxEnd DevEnd{static_cast<char *>(deviceAddress(Shape, Host, S, Host)),
                 S.Device, false};
   const BoxEnd &Dst = Dir == Direction::ToDevice ? DevEnd : HostEnd;
@@ -117,7 +119,14 @@ std::string edgeHalosOnHost(const std::string &Name) {
 
 bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
                    BoxEnd Device, int64_t &Bytes) {
-  const int HostId = omp_get_initial_device();
+  // Most arrays have no periodic or reflecting edge: nothing to fill.
+  if (std::none_of(Dist.Halos.begin(), Dist.Halos.end(),
+                   [](const abi::Halo &H) {
+                     return H.LeftEdge != abi::Edge::None ||
+                            H.RightEdge != abi::Edge::None;
+                   }))
+    return true;
+  const int HostId = hostDevice();
   const Box &Sec = Dist.Shape.Section;
   for (const HaloCopy &C : haloCopies(Dist, haloDimensions(Dist), SideBoth)) {
     if (C.To != Position || Sec.contains(C.Dst))
