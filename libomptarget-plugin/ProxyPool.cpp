@@ -18,6 +18,23 @@
 
 namespace homp {
 
+namespace {
+
+/// Proxy threads made so far.
+std::atomic<int> ProxyThreads{0};
+
+/// Whether a waiting thread may spin a little before it sleeps: only while
+/// every proxy and the program's thread have a core of their own. On a
+/// machine with fewer cores, a spinning proxy takes the core the thread it
+/// waits for needs (measured: with 4 devices on 2 cores, 3 idle proxies
+/// took 40% of a core each during a loop of halo exchanges).
+bool coresToSpare() {
+  static const int Procs = omp_get_num_procs();
+  return ProxyThreads.load(std::memory_order_relaxed) + 1 <= Procs;
+}
+
+} // namespace
+
 void Completion::done() {
   // The decrement happens under the lock, so a waiter that saw zero and then
   // took the lock knows this call no longer touches the object.
@@ -29,7 +46,7 @@ void Completion::done() {
 void Completion::wait() {
   // Short waits are the common case for small regions: look a few times
   // before sleeping.
-  for (int Spin = 0; Spin < 200; ++Spin) {
+  for (int Spin = 0; Spin < 200 && coresToSpare(); ++Spin) {
     if (Pending.load(std::memory_order_acquire) == 0)
       break;
     std::this_thread::yield();
@@ -82,8 +99,11 @@ struct ProxyPool::Proxy {
   }
 
   /// Regions often come back to back: look for the next job for a while
-  /// before sleeping, yielding the core to whoever needs it meanwhile.
+  /// before sleeping, yielding the core to whoever needs it meanwhile (when
+  /// there are cores to spare).
   bool jobSoon() {
+    if (!coresToSpare())
+      return Queued.load(std::memory_order_acquire) != 0;
     auto Until =
         std::chrono::steady_clock::now() + std::chrono::microseconds(100);
     do {
@@ -146,8 +166,10 @@ ProxyPool::Proxy *ProxyPool::proxy(int Device) {
     return nullptr;
   if (Device >= static_cast<int>(Proxies.size()))
     Proxies.resize(Device + 1);
-  if (!Proxies[Device])
+  if (!Proxies[Device]) {
     Proxies[Device] = std::make_unique<Proxy>();
+    ProxyThreads.fetch_add(1, std::memory_order_relaxed);
+  }
   return Proxies[Device].get();
 }
 
