@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Devices.h"
+#include "GpuInfo.h"
 #include "Machine.h"
 
 #include "homp/DeviceSelection.h"
@@ -58,14 +59,25 @@ struct Device {
 /// What a device has to compute with. The host and the CPU offload devices
 /// (whose memory is the host's, allocated by the x86_64 plugin with malloc)
 /// share the host's memory and cores. libomptarget 19 tells neither for a
-/// GPU: no API returns a device's memory or multiprocessors.
-Device describe(int Id, unsigned Type) {
+/// GPU: the vendor's runtime does, when it is installed (GpuInfo.h).
+Device describe(int Id, unsigned Type, const std::vector<unsigned> &Types) {
   Device D;
   D.Id = Id;
   D.Type = Type;
   if (Type == abi::TypeHost || Type == abi::TypeCPU) {
     D.Memory = hostMemory();
     D.ComputeUnits = omp_get_num_procs();
+    return D;
+  }
+  const std::vector<GpuFacts> *Gpus = Type == abi::TypeNVGPU    ? &cudaGpus()
+                                      : Type == abi::TypeAMDGPU ? &hsaGpus()
+                                                                : nullptr;
+  int K = vendorOrdinal(Types, Id);
+  if (Gpus && K >= 0 && K < static_cast<int>(Gpus->size())) {
+    const GpuFacts &F = (*Gpus)[K];
+    D.Memory.TotalBytes = F.TotalBytes;
+    D.Memory.FreeBytes = F.FreeBytes;
+    D.ComputeUnits = F.ComputeUnits;
   }
   return D;
 }
@@ -110,8 +122,8 @@ extern "C" int homp_print_info(int Json) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<Device> Devices;
   for (int D = 0; D < Env.NumDevices; ++D)
-    Devices.push_back(describe(D, Env.typeOf(D)));
-  Devices.push_back(describe(Env.InitialDevice, abi::TypeHost));
+    Devices.push_back(describe(D, Env.typeOf(D), Env.Types));
+  Devices.push_back(describe(Env.InitialDevice, abi::TypeHost, Env.Types));
   auto Name = [&](const Device &D) {
     return D.Type == abi::TypeHost ? std::string("host") : std::to_string(D.Id);
   };

@@ -1,0 +1,188 @@
+//===-- GpuInfo.cpp - What the GPU vendors' runtimes say ------------------===//
+//
+// The few entry points used are declared here with the types of cuda.h
+// (CUDA 12/13) and hsa.h / hsa_ext_amd.h (ROCm 5), and looked up with
+// dlsym: nothing of either is needed at build time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuInfo.h"
+
+#include <dlfcn.h>
+
+#include <cstddef>
+
+namespace homp {
+
+namespace {
+
+/// Looks up Name in Lib as a function of type F; nullptr if absent.
+template <typename F> F symbol(void *Lib, const char *Name) {
+  return reinterpret_cast<F>(dlsym(Lib, Name));
+}
+
+// cuda.h: CUresult is an enum (0: CUDA_SUCCESS), CUdevice an int, CUcontext
+// a pointer.
+constexpr int CudaSuccess = 0;
+constexpr int CudaMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_...
+
+std::vector<GpuFacts> askCuda() {
+  std::vector<GpuFacts> Out;
+  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!Lib)
+    return Out;
+  auto Init = symbol<int (*)(unsigned)>(Lib, "cuInit");
+  auto Count = symbol<int (*)(int *)>(Lib, "cuDeviceGetCount");
+  auto Get = symbol<int (*)(int *, int)>(Lib, "cuDeviceGet");
+  auto Total = symbol<int (*)(size_t *, int)>(Lib, "cuDeviceTotalMem_v2");
+  auto Attribute =
+      symbol<int (*)(int *, int, int)>(Lib, "cuDeviceGetAttribute");
+  auto Retain = symbol<int (*)(void **, int)>(Lib, "cuDevicePrimaryCtxRetain");
+  auto Release = symbol<int (*)(int)>(Lib, "cuDevicePrimaryCtxRelease_v2");
+  auto Push = symbol<int (*)(void *)>(Lib, "cuCtxPushCurrent_v2");
+  auto Pop = symbol<int (*)(void **)>(Lib, "cuCtxPopCurrent_v2");
+  auto MemInfo = symbol<int (*)(size_t *, size_t *)>(Lib, "cuMemGetInfo_v2");
+  int N = 0;
+  if (!Init || !Count || !Get || Init(0) != CudaSuccess ||
+      Count(&N) != CudaSuccess)
+    return Out; // the library stays loaded: libomptarget's plugin uses it
+  for (int I = 0; I < N; ++I) {
+    GpuFacts F;
+    int Dev = 0;
+    if (Get(&Dev, I) == CudaSuccess) {
+      size_t Bytes = 0;
+      if (Total && Total(&Bytes, Dev) == CudaSuccess)
+        F.TotalBytes = static_cast<int64_t>(Bytes);
+      int Units = 0;
+      if (Attribute &&
+          Attribute(&Units, CudaMultiprocessorCount, Dev) == CudaSuccess)
+        F.ComputeUnits = Units;
+      // Free memory needs a context: the primary one, which the offload
+      // plugin shares.
+      void *Ctx = nullptr;
+      if (Retain && Release && Push && Pop && MemInfo &&
+          Retain(&Ctx, Dev) == CudaSuccess) {
+        size_t Free = 0, All = 0;
+        if (Push(Ctx) == CudaSuccess) {
+          if (MemInfo(&Free, &All) == CudaSuccess)
+            F.FreeBytes = static_cast<int64_t>(Free);
+          void *Popped = nullptr;
+          Pop(&Popped);
+        }
+        Release(Dev);
+      }
+    }
+    Out.push_back(F);
+  }
+  return Out;
+}
+
+// hsa.h and hsa_ext_amd.h (ROCm 5).
+struct HsaAgent {
+  uint64_t Handle;
+};
+struct HsaPool {
+  uint64_t Handle;
+};
+constexpr int HsaSuccess = 0;
+constexpr int HsaAgentInfoDevice = 17;          // HSA_AGENT_INFO_DEVICE
+constexpr int HsaDeviceTypeGpu = 1;             // HSA_DEVICE_TYPE_GPU
+constexpr int HsaAmdComputeUnitCount = 0xA002;  // HSA_AMD_AGENT_INFO_...
+constexpr int HsaPoolSegment = 0;               // HSA_AMD_MEMORY_POOL_INFO_...
+constexpr int HsaPoolGlobalFlags = 1;
+constexpr int HsaPoolSize = 2;
+constexpr int HsaSegmentGlobal = 0;             // HSA_AMD_SEGMENT_GLOBAL
+constexpr uint32_t HsaCoarseGrained = 4;        // ..._GLOBAL_FLAG_COARSE_GRAINED
+
+struct HsaCalls {
+  int (*AgentInfo)(HsaAgent, int, void *);
+  int (*IteratePools)(HsaAgent, int (*)(HsaPool, void *), void *);
+  int (*PoolInfo)(HsaPool, int, void *);
+  std::vector<GpuFacts> *Out;
+};
+
+std::vector<GpuFacts> askHsa() {
+  std::vector<GpuFacts> Out;
+  void *Lib = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!Lib)
+    return Out;
+  auto Init = symbol<int (*)()>(Lib, "hsa_init");
+  auto ShutDown = symbol<int (*)()>(Lib, "hsa_shut_down");
+  auto Iterate = symbol<int (*)(int (*)(HsaAgent, void *), void *)>(
+      Lib, "hsa_iterate_agents");
+  HsaCalls Calls{
+      symbol<int (*)(HsaAgent, int, void *)>(Lib, "hsa_agent_get_info"),
+      symbol<int (*)(HsaAgent, int (*)(HsaPool, void *), void *)>(
+          Lib, "hsa_amd_agent_iterate_memory_pools"),
+      symbol<int (*)(HsaPool, int, void *)>(Lib,
+                                            "hsa_amd_memory_pool_get_info"),
+      &Out};
+  if (!Init || !ShutDown || !Iterate || !Calls.AgentInfo || Init() != HsaSuccess)
+    return Out;
+  Iterate(
+      [](HsaAgent Agent, void *Data) {
+        auto &C = *static_cast<HsaCalls *>(Data);
+        int Type = -1;
+        if (C.AgentInfo(Agent, HsaAgentInfoDevice, &Type) != HsaSuccess ||
+            Type != HsaDeviceTypeGpu)
+          return HsaSuccess;
+        GpuFacts F;
+        uint32_t Units = 0;
+        if (C.AgentInfo(Agent, HsaAmdComputeUnitCount, &Units) == HsaSuccess)
+          F.ComputeUnits = static_cast<int>(Units);
+        // The device memory: the coarse-grained global pool, the one the
+        // offload plugin allocates from.
+        struct Found {
+          HsaCalls *C;
+          int64_t Bytes = -1;
+        } Pools{&C};
+        if (C.IteratePools && C.PoolInfo)
+          C.IteratePools(
+              Agent,
+              [](HsaPool Pool, void *D) {
+                auto &P = *static_cast<Found *>(D);
+                int Segment = -1;
+                uint32_t Flags = 0;
+                size_t Size = 0;
+                if (P.C->PoolInfo(Pool, HsaPoolSegment, &Segment) ==
+                        HsaSuccess &&
+                    Segment == HsaSegmentGlobal &&
+                    P.C->PoolInfo(Pool, HsaPoolGlobalFlags, &Flags) ==
+                        HsaSuccess &&
+                    (Flags & HsaCoarseGrained) &&
+                    P.C->PoolInfo(Pool, HsaPoolSize, &Size) == HsaSuccess)
+                  P.Bytes = static_cast<int64_t>(Size);
+                return HsaSuccess;
+              },
+              &Pools);
+        F.TotalBytes = Pools.Bytes;
+        C.Out->push_back(F);
+        return HsaSuccess;
+      },
+      &Calls);
+  ShutDown(); // HSA counts its users: the offload plugin keeps its own
+  return Out;
+}
+
+} // namespace
+
+const std::vector<GpuFacts> &cudaGpus() {
+  static const std::vector<GpuFacts> G = askCuda();
+  return G;
+}
+
+const std::vector<GpuFacts> &hsaGpus() {
+  static const std::vector<GpuFacts> G = askHsa();
+  return G;
+}
+
+int vendorOrdinal(const std::vector<unsigned> &Types, int Id) {
+  if (Id < 0 || Id >= static_cast<int>(Types.size()))
+    return -1;
+  int K = 0;
+  for (int I = 0; I < Id && I < static_cast<int>(Types.size()); ++I)
+    K += Types[I] == Types[Id];
+  return K;
+}
+
+} // namespace homp

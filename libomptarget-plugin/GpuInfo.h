@@ -1,0 +1,41 @@
+//===-- GpuInfo.h - What the GPU vendors' runtimes say ----------*- C++ -*-===//
+//
+// libomptarget 19 has no API for a device's memory or multiprocessors. For
+// homp-info, the vendors' own runtimes answer, loaded at run time (homp
+// needs neither to build or to run): the CUDA driver API (libcuda.so.1)
+// for NVIDIA GPUs, the HSA runtime (libhsa-runtime64.so.1) for AMD ones.
+// libomptarget numbers the devices of each plugin in its vendor's order
+// (CUDA ordinals; HSA's GPU agents as hsa_iterate_agents lists them), so
+// the k-th NVIDIA device id is CUDA device k.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_GPUINFO_H
+#define HOMP_LIBOMPTARGET_PLUGIN_GPUINFO_H
+
+#include <cstdint>
+#include <vector>
+
+namespace homp {
+
+/// What a vendor's runtime tells of one GPU; -1 where it does not.
+struct GpuFacts {
+  int64_t TotalBytes = -1;
+  int64_t FreeBytes = -1;
+  int ComputeUnits = -1; ///< streaming multiprocessors, compute units
+};
+
+/// The NVIDIA GPUs in CUDA's order; empty without a CUDA driver.
+const std::vector<GpuFacts> &cudaGpus();
+
+/// The AMD GPUs in HSA's order; empty without an HSA runtime. HSA 5 tells
+/// no free memory.
+const std::vector<GpuFacts> &hsaGpus();
+
+/// The vendor's number of device Id: how many devices before it have its
+/// type (Types: per device id, its type bit); -1 for an unknown id.
+int vendorOrdinal(const std::vector<unsigned> &Types, int Id);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_GPUINFO_H

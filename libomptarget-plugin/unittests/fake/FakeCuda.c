@@ -1,0 +1,34 @@
+// A stand-in for the CUDA driver (libcuda.so.1) for GpuInfoTest: two GPUs
+// with known numbers, answering only the calls GpuInfo.cpp makes, with
+// cuda.h's types (CUresult 0: success, CUdevice an int).
+#include <stddef.h>
+
+static int Initialised, Pushed;
+
+int cuInit(unsigned Flags) { Initialised = Flags == 0; return Initialised ? 0 : 1; }
+int cuDeviceGetCount(int *N) { *N = 2; return Initialised ? 0 : 3; }
+int cuDeviceGet(int *Dev, int Ordinal) { *Dev = 100 + Ordinal; return Ordinal < 2 ? 0 : 101; }
+int cuDeviceTotalMem_v2(size_t *Bytes, int Dev) {
+  *Bytes = (size_t)(Dev - 99) << 30; // 1 GiB, 2 GiB
+  return 0;
+}
+int cuDeviceGetAttribute(int *V, int Attribute, int Dev) {
+  if (Attribute != 16) // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    return 1;
+  *V = Dev == 100 ? 132 : 108;
+  return 0;
+}
+static int Current = -1;
+int cuDevicePrimaryCtxRetain(void **Ctx, int Dev) { *Ctx = (void *)(long)Dev; return 0; }
+int cuDevicePrimaryCtxRelease_v2(int Dev) { (void)Dev; return 0; }
+int cuCtxPushCurrent_v2(void *Ctx) { Current = (int)(long)Ctx; ++Pushed; return 0; }
+int cuCtxPopCurrent_v2(void **Ctx) { *Ctx = (void *)(long)Current; Current = -1; --Pushed; return 0; }
+int cuMemGetInfo_v2(size_t *Free, size_t *Total) {
+  if (Current < 0)
+    return 201; // CUDA_ERROR_INVALID_CONTEXT
+  *Total = (size_t)(Current - 99) << 30;
+  *Free = *Total / 4;
+  return 0;
+}
+// Whether every pushed context was popped (GpuInfoTest asks).
+int fakeCudaBalanced(void) { return Pushed == 0; }
