@@ -35,7 +35,8 @@ case $kind in
     export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1" ;;
   thread)
-    export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$here/tsan.supp:print_suppressions=0:second_deadlock_stack=1"
+    # ignore_noninstrumented_modules: see tsan.supp.
+    export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$here/tsan.supp:print_suppressions=0:second_deadlock_stack=1:ignore_noninstrumented_modules=1"
     # lit sets it for the lit tests (test/lit.cfg.py); the unit tests need it too.
     export OMP_TOOL_LIBRARIES=$llvm_lib/libarcher.so ;;
   *) echo "check.sh: error: unknown sanitizer '$kind'" >&2; exit 1 ;;
