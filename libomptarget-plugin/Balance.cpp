@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <tuple>
@@ -158,9 +159,11 @@ std::string LoopSchedule::describe() const {
   return S;
 }
 
-LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
-                          const std::vector<int> &Devices, int64_t Trips,
-                          const LoopCost &C) {
+namespace {
+
+LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
+                            const std::vector<int> &Devices, int64_t Trips,
+                            const LoopCost &C) {
   LoopSchedule S;
   const Settings &Env = settings();
   unsigned N = static_cast<unsigned>(Devices.size());
@@ -228,6 +231,81 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
     break;
   }
   return S;
+}
+
+} // namespace
+
+LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
+                          const std::vector<int> &Devices, int64_t Trips,
+                          const LoopCost &C) {
+  LoopSchedule S = chooseSchedule(Info, P, Devices, Trips, C);
+  S.Cost = C;
+  // BLOCK is an even split by request; a queue's chunks are small.
+  if (S.Block || S.Mode == LoopSchedule::Queue)
+    return S;
+  bool Fits = true;
+  std::vector<double> Capped =
+      capByMemory(Devices, S.Weights,
+                  S.Mode == LoopSchedule::Sampled ? S.Chunk : Trips, C,
+                  &S.Why, &Fits);
+  if (!Fits && S.Trial == AutoTrial::Alone) {
+    // The fastest device cannot hold the loop: the fastest that can, else
+    // the split.
+    std::vector<double> Split;
+    {
+      std::lock_guard<std::mutex> Lock(ProfilesLock);
+      Split = profiles()[keyOf(Info, Devices, Trips)].Split->ratios();
+    }
+    std::vector<size_t> Order(Split.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Split[A] > Split[B]; });
+    for (size_t P : Order) {
+      std::vector<double> One(Split.size(), 0.0);
+      One[P] = 1;
+      capByMemory(Devices, One, Trips, C, nullptr, &Fits);
+      if (Fits) {
+        S.Weights = std::move(One);
+        return S;
+      }
+    }
+    S.Weights = Split;
+    S.Trial = AutoTrial::Balanced;
+    S.Why = "no device alone can hold the loop: balanced split";
+    Capped = capByMemory(Devices, S.Weights, Trips, C, &S.Why);
+  }
+  S.Weights = std::move(Capped);
+  return S;
+}
+
+std::vector<double> capByMemory(const std::vector<int> &Devices,
+                                std::vector<double> Shares, int64_t Trips,
+                                const LoopCost &C, std::string *Why,
+                                bool *Fits) {
+  if (Fits)
+    *Fits = true;
+  const MachineModel &M = machineModel();
+  std::vector<double> Capacity(Devices.size(), 0);
+  bool Known = false;
+  for (size_t P = 0; P < Devices.size(); ++P)
+    if (Devices[P] >= 0 && static_cast<size_t>(Devices[P]) < M.Devices.size() &&
+        M.Devices[Devices[P]].MemoryMB > 0) {
+      Capacity[P] = M.Devices[Devices[P]].MemoryMB * 1e6;
+      Known = true;
+    }
+  if (!Known)
+    return Shares;
+  std::vector<bool> Capped;
+  Shares = capShares(std::move(Shares), Trips, C, Capacity, &Capped, Fits);
+  std::string Which;
+  for (size_t P = 0; P < Devices.size(); ++P)
+    if (Capped[P])
+      Which += (Which.empty() ? "" : ", ") +
+               (Devices[P] == hostDevice() ? std::string("host")
+                                           : std::to_string(Devices[P]));
+  if (Why && !Which.empty())
+    *Why += std::string(Why->empty() ? "" : "; ") + "capped by memory: " + Which;
+  return Shares;
 }
 
 std::vector<double> dataRegionShares(const abi::Policy &P,

@@ -52,6 +52,7 @@ struct LoopSchedule {
   double Cutoff = 0;     ///< devices predicted below this share get none
   /// Per position: Shares, the shares; Sampled, the sample's shares.
   std::vector<double> Weights;
+  LoopCost Cost; ///< of one iteration, for the model and the memory cap
 
   /// 'SCHED_DYNAMIC, chunks of 20', 'AUTO: MODEL_2_AUTO (model)', ...
   std::string describe() const;
@@ -63,6 +64,15 @@ struct LoopSchedule {
 LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
                           const std::vector<int> &Devices, int64_t Trips,
                           const LoopCost &C);
+
+/// Shares (by position of Devices) of Trips iterations costing C each,
+/// kept within the memory the machine model gives each device (memsize in
+/// a machine file; capShares). Appends "capped by memory: ..." to Why when
+/// a device was capped; Fits, if given, says whether they could be.
+std::vector<double> capByMemory(const std::vector<int> &Devices,
+                                std::vector<double> Shares, int64_t Trips,
+                                const LoopCost &C, std::string *Why = nullptr,
+                                bool *Fits = nullptr);
 
 /// The shares a data region gives a labelled AUTO loop when it begins
 /// (the loop keeps them for the region's lifetime): by the model, with

@@ -172,6 +172,7 @@ extern "C" int homp_print_info(int Json) {
                ",\"gflops\":" + json(D.Gflops) +
                ",\"bandwidth_mbs\":" + json(D.BandwidthMBs) +
                ",\"latency_us\":" + json(D.LatencyUs, "0") +
+               ",\"memory_mb\":" + json(D.MemoryMB) +
                ",\"no_copies\":" + (D.NoCopies ? "true" : "false") +
                ",\"section\":" +
                (D.Group.empty() ? "null" : traceString(D.Group)) + "}";
@@ -220,11 +221,14 @@ extern "C" int homp_print_info(int Json) {
                 "section");
     for (size_t I = 0; I < Devices.size() && I < Model->Devices.size(); ++I) {
       const DeviceModel &D = Model->Devices[I];
-      std::printf("  %-6s %-9s %-11s %-11s %s\n", Name(Devices[I]).c_str(),
+      std::printf("  %-6s %-9s %-11s %-11s %s%s\n", Name(Devices[I]).c_str(),
                   shown(D.Gflops).c_str(),
                   D.NoCopies ? "no copies" : shown(D.BandwidthMBs).c_str(),
                   D.NoCopies ? "-" : shown(D.LatencyUs, true).c_str(),
-                  D.Group.empty() ? "-" : ("[" + D.Group + "]").c_str());
+                  D.Group.empty() ? "-" : ("[" + D.Group + "]").c_str(),
+                  D.MemoryMB > 0
+                      ? ("  memory " + shown(D.MemoryMB) + " MB").c_str()
+                      : "");
     }
     for (const std::string &Note : Model->Notes)
       std::printf("  note: %s\n", Note.c_str());

@@ -466,8 +466,14 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
     Ran.push_back(S.Ran.size());
     Seconds.push_back(S.Seconds);
   }
+  std::vector<int> SlotIds;
+  for (const Slot &S : Slots)
+    SlotIds.push_back(S.Device);
   RunSplit({Sch.Chunk, N},
-           sharesByRates(sampleRates(Ran, Seconds, Weights), Sch.Cutoff));
+           capByMemory(SlotIds,
+                       sharesByRates(sampleRates(Ran, Seconds, Weights),
+                                     Sch.Cutoff),
+                       N - Sch.Chunk, Sch.Cost));
 }
 
 void Launcher::rerunOnHost(Slot &S) {

@@ -148,6 +148,12 @@ bool Parser::key(const std::string &Key, std::string_view Value, int LineNo) {
     return number(Key, Value, LineNo, G.BandwidthMBs);
   } else if (Key == "latency") {
     return number(Key, Value, LineNo, G.LatencyUs);
+  } else if (Key == "memsize") {
+    if (!number(Key, Value, LineNo, G.MemoryMB))
+      return false;
+    if (G.MemoryMB == 0)
+      return fail(LineNo, "'memsize = " + std::string(Value) +
+                              "': a device has some memory (MB)");
   } else if (Key == "memory") {
     std::string M = lower(Value);
     if (M == "shared")
@@ -251,6 +257,7 @@ bool assignDevices(const std::vector<DeviceGroup> &Groups,
     D.Gflops = G.Gflops;
     D.BandwidthMBs = G.BandwidthMBs;
     D.LatencyUs = G.LatencyUs;
+    D.MemoryMB = G.MemoryMB;
     D.Cores = G.Cores;
     D.NoCopies = G.Memory == DeviceGroup::MemoryShared ||
                  (G.Memory == DeviceGroup::MemoryDefault && D.Type == "HOST");
@@ -367,6 +374,8 @@ std::string writeMachineFile(const MachineModel &M, const std::string &Header) {
            (D.Gflops == 0 ? "  # GFLOP/s; 0: unknown\n" : "  # GFLOP/s\n");
     Out += "bandwidth = " + number(D.BandwidthMBs) + "  # MB/s\n";
     Out += "latency = " + number(D.LatencyUs) + "  # us\n";
+    if (D.MemoryMB > 0)
+      Out += "memsize = " + number(D.MemoryMB) + "  # MB (homp's key)\n";
     Out +=
         std::string("memory = ") + (D.NoCopies ? "shared" : "discrete") + "\n";
   };

@@ -3,6 +3,8 @@
 #include "homp/Model.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace homp {
@@ -161,6 +163,71 @@ std::vector<int64_t> splitIterations(int64_t N,
     }
   }
   return Counts;
+}
+
+std::vector<double> capShares(std::vector<double> Shares, int64_t Trips,
+                              const LoopCost &C,
+                              const std::vector<double> &CapacityBytes,
+                              std::vector<bool> *Capped, bool *Fits) {
+  const size_t N = Shares.size();
+  if (Fits)
+    *Fits = true;
+  std::vector<bool> Fixed(N, false);
+  if (Capped)
+    Capped->assign(N, false);
+  if (Trips <= 0 || N == 0)
+    return Shares;
+  const double Inf = std::numeric_limits<double>::infinity();
+  // Iterations each device can hold.
+  std::vector<double> Cap(N, Inf);
+  for (size_t I = 0; I < N && I < CapacityBytes.size(); ++I) {
+    double Room = CapacityBytes[I] - C.FixedBytes;
+    if (!(CapacityBytes[I] > 0))
+      continue;
+    if (Room < 0)
+      Cap[I] = 0;
+    else if (C.BytesPerIteration > 0)
+      Cap[I] = std::max(0.0, std::floor(Room / C.BytesPerIteration) - 1);
+  }
+  double Total = 0;
+  for (double S : Shares)
+    Total += std::max(S, 0.0);
+  if (!(Total > 0))
+    return Shares;
+  // Water-filling: fix the devices over their capacity at it, spread the
+  // rest over the others by their shares, until nobody is over.
+  std::vector<double> Its(N, 0);
+  double Left = static_cast<double>(Trips);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    double Weight = 0;
+    for (size_t I = 0; I < N; ++I)
+      if (!Fixed[I] && Shares[I] > 0)
+        Weight += Shares[I];
+    if (!(Weight > 0)) {
+      if (Fits)
+        *Fits = false;
+      return Shares; // everyone is full: the loop does not fit
+    }
+    for (size_t I = 0; I < N; ++I) {
+      if (Fixed[I] || !(Shares[I] > 0))
+        continue;
+      Its[I] = Left * Shares[I] / Weight;
+      if (Its[I] > Cap[I]) {
+        Fixed[I] = true;
+        Its[I] = Cap[I];
+        Left -= Cap[I];
+        Changed = true;
+        break;
+      }
+    }
+  }
+  for (size_t I = 0; I < N; ++I) {
+    Shares[I] = Shares[I] > 0 ? Its[I] / static_cast<double>(Trips) : 0;
+    if (Capped)
+      (*Capped)[I] = Fixed[I];
+  }
+  return Shares;
 }
 
 } // namespace homp

@@ -263,7 +263,7 @@ TEST(MachineModel, Errors) {
 
 TEST(MachineModel, WriteAndReadBack) {
   MachineModel M;
-  M.Devices = {{"NVGPU", 4300.5, 7600, 9.25, 0, false, "g"},
+  M.Devices = {{"NVGPU", 4300.5, 7600, 9.25, 0, false, "g", 81559.04},
                {"CPU", 0, 5123.456789, 1.5, 0, false, ""},
                {"AMDGPU", 0.1, 0, 0, 104, false, "a"},
                {"HOST", 145, 0, 0, 32, true, "h"}};
@@ -289,6 +289,7 @@ TEST(MachineModel, WriteAndReadBack) {
     EXPECT_EQ(A.LatencyUs, B.LatencyUs) << I;
     EXPECT_EQ(A.Cores, B.Cores) << I;
     EXPECT_EQ(A.NoCopies, B.NoCopies) << I;
+    EXPECT_EQ(A.MemoryMB, B.MemoryMB) << I;
   }
   EXPECT_TRUE(Back.Notes.empty());
 }
@@ -300,4 +301,18 @@ TEST(MachineModel, CacheName) {
   EXPECT_EQ(machineCacheName({"CPU", "NVGPU", "CPU", "HOST"}),
             "machine-1xCPU+1xNVGPU+1xCPU+host.ini");
   EXPECT_EQ(machineCacheName({"HOST"}), "machine-host.ini");
+}
+
+TEST(MachineModel, MemsizeIsHompsKey) {
+  std::vector<DeviceGroup> G =
+      parse("[gpu]\ntype = nvgpu\nmemsize = 40960.5 # MB\n");
+  ASSERT_EQ(G.size(), 1u);
+  EXPECT_EQ(G[0].MemoryMB, 40960.5);
+  EXPECT_TRUE(G[0].IgnoredKeys.empty());
+  EXPECT_EQ(parseError("[gpu]\ntype = nvgpu\nmemsize = 0\n"),
+            "m.ini:3: 'memsize = 0': a device has some memory (MB)");
+  EXPECT_EQ(parseError("[gpu]\ntype = nvgpu\nmemsize = -5\n"),
+            "m.ini:3: 'memsize = -5': must not be negative");
+  EXPECT_EQ(parseError("[gpu]\ntype = nvgpu\nmemsize = lots\n"),
+            "m.ini:3: 'memsize = lots': expected a number");
 }

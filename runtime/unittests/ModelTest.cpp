@@ -174,3 +174,86 @@ TEST(SplitIterations, SumsToNForLargeN) {
   for (size_t I = 0; I < Shares.size(); ++I)
     EXPECT_NEAR(double(Counts[I]) / double(N), Shares[I], 1e-9);
 }
+
+//===----------------------------------------------------------------------===//
+// Shares within the devices' memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+LoopCost bytesPerIteration(double B, double Fixed = 0) {
+  LoopCost C;
+  C.BytesPerIteration = B;
+  C.FixedBytes = Fixed;
+  return C;
+}
+} // namespace
+
+TEST(CapShares, UnknownOrLargeMemoryChangesNothing) {
+  std::vector<double> S = {0.5, 0.3, 0.2};
+  std::vector<bool> Capped;
+  EXPECT_EQ(capShares(S, 1000, bytesPerIteration(8), {0, -1, 0}, &Capped), S);
+  EXPECT_EQ(Capped, (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(capShares(S, 1000, bytesPerIteration(8), {1e9, 1e9, 1e9}), S);
+}
+
+TEST(CapShares, ADeviceKeepsWhatFitsAndTheOthersShareTheRest) {
+  // Device 0 holds 801 bytes: 100 iterations, 99 with one spare.
+  std::vector<bool> Capped;
+  std::vector<double> S =
+      capShares({0.5, 0.3, 0.2}, 1000, bytesPerIteration(8), {801, 0, 0}, &Capped);
+  EXPECT_EQ(Capped, (std::vector<bool>{true, false, false}));
+  EXPECT_NEAR(S[0], 0.099, 1e-12);
+  // The other 901 iterations by 0.3 : 0.2.
+  EXPECT_NEAR(S[1], 0.901 * 0.6, 1e-12);
+  EXPECT_NEAR(S[2], 0.901 * 0.4, 1e-12);
+}
+
+TEST(CapShares, CapsCascade) {
+  // Device 0 is capped; the rest then overflows device 1 too.
+  std::vector<bool> Capped;
+  std::vector<double> S = capShares({0.4, 0.4, 0.2}, 1000, bytesPerIteration(1),
+                                    {101, 351, 0}, &Capped);
+  EXPECT_EQ(Capped, (std::vector<bool>{true, true, false}));
+  EXPECT_NEAR(S[0], 0.1, 1e-12);
+  EXPECT_NEAR(S[1], 0.35, 1e-12);
+  EXPECT_NEAR(S[2], 0.55, 1e-12);
+}
+
+TEST(CapShares, FixedBytesAndZeroShares) {
+  std::vector<bool> Capped;
+  // Device 0 cannot even hold the duplicated arrays: it gets nothing.
+  std::vector<double> S = capShares({0.5, 0.5, 0}, 100, bytesPerIteration(1, 1000),
+                                    {999, 0, 0}, &Capped);
+  EXPECT_EQ(S, (std::vector<double>{0, 1, 0})) << "a share of 0 stays 0";
+  EXPECT_EQ(Capped, (std::vector<bool>{true, false, false}));
+}
+
+TEST(CapShares, WhatDoesNotFitStaysAsItWas) {
+  std::vector<double> S = {0.5, 0.5};
+  bool Fits = true;
+  EXPECT_EQ(capShares(S, 1000, bytesPerIteration(8), {800, 800}, nullptr, &Fits),
+            S);
+  EXPECT_FALSE(Fits);
+  // Devices with no share take none of the rest.
+  EXPECT_EQ(capShares({1, 0}, 1000, bytesPerIteration(8), {800, 0}, nullptr,
+                      &Fits),
+            (std::vector<double>{1, 0}));
+  EXPECT_FALSE(Fits);
+  capShares(S, 1000, bytesPerIteration(8), {8000, 8000}, nullptr, &Fits);
+  EXPECT_TRUE(Fits);
+}
+
+TEST(CapShares, TheIterationsFit) {
+  // Whatever the split rounds to, no device gets more than it holds.
+  for (int64_t Trips : {7, 100, 999, 100003})
+    for (double Room : {50.0, 333.0, 4096.0}) {
+      std::vector<double> Cap = {Room * 8, 0, Room * 8 * 3, 0};
+      std::vector<double> S =
+          capShares({0.4, 0.1, 0.4, 0.1}, Trips, bytesPerIteration(8), Cap);
+      std::vector<int64_t> Its = splitIterations(Trips, S);
+      for (size_t I = 0; I < Cap.size(); ++I)
+        if (Cap[I] > 0 && Room * 4 < double(Trips))
+          EXPECT_LE(double(Its[I]) * 8, Cap[I])
+              << Trips << " iterations, device " << I;
+    }
+}

@@ -12,8 +12,10 @@
 // values may be quoted. Keys: type, num (default 1), sysid, ncores, flopss
 // (GFLOP/s), bandwidth (MB/s, 1 MB = 10^6 bytes), latency (us) and memory
 // (shared: the device works on the host's memory, no copies; discrete;
-// default). HOMP's old key 'id' is accepted and ignored; other unknown keys
-// are ignored too, as HOMP does, and reported as notes.
+// default). homp adds memsize (the device's memory in MB; schedulers keep a
+// device's share within it), which HOMP ignores. HOMP's old key 'id' is
+// accepted and ignored; other unknown keys are ignored too, as HOMP does,
+// and reported as notes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,7 @@ struct DeviceGroup {
   double Gflops = 0;       ///< 0: unknown
   double BandwidthMBs = 0; ///< 0: unknown
   double LatencyUs = 0;
+  double MemoryMB = 0; ///< memsize; 0: unknown
   MemoryKind Memory = MemoryDefault;
   int Line = 0; ///< the line of the section's header
   /// Keys homp does not read, as "'key' (line N)".
@@ -54,6 +57,7 @@ struct DeviceModel {
   unsigned Cores = 0;      ///< 0: unknown
   bool NoCopies = false;   ///< works on the host's memory (the host)
   std::string Group;       ///< the section that described it; "": none
+  double MemoryMB = 0;     ///< its memory (memsize); 0: unknown
 };
 
 struct MachineModel {

@@ -62,6 +62,20 @@ std::vector<double> modelShares(const MachineModel &M,
 /// Ratio = 1 / (number of devices).
 std::vector<double> applyCutoff(std::vector<double> Shares, double Ratio);
 
+/// Shares kept within the devices' memory: a device's share of Trips
+/// iterations needs C.BytesPerIteration per iteration plus C.FixedBytes.
+/// A device whose share does not fit (CapacityBytes > 0; 0 or less:
+/// unknown, no limit) gets what fits, one iteration spare for rounding, and
+/// the rest goes to the others in proportion to their shares, until every
+/// share fits. When the devices cannot hold the loop together, Shares come
+/// back as they were (the allocation then fails and says so) and Fits, if
+/// given, is false. Capped, if given, tells which devices were capped.
+std::vector<double> capShares(std::vector<double> Shares, int64_t Trips,
+                              const LoopCost &C,
+                              const std::vector<double> &CapacityBytes,
+                              std::vector<bool> *Capped = nullptr,
+                              bool *Fits = nullptr);
+
 /// N iterations split by Shares (any non-negative weights), largest
 /// remainder first (the lower index on ties): the counts sum to N and a
 /// share of 0 gets 0. All shares 0 splits evenly.

@@ -1,0 +1,59 @@
+// A device's share stays within its memory (issue 8): the machine file's
+// memsize (homp's key) gives device 0 0.1 MB, far less than a quarter of
+// the loop's arrays. Model kinds, AUTO (whose 'fastest device alone' trial
+// then takes another device) and a profile kind cap device 0 and give the
+// rest to the others; the result is the sequential one. The HOMP_INFO rows
+// show device 0 never held more than fits (16 bytes an iteration: x and y).
+// RUN: %hompcc -O2 %s -o %t.m1
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini %t.m1 2>&1 | FileCheck %s --implicit-check-not=warning
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.m1 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.m1 2>&1 | %python %S/Inputs/check-cap.py 0 100000 16 | FileCheck %s --check-prefix=FITS
+// RUN: %hompcc -O2 -DKIND=AUTO %s -o %t.auto
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.auto 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.auto 2>&1 | %python %S/Inputs/check-cap.py 0 100000 16 | FileCheck %s --check-prefix=FITS
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 HOMP_DEVICES=0,1 HOMP_SCHEDULE=SCHED_PROFILE_AUTO,5%% %t.auto 2>&1 | FileCheck %s --check-prefix=PROFILE
+// Without memsize nothing is capped.
+// RUN: env HOMP_MACHINE=%S/../Driver/Inputs/machine.ini HOMP_INFO=1 %t.m1 2>&1 | FileCheck %s --check-prefix=NOCAP
+// CHECK: PASS
+// MODEL: 200000 iterations on 4 devices; schedule MODEL_1_AUTO (capped by memory: 0)
+// MODEL: PASS
+// FITS: device 0: within its memory in {{[0-9]+}} executions
+// AUTO: schedule AUTO: MODEL_2_AUTO (first execution: machine model; capped by memory: 0)
+// AUTO: 200000 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 4 of 4{{.*}}); cut off: 0, {{[0-9]}}, {{[0-9]}} in
+// AUTO: PASS
+// PROFILE: schedule SCHED_PROFILE_AUTO, sample of 10000 (HOMP_SCHEDULE; capped by memory: 0)
+// PROFILE: PASS
+// NOCAP-NOT: capped
+// NOCAP: PASS
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef KIND
+#define KIND MODEL_1_AUTO
+#endif
+#define PRAGMA(x) _Pragma(#x)
+
+int main(void) {
+  int n = 200000, failures = 0;
+  double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = i % 101;
+    y[i] = i % 7;
+  }
+  // For AUTO, a first execution, its four trials, then its choice.
+  for (int rep = 0; rep < 7; ++rep) {
+    PRAGMA(omp target device(*) map(to: x[0:n] dist_data(ALIGN(loop))) \
+           map(tofrom: y[0:n] dist_data(ALIGN(loop))))
+    PRAGMA(omp parallel for dist_schedule(target: [KIND]))
+    loop: for (int i = 0; i < n; ++i)
+      y[i] += 0.5 * x[i];
+  }
+  for (int i = 0; i < n; ++i)
+    if (y[i] != i % 7 + 7 * 0.5 * (i % 101) && ++failures <= 5)
+      printf("FAIL: y[%d] = %g\n", i, y[i]);
+  printf(failures ? "FAIL\n" : "PASS\n");
+  free(x);
+  free(y);
+  return failures != 0;
+}
