@@ -23,11 +23,12 @@ namespace {
 /// Proxy threads made so far.
 std::atomic<int> ProxyThreads{0};
 
-/// Whether a waiting thread may spin a little before it sleeps: only while
-/// every proxy and the program's thread have a core of their own. On a
-/// machine with fewer cores, a spinning proxy takes the core the thread it
-/// waits for needs (measured: with 4 devices on 2 cores, 3 idle proxies
-/// took 40% of a core each during a loop of halo exchanges).
+/// Whether a waiting thread may spin before it sleeps: while every proxy
+/// and the program's thread have a core of their own. On a machine with
+/// fewer cores, a spinning proxy takes the core the thread it waits for
+/// needs (measured: with 4 devices on 2 cores, 3 proxies spinning 100 us
+/// after each job took 40% of a core each during a loop of halo
+/// exchanges).
 bool coresToSpare() {
   static const int Procs = omp_get_num_procs();
   return ProxyThreads.load(std::memory_order_relaxed) + 1 <= Procs;
@@ -102,10 +103,12 @@ struct ProxyPool::Proxy {
   /// before sleeping, yielding the core to whoever needs it meanwhile (when
   /// there are cores to spare).
   bool jobSoon() {
-    if (!coresToSpare())
-      return Queued.load(std::memory_order_acquire) != 0;
-    auto Until =
-        std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    // Without a core to spare only briefly: long enough for the program to
+    // queue the next kernel of a loop (a wake-up costs the program's thread
+    // a system call per device), short enough not to take the core it
+    // needs for anything else.
+    auto Until = std::chrono::steady_clock::now() +
+                 std::chrono::microseconds(coresToSpare() ? 100 : 20);
     do {
       if (Queued.load(std::memory_order_acquire))
         return true;
