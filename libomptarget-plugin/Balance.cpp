@@ -119,10 +119,14 @@ void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
             (P.Split->converged() ? ", calibrated" : "");
     break;
   case AutoTrial::Dynamic:
+    // Over the devices the split keeps: a cutoff holds for every trial.
     S.Kind = abi::SchedKind::Dynamic;
     S.Mode = LoopSchedule::Queue;
     S.Chunk = defaultAmount(abi::SchedKind::Dynamic).of(Trips);
     S.Weights.assign(N, 1.0);
+    for (unsigned I = 0; I < N; ++I)
+      if (!(Split[I] > 0))
+        S.Weights[I] = 0;
     break;
   case AutoTrial::Alone:
     S.Weights.assign(N, 0.0);

@@ -50,7 +50,8 @@ struct LoopSchedule {
   std::string Why;       ///< for HOMP_INFO: where the choice came from
   int64_t Chunk = 0;     ///< Queue: chunk size; Sampled: sample size
   double Cutoff = 0;     ///< devices predicted below this share get none
-  /// Per position: Shares, the shares; Sampled, the sample's shares.
+  /// Per position: Shares, the shares; Sampled, the sample's shares;
+  /// Queue, 1 for the devices that take chunks, 0 for those cut off.
   std::vector<double> Weights;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
 

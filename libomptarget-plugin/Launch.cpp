@@ -674,8 +674,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   std::vector<int> Ids;
   Slots.reserve(K.Devices.size());
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
-    if (InParts ? K.Sched->Mode == LoopSchedule::Sampled &&
-                      K.Sched->Weights[P] <= 0
+    if (InParts ? K.Sched->Weights[P] <= 0
                 : K.Plan->Work[P].Iterations.empty())
       continue;
     Slot S;
@@ -838,7 +837,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
     std::string Id = K.Devices[P] == hostDevice()
                          ? std::string("host")
                          : std::to_string(K.Devices[P]);
-    if (K.Sched->Mode != LoopSchedule::Queue && K.Sched->Weights[P] <= 0)
+    if (K.Sched->Weights[P] <= 0)
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + Id;
     if (K.Sched->Mode == LoopSchedule::Shares)
       Shares += (Shares.empty() ? "" : ",") + Id + ":" +
