@@ -77,5 +77,11 @@ int main(void) {
       break;
     }
   printf(failures ? "FAIL\n" : "PASS\n");
+  free(x);
+  free(y);
+  free(u);
+  free(v);
+  free(ref);
+  free(tmp);
   return failures != 0;
 }
