@@ -88,38 +88,45 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   std::vector<std::string> Errors(N);
   std::vector<char> Failed(N, 0);
   const bool Info = settings().Info, Trace = tracing();
+  // Copy C's send (into the staging buffer) or receive; false on failure.
+  auto One = [&](bool Send, size_t C) {
+    const HaloCopy &H = Copies[C];
+    bool Via = Routes[C] == HaloRoute::Staged;
+    unsigned P = Send ? H.From : H.To;
+    bool Ok;
+    if (Send) {
+      Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+           copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true}, H.Src,
+                   Ends[P], H.Src);
+      M.Out[P] += H.Src.volume() * ES;
+    } else {
+      BoxEnd From =
+          Via ? BoxEnd{Stage.Base + Offsets[C], Host, true} : Ends[H.From];
+      Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
+           copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
+      M.In[P] += H.Dst.volume() * ES;
+      if (Info) {
+        std::string R = haloRouteName(Routes[C]);
+        if (M.Routes[P].find(R) == std::string::npos)
+          M.Routes[P] += (M.Routes[P].empty() ? "" : ",") + R;
+      }
+    }
+    if (!Ok) {
+      Failed[P] = 1;
+      Errors[P] = "a halo copy of '" + A.Name + "' from device " +
+                  std::to_string(Dist.Devices[H.From]) + " to device " +
+                  std::to_string(Dist.Devices[H.To]) + " failed";
+    }
+    return Ok;
+  };
   auto Work = [&](bool Send, unsigned P) {
     Clock::time_point Start =
         Info || Trace ? Clock::now() : Clock::time_point();
     int64_t Before = Send ? M.Out[P] : M.In[P];
-    for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C) {
-      const HaloCopy &H = Copies[C];
-      bool Via = Routes[C] == HaloRoute::Staged;
-      bool Ok = true;
-      if (Send && H.From == P && Via) {
-        Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-             copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true}, H.Src,
-                     Ends[P], H.Src);
-        M.Out[P] += H.Src.volume() * ES;
-      } else if (!Send && H.To == P) {
-        BoxEnd From =
-            Via ? BoxEnd{Stage.Base + Offsets[C], Host, true} : Ends[H.From];
-        Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-             copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
-        M.In[P] += H.Dst.volume() * ES;
-        if (Info) {
-          std::string R = haloRouteName(Routes[C]);
-          if (M.Routes[P].find(R) == std::string::npos)
-            M.Routes[P] += (M.Routes[P].empty() ? "" : ",") + R;
-        }
-      }
-      if (!Ok) {
-        Failed[P] = 1;
-        Errors[P] = "a halo copy of '" + A.Name + "' from device " +
-                    std::to_string(Dist.Devices[H.From]) + " to device " +
-                    std::to_string(Dist.Devices[H.To]) + " failed";
-      }
-    }
+    for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C)
+      if (Send ? Copies[C].From == P && Routes[C] == HaloRoute::Staged
+               : Copies[C].To == P)
+        One(Send, C);
     int64_t Moved = (Send ? M.Out[P] : M.In[P]) - Before;
     if (Trace && Moved)
       traceSpan(Dist.Devices[P], "halo",
@@ -139,9 +146,19 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
       if (Trace)
         traceSpan(Host, "wait", "wait for queued work " + Where, Start);
     }
-    for (bool Send : {true, false})
-      for (unsigned P = 0; P < N; ++P)
-        Work(Send, P);
+    if (!Info && !Trace) {
+      // One pass over the copies per step: sends, then receives.
+      bool Ok = true;
+      for (bool Send : {true, false})
+        for (size_t C = 0; C < Copies.size() && Ok; ++C)
+          if (!Send || Routes[C] == HaloRoute::Staged)
+            Ok = One(Send, C);
+    } else {
+      // Per device, timed and traced.
+      for (bool Send : {true, false})
+        for (unsigned P = 0; P < N; ++P)
+          Work(Send, P);
+    }
   } else {
     for (bool Send : {true, false})
       runOnDevices(
