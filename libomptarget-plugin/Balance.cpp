@@ -31,6 +31,7 @@ struct Profile {
   std::optional<Rebalancer> Split;
   std::optional<AutoTrials> Trials; ///< from the execution after the sample
   int Executions = 0;
+  int Learned = 0; ///< executions the split learned from
 };
 
 struct ProfileKey {
@@ -114,8 +115,8 @@ void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
   switch (T) {
   case AutoTrial::Balanced:
     S.Weights = Split;
-    S.Why = "split learned in " + std::to_string(P.Executions) +
-            " execution" + (P.Executions == 1 ? "" : "s") +
+    S.Why = "split learned in " + std::to_string(P.Learned) + " execution" +
+            (P.Learned == 1 ? "" : "s") +
             (P.Split->converged() ? ", calibrated" : "");
     break;
   case AutoTrial::Dynamic:
@@ -343,6 +344,7 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                           : std::vector<double>(Devices.size(), 1.0));
       P.Split.emplace(
           applyCutoff(normalizeShares(std::move(Rates)), S.Cutoff));
+      P.Learned = 1;
       return;
     }
     P.Split.emplace(S.Weights);
@@ -351,8 +353,10 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
     P.Trials->record(*S.Trial, Makespan);
   // The split learns from the times of its own shares only.
   if ((!S.Trial || *S.Trial == AutoTrial::Balanced) &&
-      S.Mode == LoopSchedule::Shares)
+      S.Mode == LoopSchedule::Shares) {
     P.Split->update(Seconds);
+    ++P.Learned;
+  }
 }
 
 double emulationFactor(int Device) {
