@@ -29,6 +29,7 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   Storage S;
   S.Device = A.Dist.Devices[P];
   S.Ptr = A.Storage[P];
+  S.Allocation = P < A.Allocations.size() ? A.Allocations[P] : nullptr;
   S.Span = A.Spans[P];
   return S;
 }
@@ -99,6 +100,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             std::string &Error) {
   size_t N = A->Dist.Devices.size();
   A->Storage.assign(N, nullptr);
+  A->Allocations.assign(N, nullptr);
   A->Spans.assign(N, Range());
   BytesIn.assign(N, 0);
   int Host = hostDevice();
@@ -111,6 +113,35 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
       return nullptr;
     }
   }
+  // Storage in host memory (CPU offload devices) is placed in its pages so
+  // that the host's memcpy copies its halos and parts at full speed.
+  const DeviceEnvironment &Env = deviceTypes();
+  std::vector<PartMemory> Memory(N, PartMemory::Elsewhere);
+  for (size_t P = 0; P < N; ++P) {
+    int Device = A->Dist.Devices[P];
+    if (Device == Host)
+      Memory[P] = PartMemory::HostMemory;
+    else if (Env.typeOf(Device) & abi::TypeCPU)
+      Memory[P] = PartMemory::Colored;
+  }
+  // Where the arrays already on each device have their element [0]...[0].
+  std::vector<std::vector<intptr_t>> Others(N);
+  {
+    std::lock_guard<std::mutex> Lock(TableLock);
+    table().forEach([&](const ResidentArray &B) {
+      for (unsigned Q = 0; Q < B.Storage.size(); ++Q)
+        for (size_t P = 0; P < N && B.Storage[Q]; ++P)
+          if (B.Dist.Devices[Q] == A->Dist.Devices[P])
+            Others[P].push_back(reinterpret_cast<intptr_t>(
+                B.deviceAddress(Q, B.HostBase)));
+    });
+  }
+  unsigned HaloDims = haloDimensions(A->Dist);
+  std::vector<int64_t> Colors = storageColors(
+      A->Dist.Shape, A->Spans,
+      HaloDims ? A->HaloPlans.get(A->Dist, HaloDims, SideBoth)
+               : std::vector<HaloCopy>(),
+      Memory, reinterpret_cast<uintptr_t>(A->HostBase), Others);
   bool Ok = forEachDevice(
       *A,
       [&](unsigned P, std::string &Why) {
@@ -121,11 +152,15 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             Start, BytesIn[P]};
         Storage S;
         if (!allocateStorage(A->Dist.Devices[P], A->Dist.Shape, A->Spans[P], S,
-                             Why)) {
+                             Why,
+                             Memory[P] == PartMemory::Colored
+                                 ? std::optional<int64_t>(Colors[P])
+                                 : std::nullopt)) {
           Why += " for its part of '" + A->Name + "'";
           return false;
         }
         A->Storage[P] = S.Ptr;
+        A->Allocations[P] = S.Allocation;
         if (CopyIn &&
             (!copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
                            inSection(*A, A->Dist.held(P)), BytesIn[P]) ||

@@ -13,28 +13,45 @@
 namespace homp {
 
 bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
-                     Storage &Out, std::string &Error) {
+                     Storage &Out, std::string &Error,
+                     std::optional<int64_t> PageOffset) {
+  constexpr size_t Page = 4096;
   Out = Storage();
   Out.Device = Device;
   Out.Span = Span;
   size_t Bytes = static_cast<size_t>(Span.size() * Shape.ElementSize);
   if (Bytes == 0)
     return true;
-  Out.Ptr = injectedFault(Device, FaultSpec::Alloc)
-                ? nullptr
-                : omp_target_alloc(Bytes, Device);
-  if (!Out.Ptr) {
+  size_t Asked = PageOffset ? Bytes + Page : Bytes;
+  void *Got = injectedFault(Device, FaultSpec::Alloc)
+                  ? nullptr
+                  : omp_target_alloc(Asked, Device);
+  if (!Got) {
     Error = "device " + std::to_string(Device) + " cannot allocate " +
             std::to_string(Bytes) + " bytes";
     return false;
   }
+  if (!PageOffset) {
+    Out.Ptr = Got;
+    return true;
+  }
+  // The first page boundary past Got, then the offset: within the page
+  // more than Bytes asked for.
+  uintptr_t At = reinterpret_cast<uintptr_t>(Got);
+  uintptr_t Start = ((At + Page - 1) & ~(Page - 1)) +
+                    static_cast<uintptr_t>(*PageOffset % Page);
+  if (Start >= At + Page)
+    Start -= Page;
+  Out.Ptr = reinterpret_cast<void *>(Start);
+  Out.Allocation = Got;
   return true;
 }
 
 void freeStorage(Storage &S) {
   if (S.Ptr)
-    omp_target_free(S.Ptr, S.Device);
+    omp_target_free(S.Allocation ? S.Allocation : S.Ptr, S.Device);
   S.Ptr = nullptr;
+  S.Allocation = nullptr;
 }
 
 void *deviceAddress(const ArrayShape &Shape, const char *Host, const Storage &S,

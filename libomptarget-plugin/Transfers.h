@@ -15,6 +15,7 @@
 #include "homp/Distribution.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace homp {
@@ -25,12 +26,17 @@ struct Storage {
   int Device = 0;
   void *Ptr = nullptr;
   Range Span;
+  /// What the device allocated, when Ptr was placed inside it; else null.
+  void *Allocation = nullptr;
 };
 
 /// Allocates storage for the elements Span of an array of Shape on Device.
-/// Returns false when the device cannot provide it (Error says why).
+/// With PageOffset (see storageColors), the storage starts that many bytes
+/// past the start of a page. Returns false when the device cannot provide
+/// it (Error says why).
 bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
-                     Storage &Out, std::string &Error);
+                     Storage &Out, std::string &Error,
+                     std::optional<int64_t> PageOffset = std::nullopt);
 void freeStorage(Storage &S);
 
 enum class Direction { ToDevice, FromDevice };

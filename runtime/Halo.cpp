@@ -2,13 +2,18 @@
 
 #include "homp/Halo.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace homp {
 
 namespace {
 
 constexpr int64_t Far = std::numeric_limits<int64_t>::max() / 4;
+
+/// storageColors' page, and the steps it places storage at.
+constexpr int64_t PageBytes = 4096, ColorStep = 64;
 
 /// A run of cells to fill in one dimension and where their values are:
 /// Dst gets the values of Src, a translation of it.
@@ -190,6 +195,75 @@ const char *haloRouteName(HaloRoute R) {
     return "staged";
   }
   return "?";
+}
+
+bool slowCopyDistance(int64_t Distance) {
+  int64_t D = ((Distance % PageBytes) + PageBytes) % PageBytes;
+  return D > 0 && D < ColorStep;
+}
+
+std::vector<int64_t> storageColors(const ArrayShape &Shape,
+                                   const std::vector<Range> &Spans,
+                                   const std::vector<HaloCopy> &Copies,
+                                   const std::vector<PartMemory> &Memory,
+                                   uintptr_t HostZero,
+                                   const std::vector<std::vector<intptr_t>> &Others) {
+  const size_t N = Memory.size();
+  const int64_t ES = Shape.ElementSize;
+  const int64_t Host = static_cast<int64_t>(HostZero % PageBytes);
+  std::vector<int64_t> Colors(N, 0);
+  // Where in a page element [0]...[0] of position P's layout falls, once
+  // known: the storage begins with element Spans[P].Begin.
+  std::vector<std::optional<int64_t>> Zero(N);
+  for (size_t P = 0; P < N; ++P)
+    if (Memory[P] == PartMemory::HostMemory)
+      Zero[P] = Host;
+  auto lo = [](const Box &B) {
+    Index I{};
+    for (unsigned D = 0; D < B.Rank; ++D)
+      I[D] = B.Dims[D].Begin;
+    return I;
+  };
+  auto apart = [](int64_t A, int64_t B) {
+    int64_t D = (((A - B) % PageBytes) + PageBytes) % PageBytes;
+    return std::min(D, PageBytes - D);
+  };
+  for (size_t P = 0; P < N; ++P) {
+    if (Memory[P] != PartMemory::Colored)
+      continue;
+    int64_t Best = 0, BestSlow = -1, BestApart = -1;
+    for (int64_t C = 0; C < PageBytes; C += ColorStep) {
+      int64_t Mine = C - ES * Spans[P].Begin;
+      // The copies in from and out to the host's array.
+      int64_t Slow =
+          slowCopyDistance(Mine - Host) + slowCopyDistance(Host - Mine);
+      for (const HaloCopy &H : Copies) {
+        if (H.From == H.To || (H.From != P && H.To != P))
+          continue;
+        std::optional<int64_t> From = H.From == P ? Mine : Zero[H.From];
+        std::optional<int64_t> To = H.To == P ? Mine : Zero[H.To];
+        if (From && To)
+          Slow += slowCopyDistance(*To - *From +
+                                   ES * (Shape.offset(lo(H.Dst)) -
+                                         Shape.offset(lo(H.Src))));
+      }
+      int64_t Apart = PageBytes;
+      if (P < Others.size())
+        for (intptr_t O : Others[P])
+          Apart = std::min(Apart, apart(Mine, static_cast<int64_t>(O)));
+      if (BestSlow < 0 || Slow < BestSlow ||
+          (Slow == BestSlow && Apart > BestApart)) {
+        Best = C;
+        BestSlow = Slow;
+        BestApart = Apart;
+      }
+      if (Slow == 0 && Apart == PageBytes)
+        break; // nothing to keep apart from
+    }
+    Colors[P] = Best;
+    Zero[P] = Best - ES * Spans[P].Begin;
+  }
+  return Colors;
 }
 
 } // namespace homp

@@ -289,3 +289,133 @@ TEST(Halo, Routes) {
             HaloRoute::Host);
   EXPECT_STREQ(haloRouteName(HaloRoute::Staged), "staged");
 }
+
+// storageColors: the addresses each copy reads and writes, worked out from
+// the placement, element by element as the layout puts them.
+namespace {
+
+std::vector<Range> spansOf(const Distribution &Dist) {
+  std::vector<Range> Spans;
+  for (unsigned P = 0; P < Dist.Owned.size(); ++P)
+    Spans.push_back(Dist.Shape.span(Dist.held(P)));
+  return Spans;
+}
+
+/// The halo copies, and the copies in and out, that would be slow with
+/// position P's storage at page offset Colors[P] (the host's array at
+/// HostZero for HostMemory positions).
+int slowCopies(const Distribution &Dist, const std::vector<HaloCopy> &Copies,
+               const std::vector<int64_t> &Colors,
+               const std::vector<PartMemory> &Memory, int64_t HostZero) {
+  std::vector<Range> Spans = spansOf(Dist);
+  const int64_t ES = Dist.Shape.ElementSize;
+  auto Address = [&](unsigned P, const Box &B) {
+    Index I{};
+    for (unsigned D = 0; D < B.Rank; ++D)
+      I[D] = B.Dims[D].Begin;
+    int64_t Element = Dist.Shape.offset(I);
+    if (Memory[P] == PartMemory::HostMemory)
+      return HostZero + ES * Element;
+    return Colors[P] + ES * (Element - Spans[P].Begin);
+  };
+  int Slow = 0;
+  for (const HaloCopy &H : Copies)
+    if (H.From != H.To && Memory[H.From] != PartMemory::Elsewhere &&
+        Memory[H.To] != PartMemory::Elsewhere)
+      Slow += slowCopyDistance(Address(H.To, H.Dst) - Address(H.From, H.Src));
+  for (unsigned P = 0; P < Memory.size(); ++P)
+    if (Memory[P] == PartMemory::Colored && !Spans[P].empty()) {
+      Box First = Dist.held(P).hull();
+      int64_t Device = Address(P, First);
+      int64_t Host = HostZero + ES * Spans[P].Begin;
+      Slow += slowCopyDistance(Device - Host) + slowCopyDistance(Host - Device);
+    }
+  return Slow;
+}
+
+} // namespace
+
+TEST(StorageColors, SlowDistancesAreOneTo63BytesAheadInAPage) {
+  EXPECT_FALSE(slowCopyDistance(0));
+  EXPECT_TRUE(slowCopyDistance(1));
+  EXPECT_TRUE(slowCopyDistance(16));
+  EXPECT_TRUE(slowCopyDistance(63));
+  EXPECT_FALSE(slowCopyDistance(64));
+  EXPECT_TRUE(slowCopyDistance(3 * 4096 + 16));
+  EXPECT_FALSE(slowCopyDistance(-16)); // behind: fast
+  EXPECT_TRUE(slowCopyDistance(-4096 + 8));
+}
+
+TEST(StorageColors, JacobiHaloRowsAvoidTheSlowCopies) {
+  // 2050 rows of 1026 doubles on 4 devices: 513 rows a part, a row being
+  // 16 bytes past two pages. Storage starting at one place of a page (as
+  // malloc's) puts each halo row 16 bytes past its source.
+  Case C{{{0, 2050}, {0, 1026}},
+         {Policy::Block, Policy::Full},
+         {{1, 1, Edge::None, Edge::None}},
+         {4}};
+  Distribution Dist = distribute(C);
+  std::vector<HaloCopy> Copies = haloCopies(Dist, 1, SideBoth);
+  std::vector<PartMemory> Colored(4, PartMemory::Colored);
+  EXPECT_GT(slowCopies(Dist, Copies, {0, 0, 0, 0}, Colored, 0), 0);
+  for (int64_t Host : {0, 16, 2048, 4080}) {
+    std::vector<int64_t> Colors =
+        storageColors(Dist.Shape, spansOf(Dist), Copies, Colored, Host);
+    ASSERT_EQ(Colors.size(), 4u);
+    for (int64_t Color : Colors) {
+      EXPECT_GE(Color, 0);
+      EXPECT_LT(Color, 4096);
+      EXPECT_EQ(Color % 64, 0);
+    }
+    EXPECT_EQ(slowCopies(Dist, Copies, Colors, Colored, Host), 0)
+        << "host array at " << Host;
+  }
+}
+
+TEST(StorageColors, EveryPartSizeAndTopology) {
+  // Row lengths and part sizes that hit the slow distances in many ways;
+  // 2-D blocks with corners; the host as one of the devices; a GPU whose
+  // copies the host's memcpy never makes.
+  for (int64_t Rows : {130, 514, 1026, 2050, 4098})
+    for (int64_t Cols : {7, 512, 514, 1026})
+      for (std::vector<unsigned> Topo :
+           {std::vector<unsigned>{4}, std::vector<unsigned>{2, 2}}) {
+        Case C{{{0, Rows}, {0, Cols}},
+               {Policy::Block, Topo.size() == 2 ? Policy::Block : Policy::Full},
+               {{1, 1, Edge::None, Edge::None},
+                {Topo.size() == 2 ? 1 : 0, Topo.size() == 2 ? 1 : 0,
+                 Edge::None, Edge::None}},
+               Topo};
+        Distribution Dist = distribute(C);
+        std::vector<HaloCopy> Copies = haloCopies(Dist, 3, SideBoth);
+        for (std::vector<PartMemory> Memory :
+             {std::vector<PartMemory>(4, PartMemory::Colored),
+              std::vector<PartMemory>{PartMemory::HostMemory,
+                                      PartMemory::Colored, PartMemory::Colored,
+                                      PartMemory::Elsewhere}}) {
+          std::vector<int64_t> Colors =
+              storageColors(Dist.Shape, spansOf(Dist), Copies, Memory, 16);
+          EXPECT_EQ(slowCopies(Dist, Copies, Colors, Memory, 16), 0)
+              << Rows << " x " << Cols << " on " << Topo.size() << "-D";
+          for (unsigned P = 0; P < 4; ++P)
+            if (Memory[P] != PartMemory::Colored)
+              EXPECT_EQ(Colors[P], 0);
+        }
+      }
+}
+
+TEST(StorageColors, ArraysOnOneDeviceSpreadOverThePage) {
+  // Two arrays already on the device, with element [0] at 0 and 2048 in a
+  // page: the third goes a quarter of a page from both.
+  Distribution Dist = distribute({{{0, 1000}}, {Policy::Block}, {}, {1}});
+  std::vector<int64_t> Colors =
+      storageColors(Dist.Shape, spansOf(Dist), {}, {PartMemory::Colored},
+                    /*HostZero=*/512, {{0, 4096 * 7 + 2048}});
+  ASSERT_EQ(Colors.size(), 1u);
+  int64_t Zero = Colors[0] % 4096;
+  EXPECT_TRUE(Zero == 1024 || Zero == 3072) << Zero;
+  // Alone on its device, the first place that copies fast.
+  EXPECT_EQ(storageColors(Dist.Shape, spansOf(Dist), {}, {PartMemory::Colored},
+                          512)[0],
+            0);
+}

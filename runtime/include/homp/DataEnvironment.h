@@ -33,6 +33,9 @@ struct ResidentArray {
   /// Per position: device storage for the elements Spans[p] (relative to
   /// element [0]...[0]); nullptr for the host, which uses host memory.
   std::vector<void *> Storage;
+  /// Per position: what the device allocated, when Storage[p] was placed
+  /// inside it (libhomp frees this); else nullptr.
+  std::vector<void *> Allocations;
   std::vector<Range> Spans;
   /// Per position: whether libomptarget knows Storage as the host bytes of
   /// Spans (omp_target_associate_ptr), so standard constructs find it.
@@ -69,6 +72,11 @@ public:
   /// Forgets A and hands it to the caller (nullptr if A is not here).
   std::unique_ptr<ResidentArray> take(ResidentArray *A);
   bool empty() const { return Arrays.empty(); }
+  /// Calls F(const ResidentArray &) for each array, by address.
+  template <typename Fn> void forEach(Fn F) const {
+    for (const auto &[Begin, A] : Arrays)
+      F(*A);
+  }
   size_t size() const { return Arrays.size(); }
 
 private:

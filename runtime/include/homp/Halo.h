@@ -80,6 +80,42 @@ HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
                     bool ForcePeer = false);
 const char *haloRouteName(HaloRoute R);
 
+/// Where a position's part of an array lives, for storageColors.
+enum class PartMemory {
+  Colored,    ///< storage homp places in host memory (a CPU offload device)
+  HostMemory, ///< the host's array itself (the host as a device)
+  Elsewhere   ///< memory the host's memcpy never touches (a GPU)
+};
+
+/// Where in a page (bytes 0 to 4095, a multiple of 64) each Colored
+/// position's storage of an array should start, so that the host's memcpy
+/// and the kernels of CPU offload devices run at full speed:
+/// - First, no copy the host's memcpy makes for the array (the halo Copies,
+///   and the copies to and from the host's array, whose element [0]...[0]
+///   is at HostZero) writes 1 to 63 bytes past an address in the same place
+///   of a page as the one it reads. Such copies run up to 30 times slower
+///   (glibc's 'rep movsb' on AMD Zen: 2.7 against 0.09 us for a row of 1026
+///   doubles), and equal allocations meet that case for some part sizes:
+///   513 rows of a 2050 x 1026 Jacobi grid put every halo row 16 bytes past
+///   its source.
+/// - Then, the same element of this array and of the other arrays on the
+///   device (Others[p]: where their element [0]...[0] is, as an address)
+///   lie as far apart in a page as can be. A kernel that writes one array
+///   and reads another at the same index stalls on stores and loads 4 KB
+///   apart (measured: a Jacobi sweep on 130 x 1026 doubles takes 358 us
+///   with u, uold and f at the same place of a page, 201 us spread out).
+/// Spans[p]: the elements position p's storage begins with. Other positions
+/// get 0. When no placement avoids every slow copy, the one with fewest.
+std::vector<int64_t>
+storageColors(const ArrayShape &Shape, const std::vector<Range> &Spans,
+              const std::vector<HaloCopy> &Copies,
+              const std::vector<PartMemory> &Memory, uintptr_t HostZero,
+              const std::vector<std::vector<intptr_t>> &Others = {});
+
+/// Whether a copy that writes Distance bytes (modulo a page) past the
+/// address it reads is one of the slow ones storageColors avoids.
+bool slowCopyDistance(int64_t Distance);
+
 } // namespace homp
 
 #endif // HOMP_HALO_H
