@@ -32,6 +32,8 @@ struct ConstructInfo {
   std::vector<abi::ValueSlot> Layout;
   std::string Location; ///< FILE:LINE:COL
   std::atomic<bool> WarnedNoPass{false};
+  /// How long its last execution that waited for its devices took.
+  std::atomic<double> LastSeconds{0};
   /// A kernel's last plan (KernelPlanCache), kept when PurePlans: its plans
   /// depend on nothing but their input (planIsPure).
   bool PurePlans = false;

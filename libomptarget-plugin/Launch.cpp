@@ -29,6 +29,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// A region whose last execution took this long (seconds) has long parts:
+/// the program's thread hands them all to the proxies (runOnDevices).
+constexpr double LongRegion = 1e-3;
+
 double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
@@ -710,8 +714,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     runScheduled(Ids);
   else
     runOnDevices(
-        Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); },
-        waitName());
+        Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); }, waitName(),
+        K.Info->LastSeconds.load(std::memory_order_relaxed) < LongRegion);
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.
@@ -751,6 +755,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     recordExecution(*K.Info, *K.Sched, K.Devices, K.SchedTrips, Its, Secs,
                     secondsSince(Start));
   }
+  K.Info->LastSeconds.store(secondsSince(Start), std::memory_order_relaxed);
   if (settings().Info)
     report(ById, secondsSince(Start));
   return 0;

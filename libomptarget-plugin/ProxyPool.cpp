@@ -223,7 +223,7 @@ void useThreadsOnProxy(int Threads) {
 
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
-                  const std::string &WaitName) {
+                  const std::string &WaitName, bool ShortJobs) {
   if (Devices.empty())
     return;
   std::optional<unsigned> Here;
@@ -232,7 +232,8 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
       Here = I;
   // The calling thread runs a device's job only when nothing is queued
   // ahead of it on that device.
-  if (!Here && onMainThread() && omp_get_level() == 0 &&
+  if (!Here && (ShortJobs || coresToSpare()) && onMainThread() &&
+      omp_get_level() == 0 &&
       AsyncPending.load(std::memory_order_acquire) == 0)
     Here = static_cast<unsigned>(Devices.size() - 1);
   int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
