@@ -31,6 +31,7 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   S.Ptr = A.Storage[P];
   S.Allocation = P < A.Allocations.size() ? A.Allocations[P] : nullptr;
   S.Span = A.Spans[P];
+  S.Bytes = storageBytes(A.Dist.Shape, S.Span, S.Allocation != nullptr);
   return S;
 }
 

@@ -27,7 +27,9 @@ struct Storage {
   void *Ptr = nullptr;
   Range Span;
   /// What the device allocated, when Ptr was placed inside it; else null.
+  /// Placed storage, once freed, is kept for reuse (see Transfers.cpp).
   void *Allocation = nullptr;
+  size_t Bytes = 0; ///< of Allocation
 };
 
 /// Allocates storage for the elements Span of an array of Shape on Device.
@@ -38,6 +40,10 @@ bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
                      Storage &Out, std::string &Error,
                      std::optional<int64_t> PageOffset = std::nullopt);
 void freeStorage(Storage &S);
+
+/// What allocateStorage allocates for Span of an array of Shape: placed
+/// storage (with a page offset) asks for a page more.
+size_t storageBytes(const ArrayShape &Shape, Range Span, bool Placed);
 
 enum class Direction { ToDevice, FromDevice };
 
