@@ -105,6 +105,7 @@ private:
   bool planPart(Slot &S, const IndexSet &Iterations);
   void runSlot(Slot &S);
   void runScheduled(const std::vector<int> &Ids);
+  std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   void copyIn(Slot &S);
   DeviceArgs argsFor(Slot &S);
   void launches(Slot &S, DeviceArgs &A);
@@ -242,6 +243,24 @@ void Launcher::prepare(Slot &S) {
   }
 }
 
+/// Where in a page array I's storage on S's device starts (storageColors):
+/// on CPU offload devices, away from the kernel's other arrays there, and
+/// so that its copies run at full speed. Other devices take what they get.
+std::optional<int64_t> Launcher::pageOffset(const Slot &S, size_t I,
+                                            Range Span) const {
+  if (S.InHostMemory || !(deviceTypes().typeOf(S.Device) & abi::TypeCPU))
+    return std::nullopt;
+  std::vector<std::vector<intptr_t>> Others(1);
+  for (size_t J = 0; J < I; ++J)
+    if (S.Items[J].Ptr)
+      Others[0].push_back(reinterpret_cast<intptr_t>(
+          deviceAddress(K.Values.Arrays[J].Shape, K.Values.Arrays[J].Base,
+                        S.Items[J], K.Values.Arrays[J].Base)));
+  const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+  return storageColors(V.Shape, {Span}, {}, {PartMemory::Colored},
+                       reinterpret_cast<uintptr_t>(V.Base), Others)[0];
+}
+
 void Launcher::copyIn(Slot &S) {
   for (size_t I = 0; I < D.Arrays.size() && S.Status == Slot::Ok; ++I) {
     if (K.ItemResidents[I] || E.Unused[I])
@@ -269,8 +288,9 @@ void Launcher::copyIn(Slot &S) {
       }
     }
     // Halo cells past the array's ends (periodic, reflecting) are held too.
-    if (!allocateStorage(S.Device, V.Shape, V.Shape.span(X.held(S.Position)),
-                         S.Items[I], S.Error)) {
+    Range Span = V.Shape.span(X.held(S.Position));
+    if (!allocateStorage(S.Device, V.Shape, Span, S.Items[I], S.Error,
+                         pageOffset(S, I, Span))) {
       S.Error += " for its part of '" + D.Arrays[I].Name + "'";
       S.Status = Slot::FailedBeforeResults;
       return;

@@ -31,7 +31,7 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   S.Ptr = A.Storage[P];
   S.Allocation = P < A.Allocations.size() ? A.Allocations[P] : nullptr;
   S.Span = A.Spans[P];
-  S.Bytes = storageBytes(A.Dist.Shape, S.Span, S.Allocation != nullptr);
+  S.Bytes = P < A.AllocationBytes.size() ? A.AllocationBytes[P] : 0;
   return S;
 }
 
@@ -102,6 +102,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
   size_t N = A->Dist.Devices.size();
   A->Storage.assign(N, nullptr);
   A->Allocations.assign(N, nullptr);
+  A->AllocationBytes.assign(N, 0);
   A->Spans.assign(N, Range());
   BytesIn.assign(N, 0);
   int Host = hostDevice();
@@ -162,6 +163,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
         }
         A->Storage[P] = S.Ptr;
         A->Allocations[P] = S.Allocation;
+        A->AllocationBytes[P] = S.Bytes;
         if (CopyIn &&
             (!copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
                            inSection(*A, A->Dist.held(P)), BytesIn[P]) ||

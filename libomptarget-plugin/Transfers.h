@@ -41,10 +41,6 @@ bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
                      std::optional<int64_t> PageOffset = std::nullopt);
 void freeStorage(Storage &S);
 
-/// What allocateStorage allocates for Span of an array of Shape: placed
-/// storage (with a page offset) asks for a page more.
-size_t storageBytes(const ArrayShape &Shape, Range Span, bool Placed);
-
 enum class Direction { ToDevice, FromDevice };
 
 /// Copies the elements Elements of an array of Shape, whose element
