@@ -105,7 +105,8 @@ std::string milliseconds(double Seconds) {
 }
 
 /// AUTO after its sample: the execution runs P's next trial.
-void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
+void chooseTrial(const Profile &P, const std::vector<int> &Devices,
+                 int64_t Trips, const LoopCost &C, LoopSchedule &S) {
   const std::vector<double> &Split = P.Split->ratios();
   unsigned N = static_cast<unsigned>(Split.size());
   AutoTrial T = P.Trials->next();
@@ -119,8 +120,20 @@ void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
             (P.Learned == 1 ? "" : "s") +
             (P.Split->converged() ? ", calibrated" : "");
     break;
-  case AutoTrial::Dynamic:
+  case AutoTrial::Model:
     // Over the devices the split keeps: a cutoff holds for every trial.
+    S.Kind = abi::SchedKind::Model2;
+    S.Weights = applyCutoff(modelWeights(Devices, C, Trips, /*WithData=*/true),
+                            S.Cutoff);
+    for (unsigned I = 0; I < N; ++I)
+      if (!(Split[I] > 0))
+        S.Weights[I] = 0;
+    if (std::none_of(S.Weights.begin(), S.Weights.end(),
+                     [](double W) { return W > 0; }))
+      S.Weights = Split;
+    break;
+  case AutoTrial::Dynamic:
+    // Over the devices the split keeps, as every trial.
     S.Kind = abi::SchedKind::Dynamic;
     S.Mode = LoopSchedule::Queue;
     S.Chunk = defaultAmount(abi::SchedKind::Dynamic).of(Trips);
@@ -137,14 +150,18 @@ void chooseTrial(const Profile &P, int64_t Trips, LoopSchedule &S) {
     break;
   }
   std::string Times;
-  for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Dynamic, AutoTrial::Alone})
+  for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Model,
+                      AutoTrial::Dynamic, AutoTrial::Alone})
     if (std::isfinite(P.Trials->typical(A)))
       Times += std::string(Times.empty() ? "" : ", ") + autoTrialName(A) +
                " " + milliseconds(P.Trials->typical(A));
   int Done = P.Trials->executions();
-  std::string Choice = Done < 4 ? "trial " + std::to_string(Done + 1) +
-                                      " of 4" + (Times.empty() ? "" : ", so far ")
-                                : std::string("fastest of the trials: ");
+  constexpr int Opening = AutoTrials::Opening;
+  std::string Choice =
+      Done < Opening ? "trial " + std::to_string(Done + 1) + " of " +
+                           std::to_string(Opening) +
+                           (Times.empty() ? "" : ", so far ")
+                     : std::string("fastest of the trials: ");
   Choice += Times;
   S.Why += (S.Why.empty() ? "" : "; ") + Choice;
 }
@@ -194,7 +211,7 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
     std::lock_guard<std::mutex> Lock(ProfilesLock);
     auto It = profiles().find(keyOf(Info, Devices, Trips));
     if (It != profiles().end() && It->second.Split) {
-      chooseTrial(It->second, Trips, S);
+      chooseTrial(It->second, Devices, Trips, C, S);
       return S;
     }
     // A machine file that knows every device: its model; else a sample

@@ -222,6 +222,8 @@ const char *autoTrialName(AutoTrial T) {
   switch (T) {
   case AutoTrial::Balanced:
     return "balanced split";
+  case AutoTrial::Model:
+    return "model split";
   case AutoTrial::Dynamic:
     return "SCHED_DYNAMIC";
   case AutoTrial::Alone:
@@ -231,12 +233,14 @@ const char *autoTrialName(AutoTrial T) {
 }
 
 namespace {
-constexpr AutoTrial Trials[] = {AutoTrial::Balanced, AutoTrial::Dynamic,
-                                AutoTrial::Alone};
-// After the sample: two balanced executions, one dynamic, one alone.
-constexpr AutoTrial Opening[] = {AutoTrial::Balanced, AutoTrial::Balanced,
-                                 AutoTrial::Dynamic, AutoTrial::Alone};
-constexpr int Opened = sizeof(Opening) / sizeof(Opening[0]);
+constexpr AutoTrial Trials[] = {AutoTrial::Balanced, AutoTrial::Model,
+                                AutoTrial::Dynamic, AutoTrial::Alone};
+// After the sample: two balanced executions, then each other way once.
+constexpr AutoTrial OpeningOrder[] = {AutoTrial::Balanced, AutoTrial::Balanced,
+                                 AutoTrial::Model, AutoTrial::Dynamic,
+                                 AutoTrial::Alone};
+constexpr int Opened = sizeof(OpeningOrder) / sizeof(OpeningOrder[0]);
+static_assert(Opened == AutoTrials::Opening);
 constexpr int RetryEvery = 16;
 } // namespace
 
@@ -252,8 +256,9 @@ AutoTrial AutoTrials::next() const {
   if (Devices <= 1)
     return AutoTrial::Balanced;
   if (Executions < Opened)
-    return Opening[Executions];
-  std::array<AutoTrial, 3> Order = {Trials[0], Trials[1], Trials[2]};
+    return OpeningOrder[Executions];
+  std::array<AutoTrial, 4> Order = {Trials[0], Trials[1], Trials[2],
+                                    Trials[3]};
   std::stable_sort(Order.begin(), Order.end(), [&](AutoTrial A, AutoTrial B) {
     return typical(A) < typical(B);
   });

@@ -45,9 +45,9 @@ KERNELS = [
 ]
 # Issue 8 compares AXPY of 10^7 over device(*, host) with the host alone.
 SIZE_FOR = {("axpy", "with host"): 10_000_000}
-# AUTO learns over its first 5 executions (a sample, then its 4 trials:
+# AUTO learns over its first 6 executions (a sample, then its 5 trials:
 # docs/UserGuide.md "Load balancing"); the timed executions come after.
-WARMUP, REPS = 6, 5
+WARMUP, REPS = 7, 5
 ALONE_WARMUP, ALONE_REPS = 1, 2
 COMPUTE_BOUND = ("matmul", "bm2d")
 

@@ -229,17 +229,20 @@ TEST(Amounts, DefaultsAreHomp16s) {
 TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   AutoTrials T(3);
   const AutoTrial Opening[] = {AutoTrial::Balanced, AutoTrial::Balanced,
-                               AutoTrial::Dynamic, AutoTrial::Alone};
-  const double Seconds[] = {5, 4, 2, 9};
-  for (int I = 0; I < 4; ++I) {
+                               AutoTrial::Model, AutoTrial::Dynamic,
+                               AutoTrial::Alone};
+  static_assert(sizeof(Opening) / sizeof(Opening[0]) == AutoTrials::Opening);
+  const double Seconds[] = {5, 4, 6, 2, 9};
+  for (int I = 0; I < AutoTrials::Opening; ++I) {
     ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
     T.record(Opening[I], Seconds[I]);
   }
   EXPECT_EQ(T.typical(AutoTrial::Balanced), 4) << "the shorter of 5 and 4";
+  EXPECT_EQ(T.typical(AutoTrial::Model), 6);
   EXPECT_EQ(T.typical(AutoTrial::Dynamic), 2);
   EXPECT_EQ(T.typical(AutoTrial::Alone), 9);
   // Dynamic is fastest; every 16th execution the runner-up runs again.
-  int Runs[3] = {};
+  int Runs[4] = {};
   for (int I = 0; I < 32; ++I) {
     AutoTrial Next = T.next();
     ++Runs[static_cast<int>(Next)];
@@ -247,14 +250,25 @@ TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   }
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Dynamic)], 30);
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 2);
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Model)], 0);
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Alone)], 0);
-  EXPECT_EQ(T.executions(), 36);
+  EXPECT_EQ(T.executions(), 37);
+}
+
+TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
+  AutoTrials T(4);
+  for (int I = 0; I < AutoTrials::Opening; ++I) {
+    AutoTrial Next = T.next();
+    T.record(Next, Next == AutoTrial::Model ? 1 : 2);
+  }
+  EXPECT_EQ(T.next(), AutoTrial::Model);
+  EXPECT_STREQ(autoTrialName(AutoTrial::Model), "model split");
 }
 
 TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
   AutoTrials T(2);
   for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Balanced,
-                      AutoTrial::Dynamic, AutoTrial::Alone})
+                      AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
     T.record(A, A == AutoTrial::Dynamic ? 1 : 3);
   EXPECT_EQ(T.next(), AutoTrial::Dynamic);
   // Dynamic slows down: once its fast time is more than three executions

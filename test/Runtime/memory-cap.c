@@ -19,7 +19,7 @@
 // MODEL: PASS
 // FITS: device 0: within its memory in {{[0-9]+}} executions
 // AUTO: schedule AUTO: MODEL_2_AUTO (first execution: machine model; capped by memory: 0)
-// AUTO: 200000 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 4 of 4{{.*}}); cut off: 0, {{[0-9]}}, {{[0-9]}} in
+// AUTO: 200000 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 5 of 5{{.*}}); cut off: 0, {{[0-9]}}, {{[0-9]}} in
 // AUTO: PASS
 // PROFILE: schedule SCHED_PROFILE_AUTO, sample of 10000 (HOMP_SCHEDULE; capped by memory: 0)
 // PROFILE: PASS

@@ -102,20 +102,25 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                                 const std::vector<double> &Weights);
 
 /// The ways AUTO runs a loop once it has sampled it (docs/UserGuide.md,
-/// "Load balancing"): the split rebalanced from the devices' times, chunks
-/// from a queue (SCHED_DYNAMIC, HOMP'16's choice for loops between data and
-/// compute), or the device the split rates fastest alone (a loop whose
-/// copies cost more than the other devices' help saves).
-enum class AutoTrial { Balanced, Dynamic, Alone };
+/// "Load balancing"): the split rebalanced from the devices' times, the
+/// machine model's split (MODEL_2_AUTO: the devices' times alone miss what
+/// the copies of one device cost the others), chunks from a queue
+/// (SCHED_DYNAMIC, HOMP'16's choice for loops between data and compute), or
+/// the device the split rates fastest alone (a loop whose copies cost more
+/// than the other devices' help saves).
+enum class AutoTrial { Balanced, Model, Dynamic, Alone };
 const char *autoTrialName(AutoTrial T);
 
 /// AUTO's choice among its trials, from the times of whole executions:
-/// after the sample, two balanced executions (the split settles), one
-/// dynamic and one alone; from then on the one with the shortest time (the
-/// shortest of its last three executions), the runner-up again every 16th
-/// execution in case things changed. With one device: always balanced.
+/// after the sample, two balanced executions (the split settles), then the
+/// model's split, dynamic and alone once each; from then on the one with
+/// the shortest time (the shortest of its last three executions), the
+/// runner-up again every 16th execution in case things changed. With one
+/// device: always balanced.
 class AutoTrials {
 public:
+  /// The executions after the sample that try each way once.
+  static constexpr int Opening = 5;
   explicit AutoTrials(unsigned Devices) : Devices(Devices) {}
   /// What the next execution runs.
   AutoTrial next() const;
@@ -129,7 +134,7 @@ public:
 private:
   unsigned Devices;
   int Executions = 0;
-  std::array<std::vector<double>, 3> Times; ///< the last three per trial
+  std::array<std::vector<double>, 4> Times; ///< the last three per trial
 };
 
 } // namespace homp
