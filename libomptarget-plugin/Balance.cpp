@@ -109,6 +109,13 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
                  int64_t Trips, const LoopCost &C, LoopSchedule &S) {
   const std::vector<double> &Split = P.Split->ratios();
   unsigned N = static_cast<unsigned>(Split.size());
+  // Every trial runs over the devices the split keeps: a cutoff holds.
+  auto OnlyKept = [&](std::vector<double> W) {
+    for (unsigned I = 0; I < N; ++I)
+      if (!(Split[I] > 0))
+        W[I] = 0;
+    return W;
+  };
   AutoTrial T = P.Trials->next();
   S.Trial = T;
   S.Kind = abi::SchedKind::ModelProfile;
@@ -121,26 +128,18 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
             (P.Split->converged() ? ", calibrated" : "");
     break;
   case AutoTrial::Model:
-    // Over the devices the split keeps: a cutoff holds for every trial.
     S.Kind = abi::SchedKind::Model2;
-    S.Weights = applyCutoff(modelWeights(Devices, C, Trips, /*WithData=*/true),
-                            S.Cutoff);
-    for (unsigned I = 0; I < N; ++I)
-      if (!(Split[I] > 0))
-        S.Weights[I] = 0;
+    S.Weights = OnlyKept(applyCutoff(
+        modelWeights(Devices, C, Trips, /*WithData=*/true), S.Cutoff));
     if (std::none_of(S.Weights.begin(), S.Weights.end(),
                      [](double W) { return W > 0; }))
       S.Weights = Split;
     break;
   case AutoTrial::Dynamic:
-    // Over the devices the split keeps, as every trial.
     S.Kind = abi::SchedKind::Dynamic;
     S.Mode = LoopSchedule::Queue;
     S.Chunk = defaultAmount(abi::SchedKind::Dynamic).of(Trips);
-    S.Weights.assign(N, 1.0);
-    for (unsigned I = 0; I < N; ++I)
-      if (!(Split[I] > 0))
-        S.Weights[I] = 0;
+    S.Weights = OnlyKept(std::vector<double>(N, 1.0));
     break;
   case AutoTrial::Alone:
     S.Weights.assign(N, 0.0);

@@ -248,7 +248,7 @@ void Launcher::prepare(Slot &S) {
 /// so that its copies run at full speed. Other devices take what they get.
 std::optional<int64_t> Launcher::pageOffset(const Slot &S, size_t I,
                                             Range Span) const {
-  if (S.InHostMemory || !(deviceTypes().typeOf(S.Device) & abi::TypeCPU))
+  if (S.InHostMemory || !placedInHostPages(S.Device))
     return std::nullopt;
   std::vector<std::vector<intptr_t>> Others(1);
   for (size_t J = 0; J < I; ++J)

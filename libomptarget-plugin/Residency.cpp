@@ -29,9 +29,11 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   Storage S;
   S.Device = A.Dist.Devices[P];
   S.Ptr = A.Storage[P];
-  S.Allocation = P < A.Allocations.size() ? A.Allocations[P] : nullptr;
   S.Span = A.Spans[P];
-  S.Bytes = P < A.AllocationBytes.size() ? A.AllocationBytes[P] : 0;
+  if (P < A.Allocations.size()) {
+    S.Allocation = A.Allocations[P].Ptr;
+    S.Bytes = A.Allocations[P].Bytes;
+  }
   return S;
 }
 
@@ -101,8 +103,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             std::string &Error) {
   size_t N = A->Dist.Devices.size();
   A->Storage.assign(N, nullptr);
-  A->Allocations.assign(N, nullptr);
-  A->AllocationBytes.assign(N, 0);
+  A->Allocations.assign(N, {});
   A->Spans.assign(N, Range());
   BytesIn.assign(N, 0);
   int Host = hostDevice();
@@ -117,13 +118,12 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
   }
   // Storage in host memory (CPU offload devices) is placed in its pages so
   // that the host's memcpy copies its halos and parts at full speed.
-  const DeviceEnvironment &Env = deviceTypes();
   std::vector<PartMemory> Memory(N, PartMemory::Elsewhere);
   for (size_t P = 0; P < N; ++P) {
     int Device = A->Dist.Devices[P];
     if (Device == Host)
       Memory[P] = PartMemory::HostMemory;
-    else if (Env.typeOf(Device) & abi::TypeCPU)
+    else if (placedInHostPages(Device))
       Memory[P] = PartMemory::Colored;
   }
   // Where the arrays already on each device have their element [0]...[0].
@@ -162,8 +162,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
           return false;
         }
         A->Storage[P] = S.Ptr;
-        A->Allocations[P] = S.Allocation;
-        A->AllocationBytes[P] = S.Bytes;
+        A->Allocations[P] = {S.Allocation, S.Bytes};
         if (CopyIn &&
             (!copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
                            inSection(*A, A->Dist.held(P)), BytesIn[P]) ||

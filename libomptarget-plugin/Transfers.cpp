@@ -111,6 +111,10 @@ StorageCache &storageCache() {
 
 } // namespace
 
+bool placedInHostPages(int Device) {
+  return (deviceTypes().typeOf(Device) & abi::TypeCPU) != 0;
+}
+
 bool allocateStorage(int Device, const ArrayShape &Shape, Range Span,
                      Storage &Out, std::string &Error,
                      std::optional<int64_t> PageOffset) {

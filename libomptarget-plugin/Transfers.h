@@ -32,6 +32,10 @@ struct Storage {
   size_t Bytes = 0; ///< of Allocation
 };
 
+/// Whether Device's storage lies in the host's pages (a CPU offload device),
+/// where homp places it (allocateStorage's PageOffset, storageColors).
+bool placedInHostPages(int Device);
+
 /// Allocates storage for the elements Span of an array of Shape on Device.
 /// With PageOffset (see storageColors), the storage starts that many bytes
 /// past the start of a page. Returns false when the device cannot provide

@@ -33,10 +33,13 @@ struct ResidentArray {
   /// Per position: device storage for the elements Spans[p] (relative to
   /// element [0]...[0]); nullptr for the host, which uses host memory.
   std::vector<void *> Storage;
-  /// Per position: what the device allocated, when Storage[p] was placed
-  /// inside it (libhomp frees this), and its size; else nullptr and 0.
-  std::vector<void *> Allocations;
-  std::vector<size_t> AllocationBytes;
+  /// Per position: what the device allocated and its size, when Storage[p]
+  /// was placed inside it (libhomp frees this); else nullptr and 0.
+  struct Allocation {
+    void *Ptr = nullptr;
+    size_t Bytes = 0;
+  };
+  std::vector<Allocation> Allocations;
   std::vector<Range> Spans;
   /// Per position: whether libomptarget knows Storage as the host bytes of
   /// Spans (omp_target_associate_ptr), so standard constructs find it.
