@@ -227,7 +227,7 @@ void Launcher::prepare(Slot &S) {
   // A duplicate mapped back starts as the host's data on every device, so
   // elements a device leaves alone compare equal when they are merged.
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
-    if (!isDuplicateBack(I) || K.ItemResidents[I])
+    if (!isDuplicateBack(I) || K.ItemIsResident[I])
       continue;
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
     Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
@@ -263,7 +263,7 @@ std::optional<int64_t> Launcher::pageOffset(const Slot &S, size_t I,
 
 void Launcher::copyIn(Slot &S) {
   for (size_t I = 0; I < D.Arrays.size() && S.Status == Slot::Ok; ++I) {
-    if (K.ItemResidents[I] || E.Unused[I])
+    if (K.ItemIsResident[I] || E.Unused[I])
       continue;
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
     ProductSet Held = itemHeld(S, I);
@@ -323,6 +323,7 @@ DeviceArgs Launcher::argsFor(Slot &S) {
     }
     void *Base = A.base(Ent);
     const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    // runAsync builds the arguments before it gives ItemResidents back.
     if (ResidentArray *R = K.ItemResidents[I]) {
       std::optional<unsigned> Q = R->Dist.positionOf(S.Device);
       A.setLiteral(Ent, Q ? R->deviceAddress(*Q, Base) : Base);
@@ -541,7 +542,7 @@ void Launcher::combineReductions(std::vector<Slot *> &ById) {
 /// different values is an error, since no single answer is right.
 void Launcher::mergeDuplicates(std::vector<Slot *> &ById) {
   for (size_t A = 0; A < D.Arrays.size(); ++A) {
-    if (!isDuplicateBack(A) || K.ItemResidents[A])
+    if (!isDuplicateBack(A) || K.ItemIsResident[A])
       continue;
     const ConstructValues::ArrayValues &V = K.Values.Arrays[A];
     Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
@@ -627,7 +628,7 @@ bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
     if (S.IsHost)
       return false; // the host works in place, on memory the program sees
   for (size_t I = 0; I < D.Arrays.size(); ++I)
-    if (!K.ItemResidents[I] && !E.Unused[I])
+    if (!K.ItemIsResident[I] && !E.Unused[I])
       return false;
   for (unsigned I = 0; I < Args.NumArgs; ++I) {
     if (I == E.Chunk ||
@@ -710,7 +711,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     S.Work = InParts ? nullptr : &K.Plan->Work[P];
     if (S.InHostMemory)
       for (size_t I = 0; I < D.Arrays.size(); ++I)
-        if (!K.ItemResidents[I] && !E.Unused[I] &&
+        if (!K.ItemIsResident[I] && !E.Unused[I] &&
             !ProductSet::of(itemDist(I).Shape.Section)
                  .contains(itemDist(I).held(P)))
           constructFatal(*K.Info, edgeHalosOnHost(D.Arrays[I].Name));
@@ -804,7 +805,7 @@ static LoopCost loopCost(const KernelInstance &K, unsigned L,
     if (I != L)
       C.FlopsPerIteration *= static_cast<double>(std::max<int64_t>(1, Nest.Trips[I]));
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
-    if (K.ItemResidents[I])
+    if (K.ItemIsResident[I])
       continue; // never moved
     const abi::Array &A = D.Arrays[I];
     const ArrayShape &Sh = K.Values.Arrays[I].Shape;
@@ -847,7 +848,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   // must not come in pieces.
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     if (K.Sched->Mode != LoopSchedule::Shares && !D.Arrays[I].distributed() &&
-        abi::copiesOut(D.Arrays[I].Map) && !K.ItemResidents[I]) {
+        abi::copiesOut(D.Arrays[I].Map) && !K.ItemIsResident[I]) {
       K.Sched->Mode = LoopSchedule::Shares;
       K.Sched->Weights.assign(K.Devices.size(), 1.0);
       K.Sched->Why += std::string(K.Sched->Why.empty() ? "" : "; ") +
@@ -935,6 +936,7 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
     In.ItemBlocks.push_back(A.Blocks);
     ResidentArray *R = acquireResident(A.first());
     K->ItemResidents.push_back(R);
+    K->ItemIsResident.push_back(R != nullptr);
     In.ItemResidents.push_back(R ? &R->Dist : nullptr);
     UsesResidents |= R != nullptr;
   }

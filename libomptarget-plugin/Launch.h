@@ -48,6 +48,9 @@ struct KernelInstance : Instance {
   std::vector<ResidentArray *> AccessResidents;
   /// Per array: the resident array it is (a reference held), or nullptr.
   std::vector<ResidentArray *> ItemResidents;
+  /// Per array: whether it is resident. An asynchronous launch gives its
+  /// references (ItemResidents) back before its devices run it.
+  std::vector<bool> ItemIsResident;
 };
 
 /// The marker of a kernel: reads its values, selects its devices and plans

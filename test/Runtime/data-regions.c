@@ -231,3 +231,7 @@ int main(int argc, char **argv) {
   puts(failures ? "FAIL" : "PASS");
   return failures != 0;
 }
+
+// Without HOMP_INFO a kernel on resident data runs asynchronously.
+// RUN: %t enter 2>&1 | FileCheck %s --check-prefix=FIG2-RESULT --implicit-check-not=homp:
+// RUN: %t nested 2>&1 | FileCheck %s --check-prefix=FIG2-RESULT --implicit-check-not=homp:
