@@ -188,6 +188,7 @@ std::vector<AccessInfo> analyzeAccesses(Preprocessor &PP, ArrayRef<Token> Toks,
         continue;
       AccessInfo A;
       A.A.Name = Name.str();
+      A.FirstUse = I;
       An.use(I, A, /*Seen=*/false);
       Out.push_back(std::move(A));
       Dead.push_back(Out.back().A.Rank == 0);

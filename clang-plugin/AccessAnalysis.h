@@ -26,6 +26,7 @@ namespace homp {
 
 struct AccessInfo {
   abi::Access A;
+  unsigned FirstUse = 0; ///< the token of the name's first use
   /// Where the footprint cannot be read, and why, for the first such use:
   /// per dimension, a subscript of another shape than a loop variable plus
   /// a constant ('Any' for uses without a subscript, which hide every

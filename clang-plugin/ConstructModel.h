@@ -58,6 +58,7 @@ struct MapItem {
   Code Base, ElementSize;
   std::array<Code, abi::MaxRank> Lower, Length, Extent, Block;
   bool CheckNotPointer = false; ///< a whole variable of unknown type
+  bool WholeVariable = false;   ///< described by its address, not a section
 };
 
 /// A map clause and the items it lists.
@@ -129,6 +130,15 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out,
                     clang::SourceLocation Loc, llvm::StringRef Marker,
                     const abi::Descriptor &D, const ConstructValues &V,
                     llvm::StringRef Leading, bool CPlusPlus);
+
+/// 'auto &u = this->u;' when Name is a data member reached through 'this'
+/// (SyntaxContext::IsMember) not in Done, else "". Clang then maps the
+/// reference as it maps a variable, by the member's address, where a
+/// member reached through 'this' would map the object with it. A name that
+/// may be a member or a local is bound through a second name. Adds the
+/// name to Done.
+std::string memberAlias(const clang::Token &Name, const SyntaxContext &Ctx,
+                        std::vector<std::string> &Done);
 
 /// The file, line and column of Loc as descriptors record them.
 void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,

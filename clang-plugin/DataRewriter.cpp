@@ -367,6 +367,11 @@ void DataRewriter::emit(DataRewrite &Out) {
   };
   Text("{ " + declareEntry(abi::DataMarker, "long long", "const char *, ..."),
        Loc);
+  // Data members as references (memberAlias), for the body too.
+  std::vector<std::string> Aliased;
+  for (const MapItem &MI : Items)
+    if (MI.Described && !MI.WholeVariable)
+      Text(memberAlias(Body[MI.Expr.Begin], RC.Ctx, Aliased), MI.Loc);
   T.push_back(Line.front());
   for (const Word &W : Dir->Words)
     if (!(W.Name == "parallel" && W.Index == 0))

@@ -71,6 +71,26 @@ void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {
   D.Column = P.isValid() ? P.getColumn() : 0;
 }
 
+std::string memberAlias(const Token &Name, const SyntaxContext &Ctx,
+                        std::vector<std::string> &Done) {
+  std::string N = identifierName(Name).str();
+  if (is_contained(Done, N))
+    return "";
+  switch (Ctx.IsMember(Name)) {
+  case SyntaxContext::Membership::No:
+    return "";
+  case SyntaxContext::Membership::Yes:
+    Done.push_back(N);
+    return "auto &" + N + " = this->" + N + ";";
+  case SyntaxContext::Membership::Unknown:
+    // A member or a local: the name alone finds whichever it is.
+    Done.push_back(N);
+    return "auto &__homp_alias_" + N + " = " + N + "; auto &" + N +
+           " = __homp_alias_" + N + ";";
+  }
+  llvm_unreachable("membership");
+}
+
 std::string declareEntry(StringRef Name, StringRef Result, StringRef Params) {
   return ("__extension__ extern " + Result + " " + Name + "(" + Params +
           ") __asm__(\"" + Name + "\");")

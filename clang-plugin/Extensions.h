@@ -46,6 +46,13 @@ struct SyntaxContext {
   /// std::nullopt if it names no variable.
   std::function<std::optional<VarShape>(const clang::Token &)> ShapeOf =
       [](const clang::Token &) { return std::nullopt; };
+  /// Whether a name is a data member reached through 'this' where the
+  /// pragma is. In a class body, a name not declared yet may be a member
+  /// declared later in the class, or a local variable of the member
+  /// function (its body is parsed once the class is complete): Unknown.
+  enum class Membership { No, Yes, Unknown };
+  std::function<Membership(const clang::Token &)> IsMember =
+      [](const clang::Token &) { return Membership::No; };
 };
 
 /// Where an extension is used and what it is called in diagnostics.

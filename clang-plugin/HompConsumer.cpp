@@ -66,11 +66,12 @@ std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
   R.suppressDiagnostics();
   if (!S.LookupName(R, S.getCurScope()) || !R.isSingleResult())
     return std::nullopt;
-  const auto *VD = dyn_cast<VarDecl>(R.getFoundDecl());
-  if (!VD)
+  // A variable, or a data member named inside a member function.
+  const NamedDecl *Found = R.getFoundDecl();
+  if (!isa<VarDecl, FieldDecl, IndirectFieldDecl>(Found))
     return std::nullopt;
   homp::VarShape Shape;
-  QualType T = VD->getType().getNonReferenceType();
+  QualType T = cast<ValueDecl>(Found)->getType().getNonReferenceType();
   if (T->isDependentType()) {
     Shape.Dependent = true;
     return Shape;
@@ -93,6 +94,24 @@ std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
     Shape.Kind = homp::VarShape::Scalar;
   }
   return Shape;
+}
+
+/// Whether Name, where the parser is now, is a data member that a member
+/// function reaches through 'this' (SyntaxContext::IsMember).
+homp::SyntaxContext::Membership isMember(Sema &S, const Token &Name) {
+  using M = homp::SyntaxContext::Membership;
+  IdentifierInfo *II = Name.getIdentifierInfo();
+  if (!II)
+    return M::No;
+  LookupResult R(S, DeclarationName(II), Name.getLocation(),
+                 Sema::LookupOrdinaryName);
+  R.suppressDiagnostics();
+  if (!S.LookupName(R, S.getCurScope()) || R.empty())
+    return inClassBody(S) ? M::Unknown : M::No;
+  return R.isSingleResult() &&
+                 isa<FieldDecl, IndirectFieldDecl>(R.getFoundDecl())
+             ? M::Yes
+             : M::No;
 }
 
 /// Whether some statement of a declaration begins within [First, Last].
@@ -138,6 +157,8 @@ public:
       return inClassBody(S) || isDeclared(S, Name);
     };
     Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
+    if (Ctx.CPlusPlus)
+      Ctx.IsMember = [&S](const Token &Name) { return isMember(S, Name); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(
         Diags, std::move(Ctx),
         [this](SourceLocation Loc) { noteExtensionUse(Loc); });

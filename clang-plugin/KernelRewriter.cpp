@@ -84,6 +84,7 @@ private:
     Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
   }
   void emitPrologue();
+  void emitMemberAliases();
   void emitTargetDirective();
   void emitLoop(unsigned Level);
   /// The header of loop Level with its bounds (and step) from the chunk.
@@ -638,8 +639,11 @@ void Rewriter::accesses() {
   std::vector<std::string> Vars, Always;
   for (const CanonicalLoop &L : Nest)
     Vars.push_back(L.VarName);
+  // Every array or section the kernel maps, whatever its declaration: a
+  // data region may have distributed it, and class members (or members
+  // declared after an inline member function) have no shape here.
   for (const MapItem &MI : Items)
-    if (MI.Described && MI.Distributed)
+    if (MI.Described && (MI.Distributed || !MI.WholeVariable))
       Always.push_back(MI.Name);
   const CanonicalLoop &Inner = Nest.back();
   Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, RC.Ctx);
@@ -709,6 +713,7 @@ void Rewriter::emitPrologue() {
   code("{ " + declareEntry(abi::RegionMarker, "long long",
                            "const char *, void *, ..."),
        Loc);
+  emitMemberAliases();
   // The chunk holds the whole nest until libhomp gives each launch its own.
   code(std::string(abi::ChunkTypeSpelling) + " " + chunk() + " = {{", Loc);
   for (unsigned L = 0; L < abi::MaxRank; ++L) {
@@ -748,6 +753,19 @@ void Rewriter::emitPrologue() {
       std::string Field = chunk() + ".l[" + std::to_string(L) + "]." + F;
       code(Field + "32 = (int)" + Field + ";", Loc);
     }
+}
+
+/// Data members the kernel maps or subscripts become references of the
+/// same name (memberAlias): libhomp then gives each device the address of
+/// its part, where through 'this' every device would use the host's.
+void Rewriter::emitMemberAliases() {
+  std::vector<std::string> Done;
+  for (const MapItem &MI : Items)
+    if (MI.Described && !MI.WholeVariable)
+      code(memberAlias(Body[MI.Expr.Begin], RC.Ctx, Done), MI.Loc);
+  for (const AccessInfo &A : Accesses)
+    code(memberAlias(Stmt[A.FirstUse], RC.Ctx, Done),
+         Stmt[A.FirstUse].getLocation());
 }
 
 void Rewriter::emitTargetDirective() {

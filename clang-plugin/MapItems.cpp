@@ -215,6 +215,7 @@ bool MapItemParser::wholeVariable(const Token &Name,
   // copies, a scalar as one element, anything else byte by byte.
   MI.Name = identifierName(Name).str();
   MI.Described = true;
+  MI.WholeVariable = true;
   MI.A.Name = MI.Name;
   MI.A.Rank = 1;
   bool Scalar = Shape && !Shape->Dependent && Shape->Kind == VarShape::Scalar;
