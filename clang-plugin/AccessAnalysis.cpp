@@ -178,17 +178,20 @@ std::vector<AccessInfo> analyzeAccesses(Preprocessor &PP, ArrayRef<Token> Toks,
     bool Subscripted = I + 1 < Body.End && Toks[I + 1].is(tok::l_square);
     if (It == Out.end()) {
       bool Wanted = is_contained(Always, Name.str());
+      bool Dependent = false;
       if (!Wanted && Subscripted) {
         std::optional<VarShape> Shape = Ctx.ShapeOf(T);
-        Wanted = Shape && !Shape->Dependent &&
-                 (Shape->Kind == VarShape::Pointer ||
-                  Shape->Kind == VarShape::Array);
+        Dependent = Shape && Shape->Dependent && Ctx.CPlusPlus;
+        Wanted = Dependent || (Shape && !Shape->Dependent &&
+                               (Shape->Kind == VarShape::Pointer ||
+                                Shape->Kind == VarShape::Array));
       }
       if (!Wanted)
         continue;
       AccessInfo A;
       A.A.Name = Name.str();
       A.FirstUse = I;
+      A.Dependent = Dependent;
       An.use(I, A, /*Seen=*/false);
       Out.push_back(std::move(A));
       Dead.push_back(Out.back().A.Rank == 0);

@@ -131,6 +131,16 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out,
                     const abi::Descriptor &D, const ConstructValues &V,
                     llvm::StringRef Leading, bool CPlusPlus);
 
+/// Declarations the plugin adds to a C++ file's predefines, for code it
+/// emits about names whose type is not known at the pragma (a template's
+/// dependent type): addressOfAny's helper.
+llvm::StringRef cxxPrelude();
+
+/// Code for the address of the array or pointer Name, or 0 when Name is
+/// neither, that compiles whatever Name's type turns out to be (C++ only:
+/// it uses cxxPrelude).
+std::string addressOfAny(llvm::StringRef Name);
+
 /// 'auto &u = this->u;' when Name is a data member reached through 'this'
 /// (SyntaxContext::IsMember) not in Done, else "". Clang then maps the
 /// reference as it maps a variable, by the member's address, where a

@@ -71,6 +71,32 @@ void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {
   D.Column = P.isValid() ? P.getColumn() : 0;
 }
 
+StringRef cxxPrelude() {
+  return R"(
+template <class __T> struct __homp_address_of {
+  static long long of(const __T &) { return 0; }
+};
+template <class __T> struct __homp_address_of<__T *> {
+  static long long of(const volatile void *__p) { return (long long)__p; }
+};
+template <class __T> struct __homp_address_of<__T *const>
+    : __homp_address_of<__T *> {};
+template <class __T> struct __homp_address_of<__T *volatile>
+    : __homp_address_of<__T *> {};
+template <class __T> struct __homp_address_of<__T *const volatile>
+    : __homp_address_of<__T *> {};
+template <class __T, unsigned long __N> struct __homp_address_of<__T[__N]>
+    : __homp_address_of<__T *> {};
+template <class __T> struct __homp_address_of<__T[]>
+    : __homp_address_of<__T *> {};
+)";
+}
+
+std::string addressOfAny(StringRef Name) {
+  return ("__homp_address_of<__typeof__(" + Name + ")>::of(" + Name + ")")
+      .str();
+}
+
 std::string memberAlias(const Token &Name, const SyntaxContext &Ctx,
                         std::vector<std::string> &Done) {
   std::string N = identifierName(Name).str();

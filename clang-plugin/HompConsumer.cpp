@@ -7,6 +7,7 @@
 
 #include "HompConsumer.h"
 
+#include "ConstructModel.h"
 #include "Diagnostics.h"
 #include "OmpPragmaHandler.h"
 
@@ -208,6 +209,12 @@ private:
 std::unique_ptr<ASTConsumer>
 homp::createHompConsumer(CompilerInstance &CI, bool PrintRegions,
                          std::function<void(SourceLocation)> OnExtension) {
+  // Before the predefines are read (they are when the main file is
+  // entered, after the consumers are made).
+  if (CI.getLangOpts().CPlusPlus && CI.hasPreprocessor()) {
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.setPredefines(PP.getPredefines() + homp::cxxPrelude().str());
+  }
   return std::make_unique<HompConsumer>(CI, PrintRegions,
                                         std::move(OnExtension));
 }

@@ -688,7 +688,9 @@ void Rewriter::describe() {
     }
   for (const AccessInfo &A : Accesses) {
     D.Accesses.push_back(A.A);
-    V.AccessAddresses.push_back(Code("(long long)(void *)(" + A.A.Name + ")"));
+    V.AccessAddresses.push_back(
+        Code(A.Dependent ? addressOfAny(A.A.Name)
+                         : "(long long)(void *)(" + A.A.Name + ")"));
   }
   for (const Reduction &R : Reductions) {
     ArrayRef<Token> T = R.OnTarget ? Body : Inner->Toks;
@@ -720,7 +722,7 @@ void Rewriter::emitPrologue() {
     if (L)
       code(",", Loc);
     if (L >= Nest.size()) {
-      code("{0, 0, 1}", Loc);
+      code("{0, 0, 1, 0, 0, 1}", Loc);
       continue;
     }
     const CanonicalLoop &Lp = Nest[L];
@@ -731,7 +733,7 @@ void Rewriter::emitPrologue() {
     code("), ", Loc);
     code(Lp.StepNegated ? "-(long long)(" : "(long long)(", Loc);
     Lp.Step.empty() ? code("1", Loc) : toks(Stmt, Lp.Step);
-    code(") }", Loc);
+    code("), 0, 0, 0 }", Loc); // the 32-bit copies are set below
   }
   code("}};", Loc);
   for (const MapItem &MI : Items) {

@@ -190,6 +190,17 @@ bool Launcher::findEntries(std::string &Error) {
       if (!A)
         continue;
       K.AccessResidents.push_back(A); // released with the instance
+      // Owner computes and the footprint check need its subscripts.
+      if (!A->Dist.duplicated() && K.Devices.size() > 1) {
+        E.Residents.push_back({I, A}); // the host cannot run it instead
+        Error = "'" + A->Name + "' (distributed by " + A->Where +
+                ") is used by the kernel, but the homp plugin did not know "
+                "it as an array where the kernel's pragma is (a local of a "
+                "member function defined in its class?), so the devices' "
+                "iterations cannot be matched with its parts: name it in the "
+                "kernel's map clause";
+        return false;
+      }
     }
     E.Residents.push_back({I, A});
   }
@@ -683,9 +694,11 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     Error = "clang passed kernel arguments of version " +
             std::to_string(Args.Version) + "; homp supports version " +
             std::to_string(SupportedKernelArgsVersion);
-  } else if (findEntries(Error)) {
+  } else {
+    bool Found = findEntries(Error);
     UsesResidents |= !E.Residents.empty();
-    Error.clear();
+    if (Found)
+      Error.clear();
   }
   if (!Error.empty()) {
     if (UsesResidents)

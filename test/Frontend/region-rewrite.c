@@ -19,7 +19,7 @@ void axpy_mdev_v2(REAL *x, REAL *y, int n, REAL a) {
     y[i] += a * x[i];
 }
 // CHECK-LABEL: homp region:
-// CHECK-NEXT: { __extension__ extern long long __homp_region ( const char * , void * , ... ) __asm__ ( "__homp_region" ) ; struct { struct { long long first , bound , step ; int first32 , bound32 , step32 ; } l [ 3 ] ; } __homp_chunk_0 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
+// CHECK-NEXT: { __extension__ extern long long __homp_region ( const char * , void * , ... ) __asm__ ( "__homp_region" ) ; struct { struct { long long first , bound , step ; int first32 , bound32 , step32 ; } l [ 3 ] ; } __homp_chunk_0 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
 // CHECK-SAME: __homp_chunk_0 . l [ 0 ] . first32 = ( int ) __homp_chunk_0 . l [ 0 ] . first ; __homp_chunk_0 . l [ 0 ] . bound32 = ( int ) __homp_chunk_0 . l [ 0 ] . bound ; __homp_chunk_0 . l [ 0 ] . step32 = ( int ) __homp_chunk_0 . l [ 0 ] . step ;{{$}}
 // CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{[0-9]+}}:{{.*}}region-rewrite.c 15 1\ndevice all 0 0\nloop lt 0 block\narray 1:y tofrom 1\ndim block -1 0 0 none none\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\n" , ( void * ) & __homp_chunk_0 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) , ( long long ) ( void * ) ( x ) ) ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_0 )
 // CHECK-EMPTY:
@@ -55,7 +55,7 @@ double dot(REAL *x, int n, int dev, int cond) {
   return s;
 }
 // CHECK-LABEL: homp region:
-// CHECK-NEXT: {{.*}} __homp_chunk_2 = { { { ( long long ) ( n - 1 ) , ( long long ) ( 0 ) , - ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
+// CHECK-NEXT: {{.*}} __homp_chunk_2 = { { { ( long long ) ( n - 1 ) , ( long long ) ( 0 ) , - ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
 // CHECK-NEXT: #pragma omp target teams distribute parallel for reduction ( + : s ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 51 1\ndevice one 0 0\ndevice from 0 0\ndevice host 0 0\nloop ge 0 block\narray 1:x to 1\ndim block -1 0 0 none none\naccess 1:x 1 0 L 0 0 0\nreduction + 1:s\nif\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( dev ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) ( void * ) & ( s ) , ( long long ) sizeof ( s ) , ( long long ) ( __extension__ _Generic ( ( s ) ,
 // CHECK-SAME: double : 308 ,
 // CHECK-SAME: ( long long ) ( 1 && ( cond ) ) ) ) map ( to : x [ 0 : n ] ) map ( to : __homp_chunk_2 ) if ( parallel : cond )
@@ -75,7 +75,7 @@ long stencil(long *v, int n) {
   return total;
 }
 // CHECK-LABEL: homp region:
-// CHECK-NEXT: {{.*}} __homp_chunk_3 = { { { ( long long ) ( 1 ) , ( long long ) ( n - 1 ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } , { 0 , 0 , 1 } } } ;
+// CHECK-NEXT: {{.*}} __homp_chunk_3 = { { { ( long long ) ( 1 ) , ( long long ) ( n - 1 ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
 // CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 70 1\ndevice range 0 0\nloop lt 0 block\nlabel 5:loop1\narray 1:v to 1\ndim align loop 1 1 -1 0 0 none none\narray 1:u tofrom 1\ndim align loop 1 1 -1 0 0 none none\naccess 1:u 1 1 L 0 0 0\naccess 1:v 1 0 L 0 -1 1\nreduction + 5:total\n" , ( void * ) & __homp_chunk_3 , ( long long ) ( 0 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( v ) , ( long long ) sizeof ( ( v ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( u ) , ( long long ) sizeof ( ( u ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( sizeof ( u ) / sizeof ( ( u ) [ 0 ] ) ) ,
 // CHECK-SAME: map ( to : __homp_chunk_3 ) map ( tofrom : total )
 // CHECK-EMPTY:
@@ -99,7 +99,7 @@ void matmul_blocks(int n, double (*A)[64], double (*B)[64], double (*C)[64]) {
     }
 }
 // CHECK-LABEL: homp region:
-// CHECK-NEXT: {{.*}} __homp_chunk_4 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) } , { ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( 1 ) } , { 0 , 0 , 1 } } } ;
+// CHECK-NEXT: {{.*}} __homp_chunk_4 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
 // CHECK-NEXT: #pragma omp target teams distribute parallel for collapse ( 2 ) device ( __homp_region ( "homp 4 kernel\nloc {{.*}} 90 1\ndevice range 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 0 block\narray 1:A to 2\ndim block -1 0 0 none none\ndim full -1 0 0 none none\narray 1:B to 2\ndim full -1 0 0 none none\ndim block 1 0 0 none none\narray 1:C from 2\ndim block -1 0 0 none none\ndim block -1 0 0 none none\naccess 1:A 2 0 L 0 0 0 =\naccess 1:B 2 0 = L 1 0 0\naccess 1:C 2 1 L 0 0 0 L 1 0 0\n" , ( void * ) & __homp_chunk_4 , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 2 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( A ) , ( long long ) sizeof ( ( A ) [ 0 ] [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( sizeof ( ( A ) [ 0 ] ) / sizeof ( ( A ) [ 0 ] [ 0 ] ) ) ,
 // CHECK-SAME: map ( to : A [ 0 : n ] [ 0 : 64 ] , B [ 0 : n ] [ 0 : 64 ] ) map ( from : C [ 0 : n ] [ 0 : 64 ] ) map ( to : __homp_chunk_4 )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound32 ) ) ; ++ i ) for ( int j = ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first32 ) ) ; j < ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound32 ) ) ; ++ j ) { double s = 0 ; for ( int k = 0 ; k < 64 ; ++ k ) s += A [ i ] [ k ] * B [ k ] [ j ] ; C [ i ] [ j ] = s ; } }

@@ -3,8 +3,9 @@
 // in a 'target data' region, pointer-to-rows members with a halo kept by
 // 'target enter data' and mapped again by the kernels, members declared
 // after the member function that uses them, a local pointer in a member
-// function defined in the class, and a reduction in a const member
-// function. Each device must get its own part (owner computes), not the
+// function defined in the class (and, without a map clause, the error that
+// stops it), a class template whose pointers are swapped inside the data
+// region, and a reduction in a const member function. Each device must get its own part (owner computes), not the
 // host's pointer through 'this'. Results are compared with sequential code,
 // with and without HOMP_INFO (without it, kernels on resident data run
 // asynchronously).
@@ -13,7 +14,9 @@
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO --implicit-check-not=FAIL
 // RUN: %hompcxx -O2 -DDEVS="0:3" -DROWS=37 %s -o %t.3 && %t.3 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // RUN: %hompcxx -O2 -DDEVS="*, host" %s -o %t.h && %t.h 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// RUN: not %t unread 2>&1 | FileCheck %s --check-prefix=UNREAD
 // CHECK: PASS
+// UNREAD: homp: error: region {{.*}}class-members.cpp:[[#]]:1: 'p' (distributed by the data region at {{.*}}class-members.cpp:[[#]]:1) is used by the kernel, but the homp plugin did not know it as an array where the kernel's pragma is (a local of a member function defined in its class?), so the devices' iterations cannot be matched with its parts: name it in the kernel's map clause
 //
 // The stencil's rows follow the arrays' parts: 48 rows [1, 49) of 50 on
 // four devices that hold 13, 13, 12 and 12 rows.
@@ -27,6 +30,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 #ifndef DEVS
 #define DEVS *
@@ -55,8 +61,19 @@ struct Field {
       u[i] += i;
   }
   // A local pointer in a member function defined in the class: at the
-  // pragma it could still be a member declared further down.
+  // pragma it is not declared yet (the function's body is parsed once the
+  // class is complete), so the kernel names it in its map clause.
   void twice() {
+    double *p = u;
+#pragma omp target data device(DEVS) map(tofrom: p[0:N] dist_data(BLOCK))
+#pragma omp target teams distribute parallel for device(DEVS) map(tofrom: p[0:N])
+    for (int i = 0; i < N; ++i)
+      p[i] *= 2;
+  }
+  // Without the map clause nothing tells the plugin that 'p' is an array:
+  // the kernel stops rather than run with iterations that do not match the
+  // parts.
+  void unread() {
     double *p = u;
 #pragma omp target data device(DEVS) map(tofrom: p[0:N] dist_data(BLOCK))
 #pragma omp target teams distribute parallel for device(DEVS)
@@ -148,6 +165,48 @@ static void checkGrid(const Grid &G, int Sweeps, const char *What) {
     }
 }
 
+// A class template: the members' type is dependent where the pragmas are.
+// The pointers are swapped inside the data region, through the members.
+template <typename T> struct Smooth {
+  int n;
+  T *u, *v;
+  std::vector<T> store; // u and v side by side
+  explicit Smooth(int N) : n(N), store(2 * N) {
+    u = store.data();
+    v = u + n;
+    for (int i = 0; i < n; ++i)
+      u[i] = v[i] = T(i % 7);
+  }
+  void run(int Sweeps) {
+#pragma omp target data device(DEVS) \
+    map(tofrom: u[0:n] dist_data(BLOCK) halo(1)) \
+    map(tofrom: v[0:n] dist_data(BLOCK) halo(1))
+    for (int s = 0; s < Sweeps; ++s) {
+#pragma omp target device(DEVS)
+#pragma omp parallel for dist_iteration(BLOCK)
+      for (int i = 1; i < n - 1; ++i)
+        v[i] = (u[i - 1] + u[i + 1]) / 2;
+      std::swap(u, v);
+#pragma omp halo_exchange(u)
+    }
+  }
+};
+
+static void checkSmooth(int n, int Sweeps) {
+  Smooth<double> S(n);
+  S.run(Sweeps);
+  std::vector<double> a(n), b(n);
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] = i % 7;
+  for (int s = 0; s < Sweeps; ++s) {
+    for (int i = 1; i < n - 1; ++i)
+      b[i] = (a[i - 1] + a[i + 1]) / 2;
+    std::swap(a, b);
+  }
+  for (int i = 0; i < n; ++i)
+    expect(S.u[i] == a[i], "Smooth<double>::run", i, 0);
+}
+
 // Members declared after the member function that distributes them, and a
 // reduction in a const member function.
 class Late {
@@ -174,8 +233,12 @@ private:
   long *a;
 };
 
-int main() {
+int main(int argc, char **argv) {
   Field F;
+  if (argc > 1 && !std::strcmp(argv[1], "unread")) {
+    F.unread();
+    return 0;
+  }
   for (int i = 0; i < Field::N; ++i)
     F.u[i] = 1;
   F.add();
@@ -189,6 +252,8 @@ int main() {
   Grid Out(ROWS);
   Out.sweepsOutside(3);
   checkGrid(Out, 3, "Grid::sweepsOutside");
+
+  checkSmooth(2 * ROWS + 3, 4);
 
   Late L(1001);
   L.fill();
