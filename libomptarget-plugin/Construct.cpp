@@ -40,7 +40,20 @@ char *ConstructValues::ArrayValues::first() const {
   return Base + Shape.offset(I) * Shape.ElementSize;
 }
 
+std::vector<long long> readRawValues(const ConstructInfo &Info,
+                                     va_list Values) {
+  std::vector<long long> Raw(Info.Layout.size());
+  for (long long &X : Raw)
+    X = va_arg(Values, long long);
+  return Raw;
+}
+
 ConstructValues readValues(const ConstructInfo &Info, va_list Values) {
+  return readValues(Info, readRawValues(Info, Values));
+}
+
+ConstructValues readValues(const ConstructInfo &Info,
+                           const std::vector<long long> &Raw) {
   const abi::Descriptor &D = Info.Desc;
   ConstructValues V;
   V.Arrays.resize(D.Arrays.size());
@@ -59,8 +72,9 @@ ConstructValues readValues(const ConstructInfo &Info, va_list Values) {
     for (unsigned J = 0; J < V.DataLoops[L].Nest.Rank; ++J)
       V.DataLoops[L].Nest.Loops[J].Op = D.DataLoops[L].Loops[J].Op;
   }
-  for (const abi::ValueSlot &S : Info.Layout) {
-    long long X = va_arg(Values, long long);
+  for (size_t Slot = 0; Slot < Info.Layout.size(); ++Slot) {
+    const abi::ValueSlot &S = Info.Layout[Slot];
+    long long X = Raw[Slot];
     auto Arr = [&]() -> ConstructValues::ArrayValues & {
       return V.Arrays[S.Item];
     };

@@ -10,6 +10,8 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_CONSTRUCT_H
 #define HOMP_LIBOMPTARGET_PLUGIN_CONSTRUCT_H
 
+#include "DeviceChunks.h"
+
 #include "homp/Abi.h"
 #include "homp/DeviceSelection.h"
 #include "homp/Distribution.h"
@@ -20,11 +22,15 @@
 #include <atomic>
 #include <cstdarg>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace homp {
+
+struct PreparedLaunch;
 
 /// One construct of the program, shared by all its executions.
 struct ConstructInfo {
@@ -38,6 +44,11 @@ struct ConstructInfo {
   /// depend on nothing but their input (planIsPure).
   bool PurePlans = false;
   KernelPlanCache Plans;
+  /// A kernel's chunk variable on each device.
+  DeviceChunks Chunks;
+  /// A kernel's last asynchronous launches, to repeat (Replay.h).
+  std::mutex PreparedLock;
+  std::shared_ptr<const PreparedLaunch> Prepared; ///< guarded by PreparedLock
 };
 
 /// The ConstructInfo of a descriptor string (parsed on first use; fatal if
@@ -72,8 +83,14 @@ struct ConstructValues {
   std::vector<void *> HaloAddresses;
 };
 
+/// The values of Info's layout, as the marker received them.
+std::vector<long long> readRawValues(const ConstructInfo &Info,
+                                     va_list Values);
 /// Reads the values of Info's layout from Values.
 ConstructValues readValues(const ConstructInfo &Info, va_list Values);
+/// The values of Info's layout by meaning, from readRawValues's.
+ConstructValues readValues(const ConstructInfo &Info,
+                           const std::vector<long long> &Raw);
 
 /// The devices a construct selects, HOMP_DEVICES applied.
 std::vector<int> selectDevices(const abi::Descriptor &D,

@@ -7,16 +7,25 @@
 namespace homp {
 
 DeviceArgs::DeviceArgs(const KernelArgs &Original)
-    : Args(Original), Entries(4 * size_t(Original.NumArgs)) {
-  size_t N = Original.NumArgs;
-  BasePtrs = reinterpret_cast<void **>(Entries.data());
-  Ptrs = reinterpret_cast<void **>(Entries.data() + N);
-  Sizes = Entries.data() + 2 * N;
-  Types = Entries.data() + 3 * N;
-  std::copy_n(Original.ArgBasePtrs, N, BasePtrs);
-  std::copy_n(Original.ArgPtrs, N, Ptrs);
-  std::copy_n(Original.ArgSizes, N, Sizes);
-  std::copy_n(Original.ArgTypes, N, Types);
+    : Args(Original), Entries(entriesSize(Original)) {
+  copyEntries(Entries.data());
+}
+
+DeviceArgs::DeviceArgs(const KernelArgs &Original, int64_t *Room)
+    : Args(Original) {
+  copyEntries(Room);
+}
+
+void DeviceArgs::copyEntries(int64_t *Room) {
+  size_t N = Args.NumArgs;
+  BasePtrs = reinterpret_cast<void **>(Room);
+  Ptrs = reinterpret_cast<void **>(Room + N);
+  Sizes = Room + 2 * N;
+  Types = Room + 3 * N;
+  std::copy_n(Args.ArgBasePtrs, N, BasePtrs);
+  std::copy_n(Args.ArgPtrs, N, Ptrs);
+  std::copy_n(Args.ArgSizes, N, Sizes);
+  std::copy_n(Args.ArgTypes, N, Types);
   Args.ArgBasePtrs = BasePtrs;
   Args.ArgPtrs = Ptrs;
   Args.ArgSizes = Sizes;
@@ -26,6 +35,18 @@ DeviceArgs::DeviceArgs(const KernelArgs &Original)
 void DeviceArgs::setEntry(unsigned K, void *Ptr) {
   BasePtrs[K] = Ptr;
   Ptrs[K] = Ptr;
+}
+
+void DeviceArgs::setEntry(unsigned K, const ArgEntry &E) {
+  BasePtrs[K] = E.Base;
+  Ptrs[K] = E.Ptr;
+  Sizes[K] = E.Size;
+  Types[K] = E.Type;
+}
+
+ArgEntry argEntry(const KernelArgs &Args, unsigned K) {
+  return {Args.ArgBasePtrs[K], Args.ArgPtrs[K], Args.ArgSizes[K],
+          Args.ArgTypes[K]};
 }
 
 void DeviceArgs::setLiteral(unsigned K, void *Value) {

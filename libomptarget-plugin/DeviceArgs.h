@@ -19,10 +19,30 @@
 
 namespace homp {
 
+/// One entry of the kernel arguments: its four per-entry values.
+struct ArgEntry {
+  void *Base = nullptr, *Ptr = nullptr;
+  int64_t Size = 0, Type = 0;
+  bool operator==(const ArgEntry &O) const {
+    return Base == O.Base && Ptr == O.Ptr && Size == O.Size && Type == O.Type;
+  }
+  bool operator!=(const ArgEntry &O) const { return !(*this == O); }
+};
+
+/// Entry K of Args.
+ArgEntry argEntry(const KernelArgs &Args, unsigned K);
+
 class DeviceArgs {
 public:
   /// Copies Original's per-entry arrays; entries can then be changed.
   explicit DeviceArgs(const KernelArgs &Original);
+  /// The same, into Room (entriesSize(Original) values), which must outlive
+  /// this object.
+  DeviceArgs(const KernelArgs &Original, int64_t *Room);
+  /// How many values a copy of Args's per-entry arrays takes.
+  static size_t entriesSize(const KernelArgs &Args) {
+    return 4 * size_t(Args.NumArgs);
+  }
   DeviceArgs(const DeviceArgs &) = delete;
   DeviceArgs &operator=(const DeviceArgs &) = delete;
   /// Moving keeps the entries where they are: Args keeps pointing at them.
@@ -36,8 +56,11 @@ public:
   void setLiteral(unsigned K, void *Value);
   /// Makes entry K map nothing and pass nothing.
   void ignoreEntry(unsigned K);
+  /// Makes entry K what E says.
+  void setEntry(unsigned K, const ArgEntry &E);
 
   KernelArgs &args() { return Args; }
+  const KernelArgs &args() const { return Args; }
   void *base(unsigned K) const { return BasePtrs[K]; }
 
   /// Bytes the launch copies to and from the device.
@@ -49,9 +72,12 @@ public:
   std::vector<void *> hostParams() const;
 
 private:
+  /// Copies Args's per-entry arrays to Room and points Args at them.
+  void copyEntries(int64_t *Room);
+
   KernelArgs Args;
   /// The four per-entry arrays back to back (base pointers, pointers,
-  /// sizes, types): one allocation per launch.
+  /// sizes, types): one allocation per launch, or none with Room.
   std::vector<int64_t> Entries;
   void **BasePtrs, **Ptrs;
   int64_t *Sizes, *Types;

@@ -95,6 +95,8 @@ public:
 private:
   bool canRunAsync(const std::vector<Slot> &Slots) const;
   void runAsync(std::shared_ptr<Launcher> Self);
+  void keepForReplay(void *Loc, int32_t NumTeams, int32_t ThreadLimit,
+                     void *HostPtr) const;
   bool findEntries(std::string &Error);
   const Distribution &itemDist(size_t I) const { return K.Plan->Items[I]; }
   bool isDuplicateBack(size_t I) const {
@@ -361,11 +363,7 @@ DeviceArgs Launcher::argsFor(Slot &S) {
 void Launcher::launches(Slot &S, DeviceArgs &A) {
   for (const LaunchPiece &P : S.Work->Pieces) {
     Clock::time_point Began = Clock::now();
-    uint64_t Trip = 1;
-    for (unsigned L = 0; L < K.Nest.Rank; ++L) {
-      S.Chunk.Loops[L] = chunkOf(K.Nest.Loops[L], K.Nest.Trips[L], P.Loops[L]);
-      Trip *= static_cast<uint64_t>(P.Loops[L].Count);
-    }
+    uint64_t Trip = chunkOfPiece(K.Nest, P, S.Chunk);
     int Rc;
     if (S.IsHost) {
       std::vector<void *> Params = A.hostParams();
@@ -380,6 +378,11 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
       // copies (the chunk, scalars) is counted before.
       DeviceArgs Launch(A.args());
       Launch.args().Tripcount = Trip;
+      DeviceChunks::Lease Chunk;
+      if (!S.InHostMemory)
+        Chunk = K.Info->Chunks.acquire(S.Device, S.Chunk, S.BytesIn);
+      if (Chunk)
+        Launch.setLiteral(E.Chunk, Chunk.address());
       S.BytesIn += Launch.bytesIn();
       S.BytesOut += Launch.bytesOut();
       Rc = injectedFault(S.Device, FaultSpec::Launch)
@@ -660,6 +663,8 @@ void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
     S.Prebuilt = std::make_unique<DeviceArgs>(argsFor(S));
     Ids.push_back(S.Device);
   }
+  if (K.Info->PurePlans && replayAllowed())
+    keepForReplay(Loc, NumTeams, ThreadLimit, HostPtr);
   runOnDevicesAsync(
       Ids, [Self](unsigned I) {
         Slot &S = Self->Slots[I];
@@ -680,6 +685,40 @@ void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
         constructFatal(*K.Info, Error);
       R = nullptr;
     }
+}
+
+/// Keeps this asynchronous execution's launches for the construct's next
+/// executions to repeat (Replay.h).
+void Launcher::keepForReplay(void *Loc, int32_t NumTeams,
+                             int32_t ThreadLimit, void *HostPtr) const {
+  auto P = std::make_shared<PreparedLaunch>();
+  P->Info = K.Info;
+  P->Values = K.RawValues;
+  P->Loops = K.Loops;
+  P->Generation = K.Generation;
+  P->Loc = Loc;
+  P->HostPtr = HostPtr;
+  P->NumTeams = NumTeams;
+  P->ThreadLimit = ThreadLimit;
+  for (unsigned I = 0; I < Args.NumArgs; ++I)
+    P->Entries.push_back(argEntry(Args, I));
+  P->ChunkEntry = E.Chunk;
+  for (const Slot &S : Slots) {
+    PreparedLaunch::Device Dev;
+    Dev.Id = S.Device;
+    Dev.InHostMemory = S.InHostMemory;
+    Dev.Work = S.Work;
+    for (unsigned I = 0; I < Args.NumArgs; ++I) {
+      ArgEntry Now = argEntry(S.Prebuilt->args(), I);
+      if (I != E.Chunk && Now != P->Entries[I])
+        Dev.Changed.push_back({I, Now});
+    }
+    P->Devices.push_back(std::move(Dev));
+  }
+  P->Plan = K.Plan;
+  P->Nest = K.Nest;
+  std::lock_guard<std::mutex> Lock(K.Info->PreparedLock);
+  K.Info->Prepared = std::move(P);
 }
 
 int Launcher::run(std::shared_ptr<Launcher> Self) {
@@ -891,16 +930,11 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                {"cut off", traceString(K.CutOff)}});
 }
 
-KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
-                            va_list Values) {
-  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
-  if (settings().Offload == OffloadPolicy::Disabled)
-    return nullptr;
+/// Reads K's values, selects its devices and plans it (beginKernel).
+static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
+  ConstructInfo &Info = *K->Info;
   const abi::Descriptor &D = Info.Desc;
-  auto K = std::make_unique<KernelInstance>();
-  K->Info = &Info;
-  K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);
-  K->Values = readValues(Info, Values);
+  K->Values = readValues(Info, K->RawValues);
   if (!K->Values.IfTrue)
     return nullptr;
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
@@ -994,9 +1028,41 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
   return K.release();
 }
 
+KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
+                            va_list Values) {
+  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
+  if (settings().Offload == OffloadPolicy::Disabled)
+    return nullptr;
+  auto K = std::make_unique<KernelInstance>();
+  K->Info = &Info;
+  K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);
+  K->RawValues = readRawValues(Info, Values);
+  K->Loops = *K->ChunkVar;
+  K->Generation = residencyGeneration();
+  {
+    std::lock_guard<std::mutex> Lock(Info.PreparedLock);
+    if (Info.Prepared &&
+        Info.Prepared->matches(K->RawValues, K->Loops, K->Generation))
+      K->Replay = Info.Prepared;
+  }
+  if (K->Replay)
+    return K.release(); // launchKernel repeats the launches
+  return planInstance(std::move(K));
+}
+
 int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk) {
+  if (Instance->Replay) {
+    std::unique_ptr<KernelInstance> K(Instance);
+    if (replay(K->Replay, *Args, Loc, NumTeams, ThreadLimit, HostPtr))
+      return 0;
+    // Clang's arguments are not those of the last launches: plan anew.
+    K->Replay.reset();
+    Instance = planInstance(std::move(K));
+    if (!Instance)
+      return 1;
+  }
   auto L = std::make_shared<Launcher>(std::unique_ptr<KernelInstance>(Instance),
                                       *Args, Thunk, Loc, NumTeams, ThreadLimit,
                                       HostPtr);

@@ -7,6 +7,7 @@
 #include "Construct.h"
 #include "Handles.h"
 #include "KernelArgs.h"
+#include "Replay.h"
 
 #include "homp/DataEnvironment.h"
 #include "homp/KernelPlan.h"
@@ -28,6 +29,14 @@ struct KernelInstance : Instance {
 
   ConstructInfo *Info = nullptr;
   abi::Chunk *ChunkVar = nullptr;
+  /// What the marker received: its values (readRawValues), the loops the
+  /// chunk variable held, and the residency generation at the time.
+  std::vector<long long> RawValues;
+  abi::Chunk Loops{};
+  uint64_t Generation = 0;
+  /// The construct's last launches, when this execution repeats them (and
+  /// nothing below is filled in yet).
+  std::shared_ptr<const PreparedLaunch> Replay;
   ConstructValues Values;
   std::vector<int> Devices;
   Topology Topo;

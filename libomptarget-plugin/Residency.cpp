@@ -24,6 +24,7 @@ ResidentTable &table() {
   return *T;
 }
 std::atomic<size_t> Resident{0};
+std::atomic<uint64_t> Generation{0};
 
 Storage storageOf(const ResidentArray &A, unsigned P) {
   Storage S;
@@ -78,6 +79,10 @@ ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
 } // namespace
 
 bool anyResident() { return Resident.load(std::memory_order_acquire) != 0; }
+
+uint64_t residencyGeneration() {
+  return Generation.load(std::memory_order_acquire);
+}
 
 /// The array Find picks from the table, with a reference taken.
 template <typename F> static ResidentArray *acquireWith(F &&Find) {
@@ -217,6 +222,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                                   R->Dist.Shape.ElementSize),
               0, R->Dist.Devices[P]) == 0;
   Resident.fetch_add(1, std::memory_order_release);
+  Generation.fetch_add(1, std::memory_order_acq_rel);
   return R;
 }
 
@@ -232,6 +238,7 @@ bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
     if (!Last)
       return true; // already released by a forced end
     Resident.fetch_sub(1, std::memory_order_release);
+    Generation.fetch_add(1, std::memory_order_acq_rel);
   }
   bool Ok = forEachDevice(
       *Last,

@@ -14,6 +14,7 @@
 
 #include "homp/DataEnvironment.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ namespace homp {
 
 /// Whether any array is resident (cheap; for fast paths).
 bool anyResident();
+
+/// A number that changes whenever an array becomes resident or stops
+/// being resident: while it stays the same, the arrays at every address
+/// and their storage are the same (cheap; for fast paths).
+uint64_t residencyGeneration();
 
 /// The resident array whose mapped bytes hold Addr, with a reference taken;
 /// nullptr if there is none.

@@ -10,6 +10,16 @@
 
 namespace homp {
 
+uint64_t chunkOfPiece(const LoopNest &Nest, const LaunchPiece &Piece,
+                      abi::Chunk &C) {
+  uint64_t Trip = 1;
+  for (unsigned L = 0; L < Nest.Rank; ++L) {
+    C.Loops[L] = chunkOf(Nest.Loops[L], Nest.Trips[L], Piece.Loops[L]);
+    Trip *= static_cast<uint64_t>(Piece.Loops[L].Count);
+  }
+  return Trip;
+}
+
 namespace {
 
 using abi::Policy;

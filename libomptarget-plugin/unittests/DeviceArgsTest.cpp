@@ -263,3 +263,45 @@ TEST(ClaimEntry, AbsentPointer) {
   EXPECT_EQ(claimEntry(Args, &X[1], Claimed), 1u);
   EXPECT_EQ(Claimed, (std::vector<bool>{false, true}));
 }
+
+TEST_F(DeviceArgsTest, CopiesIntoRoomTheCallerGives) {
+  // Two devices' copies in one block (Replay.cpp): each in its own part.
+  size_t Size = DeviceArgs::entriesSize(Original);
+  ASSERT_EQ(Size, 16u);
+  std::vector<int64_t> Room(2 * Size, -1);
+  DeviceArgs D0(Original, Room.data()), D1(Original, Room.data() + Size);
+  EXPECT_EQ(reinterpret_cast<int64_t *>(D0.args().ArgBasePtrs), &Room[0]);
+  EXPECT_EQ(D0.args().ArgTypes, &Room[12]);
+  EXPECT_EQ(reinterpret_cast<int64_t *>(D1.args().ArgBasePtrs), &Room[16]);
+  EXPECT_EQ(D1.args().ArgTypes, &Room[28]);
+  EXPECT_EQ(D0.args().Tripcount, 1234u);
+  for (unsigned I = 0; I < 4; ++I) {
+    EXPECT_EQ(argEntry(D0.args(), I), argEntry(Original, I)) << I;
+    EXPECT_EQ(argEntry(D1.args(), I), argEntry(Original, I)) << I;
+  }
+  D0.setLiteral(0, &Copy[2]);
+  EXPECT_EQ(argEntry(D1.args(), 0), argEntry(Original, 0));
+  // Moving keeps pointing into the room.
+  DeviceArgs Moved(std::move(D0));
+  EXPECT_EQ(Moved.args().ArgPtrs[0], &Copy[2]);
+  EXPECT_EQ(reinterpret_cast<int64_t *>(Moved.args().ArgBasePtrs), &Room[0]);
+  expectOriginalUnchanged();
+}
+
+TEST_F(DeviceArgsTest, WholeEntriesRoundTrip) {
+  // What Replay.cpp keeps of an entry homp changed, and puts back.
+  DeviceArgs D(Original);
+  D.setLiteral(2, &Copy[5]);
+  ArgEntry Changed = argEntry(D.args(), 2);
+  EXPECT_EQ(Changed.Base, &Copy[5]);
+  EXPECT_EQ(Changed.Ptr, &Copy[5]);
+  EXPECT_EQ(Changed.Size, 0);
+  EXPECT_EQ(Changed.Type, MapLiteral | MapTargetParam);
+  EXPECT_NE(Changed, argEntry(Original, 2));
+
+  DeviceArgs Again(Original);
+  Again.setEntry(2, Changed);
+  for (unsigned I = 0; I < 4; ++I)
+    EXPECT_EQ(argEntry(Again.args(), I), argEntry(D.args(), I)) << I;
+  expectOriginalUnchanged();
+}

@@ -252,11 +252,16 @@ std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
   for (unsigned D = 0; D < P; ++D) {
     const DeviceWork &W = Plan.Work[D];
     std::multiset<Point> Ran;
+    LoopNest Nest = K.Nest;
+    for (unsigned L = 0; L < Nest.Rank; ++L)
+      Nest.Trips[L] = static_cast<int64_t>(Idx[L].size());
     for (const LaunchPiece &Piece : W.Pieces) {
+      homp::abi::Chunk Chunk{};
+      uint64_t Count = chunkOfPiece(Nest, Piece, Chunk);
       std::vector<Point> Tuples = {{}};
       for (unsigned L = 0; L < K.Nest.Rank; ++L) {
         int64_t Trip = static_cast<int64_t>(Idx[L].size());
-        homp::abi::ChunkLoop C = chunkOf(K.Nest.Loops[L], Trip, Piece.Loops[L]);
+        const homp::abi::ChunkLoop &C = Chunk.Loops[L];
         std::optional<std::vector<int64_t>> V =
             runLoop(C.First, K.Nest.Loops[L].Op, C.Bound, C.Step, Trip + 1);
         if (!V)
@@ -269,6 +274,9 @@ std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
           }
         Tuples = Longer;
       }
+      if (Tuples.size() != Count)
+        return "chunkOfPiece counts " + std::to_string(Count) +
+               " iterations in a piece of " + std::to_string(Tuples.size());
       Ran.insert(Tuples.begin(), Tuples.end());
     }
     std::multiset<Point> Want;

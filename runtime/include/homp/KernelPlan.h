@@ -75,6 +75,11 @@ struct LaunchPiece {
   std::array<Strided, MaxRank> Loops{};
 };
 
+/// Fills the loops of C that launch Piece of Nest (whose trip counts are
+/// computed); returns the piece's number of iterations.
+uint64_t chunkOfPiece(const LoopNest &Nest, const LaunchPiece &Piece,
+                      abi::Chunk &C);
+
 struct DeviceWork {
   ProductSet Iterations; ///< iteration numbers k of each loop
   std::vector<LaunchPiece> Pieces;

@@ -43,12 +43,13 @@ if waits:
               f"alone={'yes' if alone else 'no'}")
     sys.exit(0)
 
-summary = collections.defaultdict(lambda: [0, 0, 0])
+summary = collections.defaultdict(lambda: [0, 0, 0, 0])
 for e in spans:
     assert e["ts"] >= 0 and e["dur"] >= 0, e
     row = summary[(names[e["tid"]], e["cat"])]
     row[0] += 1
     row[1] += e["args"].get("bytes", 0)
     row[2] += e["args"].get("iterations", 0)
-for (track, cat), (n, b, i) in sorted(summary.items()):
-    print(f"{track} {cat} events={n} bytes={b} iterations={i}")
+    row[3] += e["args"].get("replayed", 0)
+for (track, cat), (n, b, i, r) in sorted(summary.items()):
+    print(f"{track} {cat} events={n} bytes={b} iterations={i} replayed={r}")

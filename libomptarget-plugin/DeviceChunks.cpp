@@ -1,0 +1,62 @@
+//===-- DeviceChunks.cpp - Each device's copy of a kernel's chunk ---------===//
+
+#include "DeviceChunks.h"
+
+#include "Devices.h"
+
+#include <omp.h>
+
+#include <cstring>
+
+namespace homp {
+
+struct DeviceChunks::Copy {
+  std::mutex M; ///< held by the launch using the copy
+  void *Address = nullptr;
+  bool Failed = false; ///< the device could not allocate it: map instead
+  bool Valid = false;  ///< Held is what the device's copy holds
+  abi::Chunk Held{};
+};
+
+DeviceChunks::DeviceChunks() = default;
+
+// The copies stay on their devices: constructs live as long as the program,
+// and a device's memory may already be gone when static objects are
+// destroyed.
+DeviceChunks::~DeviceChunks() = default;
+
+DeviceChunks::Lease DeviceChunks::acquire(int Device, const abi::Chunk &C,
+                                          int64_t &BytesIn) {
+  std::call_once(Made, [this] {
+    for (int I = 0; I < omp_get_num_devices(); ++I)
+      Copies.push_back(std::make_unique<Copy>());
+  });
+  Lease L;
+  if (Device < 0 || static_cast<size_t>(Device) >= Copies.size())
+    return L;
+  Copy *Cp = Copies[static_cast<size_t>(Device)].get();
+  std::unique_lock<std::mutex> Held(Cp->M, std::try_to_lock);
+  if (!Held.owns_lock() || Cp->Failed)
+    return L;
+  if (!Cp->Address) {
+    Cp->Address = omp_target_alloc(sizeof(abi::Chunk), Device);
+    if (!Cp->Address) {
+      Cp->Failed = true;
+      return L;
+    }
+  }
+  if (!Cp->Valid || std::memcmp(&Cp->Held, &C, sizeof C) != 0) {
+    Cp->Valid = false;
+    if (omp_target_memcpy(Cp->Address, &C, sizeof C, 0, 0, Device,
+                          hostDevice()) != 0)
+      return L;
+    Cp->Held = C;
+    Cp->Valid = true;
+    BytesIn += static_cast<int64_t>(sizeof C);
+  }
+  L.Held = std::move(Held);
+  L.Address = Cp->Address;
+  return L;
+}
+
+} // namespace homp
