@@ -135,8 +135,8 @@ public:
 private:
   std::vector<std::optional<unsigned>> claimItems();
   void forward(MapperCall Call);
-  ResidentArray *makeItem(size_t I, std::vector<int64_t> &BytesIn,
-                          std::string &Error);
+  bool planItem(size_t I, const std::vector<const Distribution *> &Before,
+                std::unique_ptr<ResidentArray> &Fresh, std::string &Error);
   void report(const char *What, double Seconds);
   [[noreturn]] void fail(const std::string &Message) {
     constructFatal(*DI.Info, Message);
@@ -219,11 +219,16 @@ void DataRunner::forward(MapperCall Call) {
   }
 }
 
-ResidentArray *DataRunner::makeItem(size_t I, std::vector<int64_t> &BytesIn,
-                                    std::string &Error) {
+/// Array I of the construct: the resident array it already is (in
+/// DI.Arrays[I], a reference taken), or one to make resident (in Fresh),
+/// distributed over the construct's devices. Before: the distributions of
+/// the arrays before it, which it may be aligned with.
+bool DataRunner::planItem(size_t I,
+                          const std::vector<const Distribution *> &Before,
+                          std::unique_ptr<ResidentArray> &Fresh,
+                          std::string &Error) {
   const ConstructValues::ArrayValues &V = DI.Values.Arrays[I];
   const abi::Array &Arr = D.Arrays[I];
-  BytesIn.clear();
   if (ResidentArray *R = acquireResident(V.first())) {
     // Already resident (an enclosing data region): OpenMP counts one more
     // reference and copies nothing, if this construct asks for no more.
@@ -233,17 +238,18 @@ ResidentArray *DataRunner::makeItem(size_t I, std::vector<int64_t> &BytesIn,
       releaseResident(R, false, false, Ignored, Error);
       Error = "'" + Arr.Name + "' is already distributed by " + R->Where +
               ", which maps fewer of its elements";
-      return nullptr;
+      return false;
     }
-    return R;
+    DI.Arrays[I] = R;
+    return true;
   }
   DistributionContext Ctx;
   Ctx.Devices = DI.Devices;
   Ctx.Topo = DI.Topo;
   Ctx.FindArray = [&](const std::string &Name) -> const Distribution * {
     for (size_t J = 0; J < I; ++J)
-      if (D.Arrays[J].Name == Name && DI.Arrays[J])
-        return &DI.Arrays[J]->Dist;
+      if (D.Arrays[J].Name == Name && Before[J])
+        return Before[J];
     return nullptr;
   };
   Ctx.LabelIndices = [&](const std::string &Label, unsigned K, int Id,
@@ -256,15 +262,15 @@ ResidentArray *DataRunner::makeItem(size_t I, std::vector<int64_t> &BytesIn,
   std::optional<Distribution> Dist =
       distributeArray(Arr, V.Shape, V.Blocks, Ctx, Error);
   if (!Dist)
-    return nullptr;
-  auto R = std::make_unique<ResidentArray>();
-  R->Name = Arr.Name;
-  R->Where = std::string("the ") + constructWords(D.Kind) + " at " +
-             DI.Info->Location;
-  R->HostBase = V.Base;
-  R->Dist = std::move(*Dist);
-  R->Map = Arr.Map;
-  return makeResident(std::move(R), abi::copiesIn(Arr.Map), BytesIn, Error);
+    return false;
+  Fresh = std::make_unique<ResidentArray>();
+  Fresh->Name = Arr.Name;
+  Fresh->Where = std::string("the ") + constructWords(D.Kind) + " at " +
+                 DI.Info->Location;
+  Fresh->HostBase = V.Base;
+  Fresh->Dist = std::move(*Dist);
+  Fresh->Map = Arr.Map;
+  return true;
 }
 
 void DataRunner::report(const char *What, double Seconds) {
@@ -311,13 +317,36 @@ void DataRunner::begin() {
   std::vector<std::optional<unsigned>> Items = claimItems();
   DI.Arrays.assign(D.Arrays.size(), nullptr);
   // unified_shared_memory: every device uses the host's copy.
+  // The arrays not yet resident are made resident together: each device
+  // copies in its parts of all of them at once.
+  std::vector<const Distribution *> Dists(D.Arrays.size(), nullptr);
+  std::vector<std::unique_ptr<ResidentArray>> Fresh;
+  std::vector<size_t> FreshItems;
+  std::vector<bool> CopyIn;
+  std::string Error;
   for (size_t I = 0; I < D.Arrays.size() && !D.SharedMemory; ++I) {
-    std::vector<int64_t> Bytes;
-    std::string Error;
-    DI.Arrays[I] = makeItem(I, Bytes, Error);
-    if (!DI.Arrays[I])
+    std::unique_ptr<ResidentArray> New;
+    if (!planItem(I, Dists, New, Error))
       fail(Error);
-    addBytes(In, DI.Devices, DI.Arrays[I]->Dist.Devices, Bytes);
+    if (!New) {
+      Dists[I] = &DI.Arrays[I]->Dist;
+      continue;
+    }
+    Dists[I] = &New->Dist;
+    FreshItems.push_back(I);
+    CopyIn.push_back(abi::copiesIn(D.Arrays[I].Map));
+    Fresh.push_back(std::move(New));
+  }
+  if (!Fresh.empty()) {
+    std::vector<std::vector<int64_t>> Bytes;
+    std::vector<ResidentArray *> Made =
+        makeResidents(std::move(Fresh), CopyIn, Bytes, Error);
+    if (Made.empty())
+      fail(Error);
+    for (size_t K = 0; K < Made.size(); ++K) {
+      DI.Arrays[FreshItems[K]] = Made[K];
+      addBytes(In, DI.Devices, Made[K]->Dist.Devices, Bytes[K]);
+    }
   }
   forward(MapperCall::Begin);
   if (D.Kind == ConstructKind::Data) {
@@ -334,6 +363,8 @@ void DataRunner::end() {
   if (DI.Entered)
     leaveDataRegion(DI.Labels.get());
   forward(MapperCall::End);
+  std::vector<Release> Releases;
+  std::vector<std::vector<int>> Devices;
   for (size_t I = D.SharedMemory ? 0 : D.Arrays.size(); I-- > 0;) {
     ResidentArray *R = DI.Arrays.empty() ? nullptr : DI.Arrays[I];
     if (!R) {
@@ -348,14 +379,16 @@ void DataRunner::end() {
       releaseResident(R, false, false, Ignored, Error); // the lookup's
     }
     abi::MapType M = D.Arrays[I].Map;
-    std::vector<int64_t> Bytes;
-    std::string Error;
-    std::vector<int> Devices = R->Dist.Devices; // R may be gone after this
-    if (!releaseResident(R, abi::copiesOut(M), M == abi::MapType::Delete,
-                         Bytes, Error))
-      fail(Error);
-    addBytes(Out, DI.Devices, Devices, Bytes);
+    Releases.push_back({R, abi::copiesOut(M), M == abi::MapType::Delete});
+    Devices.push_back(R->Dist.Devices); // R may be gone after the release
   }
+  // Each device copies out and frees its parts of all of them at once.
+  std::vector<std::vector<int64_t>> Bytes;
+  std::string Error;
+  if (!releaseResidents(Releases, Bytes, Error))
+    fail(Error);
+  for (size_t K = 0; K < Releases.size(); ++K)
+    addBytes(Out, DI.Devices, Devices[K], Bytes[K]);
   if (settings().Info)
     report("ends", std::chrono::duration<double>(Clock::now() - Start).count());
 }

@@ -38,22 +38,32 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   return S;
 }
 
-/// Runs Job for each position of A's devices that has device storage (the
-/// host uses host memory and needs nothing), all at once; false with the
-/// first error if any job failed.
-bool forEachDevice(const ResidentArray &A,
-                   const std::function<bool(unsigned, std::string &)> &Job,
-                   std::string &Error) {
-  std::vector<std::string> Errors(A.Dist.Devices.size());
-  std::vector<char> Failed(A.Dist.Devices.size(), 0);
+/// Runs Job(A, P) for each position P with device storage of each array of
+/// Arrays, one job per device doing all of its arrays in order, all devices
+/// at once: one hand-off to the devices' proxies for a whole construct.
+/// False with the first error if any job failed.
+bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
+                 const std::function<bool(const ResidentArray &, unsigned,
+                                          std::string &)> &Job,
+                 std::string &Error) {
   int Host = hostDevice();
-  runOnDevices(A.Dist.Devices, Host, [&](unsigned P) {
-    if (A.Dist.Devices[P] != Host)
-      Failed[P] = !Job(P, Errors[P]);
+  std::vector<int> Devices;
+  for (const ResidentArray *A : Arrays)
+    for (int D : A->Dist.Devices)
+      if (D != Host && std::find(Devices.begin(), Devices.end(), D) ==
+                           Devices.end())
+        Devices.push_back(D);
+  std::vector<std::string> Errors(Devices.size());
+  std::vector<char> Failed(Devices.size(), 0);
+  runOnDevices(Devices, Host, [&](unsigned I) {
+    for (const ResidentArray *A : Arrays)
+      for (unsigned P = 0; P < A->Dist.Devices.size() && !Failed[I]; ++P)
+        if (A->Dist.Devices[P] == Devices[I])
+          Failed[I] = !Job(*A, P, Errors[I]);
   });
-  for (size_t P = 0; P < Failed.size(); ++P)
-    if (Failed[P]) {
-      Error = Errors[P];
+  for (size_t I = 0; I < Failed.size(); ++I)
+    if (Failed[I]) {
+      Error = Errors[I];
       return false;
     }
   return true;
@@ -103,166 +113,249 @@ ResidentArray *acquireResidentByBase(const void *Base) {
   return acquireWith([&](ResidentTable &T) { return T.findByBase(Base); });
 }
 
-ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
-                            std::vector<int64_t> &BytesIn,
-                            std::string &Error) {
-  size_t N = A->Dist.Devices.size();
-  A->Storage.assign(N, nullptr);
-  A->Allocations.assign(N, {});
-  A->Spans.assign(N, Range());
-  BytesIn.assign(N, 0);
+namespace {
+
+void freeAll(ResidentArray &A) {
+  for (size_t P = 0; P < A.Storage.size(); ++P)
+    if (A.Storage[P]) {
+      Storage S = storageOf(A, static_cast<unsigned>(P));
+      freeStorage(S);
+      A.Storage[P] = nullptr;
+    }
+}
+
+/// Allocates A's storage on each of its devices (but the host), placed in
+/// the host's pages on CPU offload devices, away from the arrays already
+/// there (the table's and Others').
+bool allocateParts(ResidentArray &A, const std::vector<ResidentArray *> &Others,
+                   std::string &Error) {
+  size_t N = A.Dist.Devices.size();
+  A.Storage.assign(N, nullptr);
+  A.Allocations.assign(N, {});
+  A.Spans.assign(N, Range());
   int Host = hostDevice();
   for (size_t P = 0; P < N; ++P) {
-    ProductSet Held = A->Dist.held(static_cast<unsigned>(P));
-    if (A->Dist.Devices[P] != Host) {
-      A->Spans[P] = A->Dist.Shape.span(Held);
-    } else if (!ProductSet::of(A->Dist.Shape.Section).contains(Held)) {
-      Error = edgeHalosOnHost(A->Name);
-      return nullptr;
+    ProductSet Held = A.Dist.held(static_cast<unsigned>(P));
+    if (A.Dist.Devices[P] != Host) {
+      A.Spans[P] = A.Dist.Shape.span(Held);
+    } else if (!ProductSet::of(A.Dist.Shape.Section).contains(Held)) {
+      Error = edgeHalosOnHost(A.Name);
+      return false;
     }
   }
   // Storage in host memory (CPU offload devices) is placed in its pages so
   // that the host's memcpy copies its halos and parts at full speed.
   std::vector<PartMemory> Memory(N, PartMemory::Elsewhere);
   for (size_t P = 0; P < N; ++P) {
-    int Device = A->Dist.Devices[P];
+    int Device = A.Dist.Devices[P];
     if (Device == Host)
       Memory[P] = PartMemory::HostMemory;
     else if (placedInHostPages(Device))
       Memory[P] = PartMemory::Colored;
   }
   // Where the arrays already on each device have their element [0]...[0].
-  std::vector<std::vector<intptr_t>> Others(N);
+  std::vector<std::vector<intptr_t>> Placed(N);
+  auto AddPlaced = [&](const ResidentArray &B) {
+    for (unsigned Q = 0; Q < B.Storage.size(); ++Q)
+      for (size_t P = 0; P < N && B.Storage[Q]; ++P)
+        if (B.Dist.Devices[Q] == A.Dist.Devices[P])
+          Placed[P].push_back(
+              reinterpret_cast<intptr_t>(B.deviceAddress(Q, B.HostBase)));
+  };
   {
     std::lock_guard<std::mutex> Lock(TableLock);
-    table().forEach([&](const ResidentArray &B) {
-      for (unsigned Q = 0; Q < B.Storage.size(); ++Q)
-        for (size_t P = 0; P < N && B.Storage[Q]; ++P)
-          if (B.Dist.Devices[Q] == A->Dist.Devices[P])
-            Others[P].push_back(reinterpret_cast<intptr_t>(
-                B.deviceAddress(Q, B.HostBase)));
-    });
+    table().forEach(AddPlaced);
   }
-  unsigned HaloDims = haloDimensions(A->Dist);
+  for (const ResidentArray *B : Others)
+    AddPlaced(*B);
+  unsigned HaloDims = haloDimensions(A.Dist);
   std::vector<int64_t> Colors = storageColors(
-      A->Dist.Shape, A->Spans,
-      HaloDims ? A->HaloPlans.get(A->Dist, HaloDims, SideBoth)
+      A.Dist.Shape, A.Spans,
+      HaloDims ? A.HaloPlans.get(A.Dist, HaloDims, SideBoth)
                : std::vector<HaloCopy>(),
-      Memory, reinterpret_cast<uintptr_t>(A->HostBase), Others);
-  bool Ok = forEachDevice(
-      *A,
-      [&](unsigned P, std::string &Why) {
-        std::chrono::steady_clock::time_point Start =
-            std::chrono::steady_clock::now();
-        TraceOnReturn Trace{A->Dist.Devices[P], "copy in '" + A->Name + "' (" +
-                                                   A->Where + ")",
-                            Start, BytesIn[P]};
-        Storage S;
-        if (!allocateStorage(A->Dist.Devices[P], A->Dist.Shape, A->Spans[P], S,
-                             Why,
-                             Memory[P] == PartMemory::Colored
-                                 ? std::optional<int64_t>(Colors[P])
-                                 : std::nullopt)) {
-          Why += " for its part of '" + A->Name + "'";
-          return false;
-        }
-        A->Storage[P] = S.Ptr;
-        A->Allocations[P] = {S.Allocation, S.Bytes};
-        if (CopyIn &&
-            (!copyElements(Direction::ToDevice, A->Dist.Shape, A->HostBase, S,
-                           inSection(*A, A->Dist.held(P)), BytesIn[P]) ||
-             !fillEdgeHalos(
-                 A->Dist, P, A->HostBase,
-                 {static_cast<char *>(A->deviceAddress(P, A->HostBase)),
-                  S.Device, false},
-                 BytesIn[P]))) {
-          Why = "copying '" + A->Name + "' to device " +
+      Memory, reinterpret_cast<uintptr_t>(A.HostBase), Placed);
+  for (size_t P = 0; P < N; ++P) {
+    if (A.Dist.Devices[P] == Host)
+      continue;
+    Storage S;
+    if (!allocateStorage(A.Dist.Devices[P], A.Dist.Shape, A.Spans[P], S,
+                         Error,
+                         Memory[P] == PartMemory::Colored
+                             ? std::optional<int64_t>(Colors[P])
+                             : std::nullopt)) {
+      Error += " for its part of '" + A.Name + "'";
+      freeAll(A);
+      return false;
+    }
+    A.Storage[P] = S.Ptr;
+    A.Allocations[P] = {S.Allocation, S.Bytes};
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<ResidentArray *>
+makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
+              const std::vector<bool> &CopyIn,
+              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error) {
+  std::vector<ResidentArray *> Made;
+  for (std::unique_ptr<ResidentArray> &A : Arrays)
+    Made.push_back(A.get());
+  BytesIn.assign(Arrays.size(), {});
+  for (size_t I = 0; I < Arrays.size(); ++I)
+    BytesIn[I].assign(Arrays[I]->Dist.Devices.size(), 0);
+  auto FreeAll = [&] {
+    for (std::unique_ptr<ResidentArray> &A : Arrays)
+      if (!A->Storage.empty())
+        freeAll(*A);
+  };
+  // Allocated one after the other, so each is placed away from the last;
+  // then copied in by every device at once.
+  for (size_t I = 0; I < Arrays.size(); ++I)
+    if (!allocateParts(*Arrays[I], {Made.begin(), Made.begin() + I}, Error)) {
+      FreeAll();
+      return {};
+    }
+  auto Index = [&](const ResidentArray &A) {
+    return static_cast<size_t>(std::find(Made.begin(), Made.end(), &A) -
+                               Made.begin());
+  };
+  bool Ok = forEachPart(
+      {Made.begin(), Made.end()},
+      [&](const ResidentArray &A, unsigned P, std::string &Why) {
+        size_t I = Index(A);
+        if (!CopyIn[I])
+          return true;
+        TraceOnReturn Trace{A.Dist.Devices[P],
+                            "copy in '" + A.Name + "' (" + A.Where + ")",
+                            std::chrono::steady_clock::now(), BytesIn[I][P]};
+        Storage S = storageOf(A, P);
+        if (!copyElements(Direction::ToDevice, A.Dist.Shape, A.HostBase, S,
+                          inSection(A, A.Dist.held(P)), BytesIn[I][P]) ||
+            !fillEdgeHalos(A.Dist, P, A.HostBase,
+                           {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
+                            S.Device, false},
+                           BytesIn[I][P])) {
+          Why = "copying '" + A.Name + "' to device " +
                 std::to_string(S.Device) + " failed";
           return false;
         }
         return true;
       },
       Error);
-  auto FreeAll = [&] {
-    for (size_t P = 0; P < N; ++P)
-      if (A->Storage[P]) {
-        Storage S = storageOf(*A, static_cast<unsigned>(P));
-        freeStorage(S);
-      }
-  };
   if (!Ok) {
     FreeAll();
-    return nullptr;
+    return {};
   }
-  std::vector<Storage> Parts;
-  for (size_t P = 0; P < N; ++P)
-    if (A->Storage[P])
-      Parts.push_back(storageOf(*A, static_cast<unsigned>(P)));
   std::lock_guard<std::mutex> Lock(TableLock);
-  std::string Name = A->Name;
-  ResidentArray *R = table().insert(std::move(A));
-  if (!R) {
-    for (Storage &S : Parts)
-      freeStorage(S);
-    Error = "'" + Name + "' overlaps an array that is already distributed";
-    return nullptr;
-  }
-  // Standard OpenMP constructs on a device (a 'target' with one device
-  // number inside the data region) find the device's part present and use
-  // it. A device whose part overlaps something mapped there already keeps
-  // it to homp's own constructs.
-  R->Associated.assign(N, false);
-  for (size_t P = 0; P < N; ++P)
-    if (R->Storage[P])
-      R->Associated[P] =
-          omp_target_associate_ptr(
-              R->HostBase + R->Spans[P].Begin * R->Dist.Shape.ElementSize,
-              R->Storage[P],
-              static_cast<size_t>(R->Spans[P].size() *
-                                  R->Dist.Shape.ElementSize),
-              0, R->Dist.Devices[P]) == 0;
-  Resident.fetch_add(1, std::memory_order_release);
-  Generation.fetch_add(1, std::memory_order_acq_rel);
-  return R;
-}
-
-bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
-                     std::vector<int64_t> &BytesOut, std::string &Error) {
-  BytesOut.assign(A->Dist.Devices.size(), 0);
-  std::unique_ptr<ResidentArray> Last;
-  {
-    std::lock_guard<std::mutex> Lock(TableLock);
-    if (!ResidentTable::release(*A) && !Force)
-      return true;
-    Last = table().take(A);
-    if (!Last)
-      return true; // already released by a forced end
-    Resident.fetch_sub(1, std::memory_order_release);
+  for (size_t I = 0; I < Arrays.size(); ++I) {
+    std::string Name = Arrays[I]->Name;
+    std::vector<Storage> Parts;
+    for (unsigned P = 0; P < Arrays[I]->Storage.size(); ++P)
+      if (Arrays[I]->Storage[P])
+        Parts.push_back(storageOf(*Arrays[I], P));
+    ResidentArray *R = table().insert(std::move(Arrays[I]));
+    if (!R) {
+      Error = "'" + Name + "' overlaps an array that is already distributed";
+      for (Storage &S : Parts)
+        freeStorage(S);
+      for (size_t J = I + 1; J < Arrays.size(); ++J)
+        freeAll(*Arrays[J]);
+      return {};
+    }
+    // Standard OpenMP constructs on a device (a 'target' with one device
+    // number inside the data region) find the device's part present and
+    // use it. A device whose part overlaps something mapped there already
+    // keeps it to homp's own constructs.
+    size_t N = R->Dist.Devices.size();
+    R->Associated.assign(N, false);
+    for (size_t P = 0; P < N; ++P)
+      if (R->Storage[P])
+        R->Associated[P] =
+            omp_target_associate_ptr(
+                R->HostBase + R->Spans[P].Begin * R->Dist.Shape.ElementSize,
+                R->Storage[P],
+                static_cast<size_t>(R->Spans[P].size() *
+                                    R->Dist.Shape.ElementSize),
+                0, R->Dist.Devices[P]) == 0;
+    Resident.fetch_add(1, std::memory_order_release);
     Generation.fetch_add(1, std::memory_order_acq_rel);
   }
-  bool Ok = forEachDevice(
-      *Last,
-      [&](unsigned P, std::string &Why) {
-        TraceOnReturn Trace{Last->Dist.Devices[P],
-                            "copy out '" + Last->Name + "' (" + Last->Where +
-                                ")",
-                            std::chrono::steady_clock::now(), BytesOut[P]};
-        Storage S = storageOf(*Last, P);
-        bool Copied =
-            !CopyOut || copyElements(Direction::FromDevice, Last->Dist.Shape,
-                                     Last->HostBase, S, Last->Dist.Owned[P],
-                                     BytesOut[P]);
-        if (Last->Associated[P])
+  return Made;
+}
+
+ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
+                            std::vector<int64_t> &BytesIn,
+                            std::string &Error) {
+  std::vector<std::unique_ptr<ResidentArray>> One;
+  One.push_back(std::move(A));
+  std::vector<std::vector<int64_t>> Bytes;
+  std::vector<ResidentArray *> Made =
+      makeResidents(std::move(One), {CopyIn}, Bytes, Error);
+  BytesIn = Bytes.empty() ? std::vector<int64_t>() : Bytes[0];
+  return Made.empty() ? nullptr : Made[0];
+}
+
+bool releaseResidents(const std::vector<Release> &Releases,
+                      std::vector<std::vector<int64_t>> &BytesOut,
+                      std::string &Error) {
+  BytesOut.assign(Releases.size(), {});
+  std::vector<std::unique_ptr<ResidentArray>> Last;
+  std::vector<ResidentArray *> Gone;
+  std::vector<size_t> Which; ///< per array of Gone, its release
+  {
+    std::lock_guard<std::mutex> Lock(TableLock);
+    for (size_t I = 0; I < Releases.size(); ++I) {
+      ResidentArray *A = Releases[I].Array;
+      BytesOut[I].assign(A->Dist.Devices.size(), 0);
+      if (!ResidentTable::release(*A) && !Releases[I].Force)
+        continue;
+      std::unique_ptr<ResidentArray> Taken = table().take(A);
+      if (!Taken)
+        continue; // already released by a forced end
+      Resident.fetch_sub(1, std::memory_order_release);
+      Generation.fetch_add(1, std::memory_order_acq_rel);
+      Gone.push_back(Taken.get());
+      Which.push_back(I);
+      Last.push_back(std::move(Taken));
+    }
+  }
+  if (Gone.empty())
+    return true;
+  auto Index = [&](const ResidentArray &A) {
+    return Which[static_cast<size_t>(
+        std::find(Gone.begin(), Gone.end(), &A) - Gone.begin())];
+  };
+  return forEachPart(
+      {Gone.begin(), Gone.end()},
+      [&](const ResidentArray &A, unsigned P, std::string &Why) {
+        size_t I = Index(A);
+        TraceOnReturn Trace{A.Dist.Devices[P],
+                            "copy out '" + A.Name + "' (" + A.Where + ")",
+                            std::chrono::steady_clock::now(), BytesOut[I][P]};
+        Storage S = storageOf(A, P);
+        bool Copied = !Releases[I].CopyOut ||
+                      copyElements(Direction::FromDevice, A.Dist.Shape,
+                                   A.HostBase, S, A.Dist.Owned[P],
+                                   BytesOut[I][P]);
+        if (A.Associated[P])
           omp_target_disassociate_ptr(
-              Last->HostBase + S.Span.Begin * Last->Dist.Shape.ElementSize,
-              S.Device);
+              A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize, S.Device);
         freeStorage(S);
         if (!Copied)
-          Why = "copying '" + Last->Name + "' back from device " +
+          Why = "copying '" + A.Name + "' back from device " +
                 std::to_string(S.Device) + " failed";
         return Copied;
       },
       Error);
+}
+
+bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
+                     std::vector<int64_t> &BytesOut, std::string &Error) {
+  std::vector<std::vector<int64_t>> Bytes;
+  bool Ok = releaseResidents({{A, CopyOut, Force}}, Bytes, Error);
+  BytesOut = Bytes[0];
   return Ok;
 }
 
@@ -270,9 +363,9 @@ bool updateResident(const ResidentArray &A, Direction Dir,
                     const ProductSet &Elements, std::vector<int> Devices,
                     std::vector<int64_t> &Bytes, std::string &Error) {
   Bytes.assign(A.Dist.Devices.size(), 0);
-  return forEachDevice(
-      A,
-      [&](unsigned P, std::string &Why) {
+  return forEachPart(
+      {&A},
+      [&](const ResidentArray &, unsigned P, std::string &Why) {
         if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
             Devices.end())
           return true;

@@ -45,11 +45,30 @@ ResidentArray *acquireResidentByBase(const void *Base);
 ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             std::vector<int64_t> &BytesIn, std::string &Error);
 
+/// makeResident for several arrays at once (a construct's): each is placed
+/// away from those before it, and every device copies its parts of all of
+/// them in one go. Returns them in order, or none (nothing allocated) with
+/// Error. BytesIn: per array, per position of its devices.
+std::vector<ResidentArray *>
+makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
+              const std::vector<bool> &CopyIn,
+              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error);
+
 /// Drops a reference to A. At the last one (or with Force) copies each
 /// device's owned part out when CopyOut, frees the storage and forgets A.
 /// Returns false with Error when a copy fails.
 bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
                      std::vector<int64_t> &BytesOut, std::string &Error);
+
+/// releaseResident for several arrays at once: every device copies out and
+/// frees its parts of all of them in one go.
+struct Release {
+  ResidentArray *Array;
+  bool CopyOut, Force;
+};
+bool releaseResidents(const std::vector<Release> &Releases,
+                      std::vector<std::vector<int64_t>> &BytesOut,
+                      std::string &Error);
 
 /// Copies the elements Elements of A between host and every device of A
 /// that holds some of them: with ToDevice what each holds (part and halo),
