@@ -160,7 +160,8 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
       Done < Opening ? "trial " + std::to_string(Done + 1) + " of " +
                            std::to_string(Opening) +
                            (Times.empty() ? "" : ", so far ")
-                     : std::string("fastest of the trials: ");
+      : P.Trials->retryingNext() ? std::string("trial again, warm; so far ")
+                                 : std::string("fastest of the trials: ");
   Choice += Times;
   S.Why += (S.Why.empty() ? "" : "; ") + Choice;
 }

@@ -252,21 +252,40 @@ double AutoTrials::typical(AutoTrial T) const {
                    : *std::min_element(V.begin(), V.end());
 }
 
+std::optional<AutoTrial> AutoTrials::warmRetry() const {
+  if (Devices <= 1 || Executions < Opened || Settled)
+    return std::nullopt;
+  double Best = std::numeric_limits<double>::infinity();
+  for (AutoTrial T : Trials)
+    Best = std::min(Best, typical(T));
+  for (AutoTrial T : {AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
+    if (Runs[static_cast<int>(T)] == 1 && typical(T) <= RetryWithin * Best)
+      return T;
+  return std::nullopt;
+}
+
 AutoTrial AutoTrials::next() const {
   if (Devices <= 1)
     return AutoTrial::Balanced;
   if (Executions < Opened)
     return OpeningOrder[Executions];
+  if (std::optional<AutoTrial> Again = warmRetry())
+    return *Again;
   std::array<AutoTrial, 4> Order = {Trials[0], Trials[1], Trials[2],
                                     Trials[3]};
   std::stable_sort(Order.begin(), Order.end(), [&](AutoTrial A, AutoTrial B) {
     return typical(A) < typical(B);
   });
-  return (Executions - Opened) % RetryEvery == RetryEvery - 1 ? Order[1]
-                                                              : Order[0];
+  int Steady = Executions - Opened - Retries;
+  return Steady % RetryEvery == RetryEvery - 1 ? Order[1] : Order[0];
 }
 
 void AutoTrials::record(AutoTrial T, double Seconds) {
+  if (warmRetry() == T)
+    ++Retries;
+  else if (Executions >= Opened)
+    Settled = true; // the retries come right after the opening, or never
+  ++Runs[static_cast<int>(T)];
   ++Executions;
   std::vector<double> &V = Times[static_cast<int>(T)];
   V.push_back(Seconds);

@@ -241,18 +241,58 @@ TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   EXPECT_EQ(T.typical(AutoTrial::Model), 6);
   EXPECT_EQ(T.typical(AutoTrial::Dynamic), 2);
   EXPECT_EQ(T.typical(AutoTrial::Alone), 9);
-  // Dynamic is fastest; every 16th execution the runner-up runs again.
+  // The trials within 4x of the best (2) run again, warm: the model's
+  // split and dynamic; alone (9) does not.
+  EXPECT_TRUE(T.retryingNext());
+  EXPECT_EQ(T.next(), AutoTrial::Model);
+  T.record(AutoTrial::Model, 3);
+  EXPECT_EQ(T.typical(AutoTrial::Model), 3);
+  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
+  T.record(AutoTrial::Dynamic, 2);
+  EXPECT_FALSE(T.retryingNext());
+  // Dynamic is fastest; every 16th execution the runner-up (the model's
+  // split, 3) runs again.
   int Runs[4] = {};
   for (int I = 0; I < 32; ++I) {
     AutoTrial Next = T.next();
+    EXPECT_FALSE(T.retryingNext());
     ++Runs[static_cast<int>(Next)];
     T.record(Next, Next == AutoTrial::Dynamic ? 2 : 4.5);
   }
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Dynamic)], 30);
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 2);
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Model)], 0);
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Model)], 2);
+  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 0);
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Alone)], 0);
-  EXPECT_EQ(T.executions(), 37);
+  EXPECT_EQ(T.executions(), 39);
+}
+
+TEST(AutoTrials, RetriesColdTrialsOnceWarm) {
+  // The benchmark's AXPY over devices 4x and 20x slower: dynamic's first
+  // execution took 12.6 ms, cold; warm it takes 1.1 ms. The model's split
+  // (34.7 ms, over 4x the best) is not tried again, and once dynamic's
+  // warm time is in, neither is alone (13.7 ms).
+  AutoTrials T(4);
+  const double Seconds[] = {11.6, 6.8, 34.7, 12.6, 13.7};
+  for (double S : Seconds)
+    T.record(T.next(), S);
+  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
+  EXPECT_TRUE(T.retryingNext());
+  T.record(AutoTrial::Dynamic, 1.1);
+  EXPECT_FALSE(T.retryingNext());
+  for (int I = 0; I < 10; ++I) {
+    ASSERT_EQ(T.next(), AutoTrial::Dynamic) << I;
+    T.record(AutoTrial::Dynamic, 1.1);
+  }
+  // A trial is tried again once at most.
+  AutoTrials U(4);
+  for (double S : {5.0, 4.0, 6.0, 7.0, 8.0})
+    U.record(U.next(), S);
+  int Again = 0;
+  for (int I = 0; I < 20; ++I) {
+    Again += U.retryingNext();
+    U.record(U.next(), 10);
+  }
+  EXPECT_EQ(Again, 3);
 }
 
 TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
@@ -260,6 +300,12 @@ TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
   for (int I = 0; I < AutoTrials::Opening; ++I) {
     AutoTrial Next = T.next();
     T.record(Next, Next == AutoTrial::Model ? 1 : 2);
+  }
+  // All three (1 and 2, within 4x of 1) run again, warm, no faster.
+  for (AutoTrial Again :
+       {AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone}) {
+    ASSERT_EQ(T.next(), Again);
+    T.record(Again, Again == AutoTrial::Model ? 1 : 2);
   }
   EXPECT_EQ(T.next(), AutoTrial::Model);
   EXPECT_STREQ(autoTrialName(AutoTrial::Model), "model split");
@@ -269,7 +315,7 @@ TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
   AutoTrials T(2);
   for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Balanced,
                       AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
-    T.record(A, A == AutoTrial::Dynamic ? 1 : 3);
+    T.record(A, A == AutoTrial::Dynamic ? 1 : 5); // none within 4x: no retry
   EXPECT_EQ(T.next(), AutoTrial::Dynamic);
   // Dynamic slows down: once its fast time is more than three executions
   // old, the balanced split runs next.

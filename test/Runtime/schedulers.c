@@ -21,7 +21,9 @@
 // RUN: env HOMP_SCHEDULE=SCHED_GUIDED,2%% %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env LOOP_DIST_POLICY=MODEL_PROFILE_AUTO,10%%,15%% %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env HOMP_SCHEDULE=BLOCK HOMP_CUTOFF=auto %t 2>&1 | FileCheck %s --implicit-check-not=warning
-// AUTO samples, tries each way once or twice, then keeps the fastest:
+// AUTO samples, tries each way once or twice, some of them once more when
+// warm ("trial again, warm", depending on their times), then keeps the
+// fastest:
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=TRIALS
 // (A split whose devices' times already agree within 5% says "calibrated".)
 // CHECK-NOT: FAIL
@@ -134,7 +136,9 @@ static void axpy(int n) {
 }
 
 int main(void) {
-  run(1001, 8); // AUTO: a sample, its four trials, then its choice
+  // AUTO: a sample, its five trials, up to three of them again (warm), then
+  // its choice.
+  run(1001, 11);
   run(3, 2);
   run(1, 1);
   run(0, 1);
