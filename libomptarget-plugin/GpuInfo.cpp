@@ -8,6 +8,8 @@
 
 #include "GpuInfo.h"
 
+#include "homp/Abi.h"
+
 #include <dlfcn.h>
 
 #include <cstddef>
@@ -183,6 +185,34 @@ int vendorOrdinal(const std::vector<unsigned> &Types, int Id) {
   for (int I = 0; I < Id && I < static_cast<int>(Types.size()); ++I)
     K += Types[I] == Types[Id];
   return K;
+}
+
+std::optional<GpuFacts> gpuFacts(const std::vector<unsigned> &Types, int Id,
+                                 const std::vector<GpuFacts> &Cuda,
+                                 const std::vector<GpuFacts> &Hsa) {
+  if (Id < 0 || Id >= static_cast<int>(Types.size()))
+    return std::nullopt;
+  const std::vector<GpuFacts> *Gpus = Types[Id] == abi::TypeNVGPU    ? &Cuda
+                                      : Types[Id] == abi::TypeAMDGPU ? &Hsa
+                                                                     : nullptr;
+  int K = vendorOrdinal(Types, Id);
+  if (!Gpus || K < 0 || K >= static_cast<int>(Gpus->size()))
+    return std::nullopt;
+  return (*Gpus)[K];
+}
+
+void addGpuMemory(MachineModel &M, const std::vector<unsigned> &Types,
+                  const std::vector<GpuFacts> &Cuda,
+                  const std::vector<GpuFacts> &Hsa) {
+  for (size_t Id = 0; Id < M.Devices.size() && Id < Types.size(); ++Id) {
+    std::optional<GpuFacts> F =
+        gpuFacts(Types, static_cast<int>(Id), Cuda, Hsa);
+    if (!F || M.Devices[Id].MemoryMB > 0)
+      continue;
+    int64_t Bytes = F->FreeBytes >= 0 ? F->FreeBytes : F->TotalBytes;
+    if (Bytes > 0)
+      M.Devices[Id].MemoryMB = static_cast<double>(Bytes) / 1e6;
+  }
 }
 
 } // namespace homp

@@ -13,7 +13,10 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_GPUINFO_H
 #define HOMP_LIBOMPTARGET_PLUGIN_GPUINFO_H
 
+#include "homp/MachineModel.h"
+
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace homp {
@@ -35,6 +38,20 @@ const std::vector<GpuFacts> &hsaGpus();
 /// The vendor's number of device Id: how many devices before it have its
 /// type (Types: per device id, its type bit); -1 for an unknown id.
 int vendorOrdinal(const std::vector<unsigned> &Types, int Id);
+
+/// What the vendor's runtime (Cuda: cudaGpus(), Hsa: hsaGpus()) tells of
+/// device Id, when it is a GPU the runtime knows.
+std::optional<GpuFacts> gpuFacts(const std::vector<unsigned> &Types, int Id,
+                                 const std::vector<GpuFacts> &Cuda,
+                                 const std::vector<GpuFacts> &Hsa);
+
+/// Gives each GPU of M whose memory the machine file does not give (memsize)
+/// the memory its vendor's runtime says is free when the program starts
+/// (else its total): AUTO and the model and profile kinds keep each
+/// device's share within it.
+void addGpuMemory(MachineModel &M, const std::vector<unsigned> &Types,
+                  const std::vector<GpuFacts> &Cuda,
+                  const std::vector<GpuFacts> &Hsa);
 
 } // namespace homp
 

@@ -69,15 +69,10 @@ Device describe(int Id, unsigned Type, const std::vector<unsigned> &Types) {
     D.ComputeUnits = omp_get_num_procs();
     return D;
   }
-  const std::vector<GpuFacts> *Gpus = Type == abi::TypeNVGPU    ? &cudaGpus()
-                                      : Type == abi::TypeAMDGPU ? &hsaGpus()
-                                                                : nullptr;
-  int K = vendorOrdinal(Types, Id);
-  if (Gpus && K >= 0 && K < static_cast<int>(Gpus->size())) {
-    const GpuFacts &F = (*Gpus)[K];
-    D.Memory.TotalBytes = F.TotalBytes;
-    D.Memory.FreeBytes = F.FreeBytes;
-    D.ComputeUnits = F.ComputeUnits;
+  if (std::optional<GpuFacts> F = gpuFacts(Types, Id, cudaGpus(), hsaGpus())) {
+    D.Memory.TotalBytes = F->TotalBytes;
+    D.Memory.FreeBytes = F->FreeBytes;
+    D.ComputeUnits = F->ComputeUnits;
   }
   return D;
 }

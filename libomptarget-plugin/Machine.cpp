@@ -4,6 +4,7 @@
 
 #include "Calibrate.h"
 #include "Devices.h"
+#include "GpuInfo.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -111,7 +112,7 @@ struct Loaded {
   std::string Error;
 };
 
-Loaded makeModel() {
+Loaded loadModel() {
   Loaded L;
   std::optional<Settings> S =
       readOnly({"HOMP_MACHINE", "OMP_DEV_SPEC_FILE"}, L.Error);
@@ -154,6 +155,15 @@ Loaded makeModel() {
       std::fprintf(stderr, "homp: info: the machine model is not cached: %s\n",
                    Why.c_str());
   }
+  return L;
+}
+
+/// The model of the machine file or the calibration, with the GPUs' free
+/// memory (never cached: it is the memory free now).
+Loaded makeModel() {
+  Loaded L = loadModel();
+  if (L.Error.empty())
+    addGpuMemory(L.Model, deviceTypes().Types, cudaGpus(), hsaGpus());
   return L;
 }
 

@@ -51,5 +51,35 @@ TEST(GpuInfo, ReadsTheHsaRuntimeForGpuAgentsOnly) {
   EXPECT_EQ(G[0].FreeBytes, -1) << "HSA 5 does not say";
 }
 
+TEST(GpuInfo, GpusFreeMemoryCapsTheModel) {
+  // Devices 0 and 2 NVIDIA (CUDA 0 and 1), 1 AMD (HSA 0), 3 a CPU offload
+  // device, then the host. The machine file gave device 2 its memsize.
+  const unsigned C = abi::TypeCPU, N = abi::TypeNVGPU, A = abi::TypeAMDGPU;
+  std::vector<unsigned> Types = {N, A, N, C};
+  std::vector<GpuFacts> Cuda = {{int64_t(80) << 30, 40'000'000'000, 132},
+                                {int64_t(80) << 30, 70'000'000'000, 132}};
+  std::vector<GpuFacts> Hsa = {{64'000'000'000, -1, 110}};
+  MachineModel M;
+  M.Devices.resize(5);
+  M.Devices[2].MemoryMB = 1000;
+  addGpuMemory(M, Types, Cuda, Hsa);
+  EXPECT_EQ(M.Devices[0].MemoryMB, 40'000) << "free memory, in MB";
+  EXPECT_EQ(M.Devices[1].MemoryMB, 64'000) << "HSA tells no free memory";
+  EXPECT_EQ(M.Devices[2].MemoryMB, 1000) << "the machine file's stays";
+  EXPECT_EQ(M.Devices[3].MemoryMB, 0) << "a CPU device: unknown";
+  EXPECT_EQ(M.Devices[4].MemoryMB, 0) << "the host: unknown";
+
+  // A GPU the vendor's runtime does not list (no driver) stays unknown.
+  MachineModel Bare;
+  Bare.Devices.resize(5);
+  addGpuMemory(Bare, Types, {}, {});
+  for (const DeviceModel &D : Bare.Devices)
+    EXPECT_EQ(D.MemoryMB, 0);
+  ASSERT_TRUE(gpuFacts(Types, 2, Cuda, Hsa).has_value());
+  EXPECT_EQ(gpuFacts(Types, 2, Cuda, Hsa)->FreeBytes, 70'000'000'000);
+  EXPECT_FALSE(gpuFacts(Types, 3, Cuda, Hsa).has_value());
+  EXPECT_FALSE(gpuFacts(Types, 4, Cuda, Hsa).has_value());
+}
+
 } // namespace
 } // namespace homp
