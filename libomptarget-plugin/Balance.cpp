@@ -6,6 +6,7 @@
 #include "Machine.h"
 
 #include "homp/Rebalancer.h"
+#include "homp/SavedProfiles.h"
 #include "homp/Scheduler.h"
 
 #include <omp.h>
@@ -13,13 +14,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
 #include <map>
+#include <sstream>
 #include <mutex>
 #include <numeric>
 #include <optional>
 #include <thread>
 #include <tuple>
+
+#include <unistd.h>
 
 namespace homp {
 
@@ -31,7 +39,8 @@ struct Profile {
   std::optional<Rebalancer> Split;
   std::optional<AutoTrials> Trials; ///< from the execution after the sample
   int Executions = 0;
-  int Learned = 0; ///< executions the split learned from
+  int Learned = 0;       ///< executions the split learned from
+  bool Restored = false; ///< started from a saved profile (HOMP_PROFILES)
 };
 
 struct ProfileKey {
@@ -57,6 +66,119 @@ ProfileKey keyOf(const ConstructInfo &Info, const std::vector<int> &Devices,
        N >>= 1)
     ++Class;
   return {&Info, Devices, Class};
+}
+
+/// HOMP_PROFILES: the profiles the file held at start (guarded by
+/// ProfilesLock), and whether to write the file at exit.
+struct SavedFile {
+  std::vector<SavedProfile> Profiles;
+  bool Write = false;
+};
+
+/// Writes every profile learned in this run, and those of the file that
+/// this run did not touch, to HOMP_PROFILES (at exit).
+void writeSavedProfiles();
+
+SavedFile &savedFile() {
+  static SavedFile *F = [] {
+    auto *F = new SavedFile(); // outlives exit
+    const std::string &Path = settings().ProfilesPath;
+    if (Path.empty())
+      return F;
+    if (access(Path.c_str(), F_OK) != 0 && errno == ENOENT) {
+      F->Write = true; // the first run
+    } else {
+      std::ifstream In(Path);
+      std::stringstream Text;
+      Text << In.rdbuf();
+      std::string Error;
+      if (!In || !readProfiles(Text.str(), F->Profiles, Error)) {
+        if (Error.empty())
+          Error = std::string("cannot be read: ") + std::strerror(errno);
+        std::fprintf(stderr,
+                     "homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
+                     "without saved profiles, and the file is left as it "
+                     "is\n",
+                     Path.c_str(), Error.c_str());
+        F->Profiles.clear();
+      } else {
+        F->Write = true;
+      }
+    }
+    if (F->Write)
+      std::atexit(writeSavedProfiles);
+    return F;
+  }();
+  return *F;
+}
+
+const SavedProfile *savedProfile(const ConstructInfo &Info,
+                                 const ProfileKey &Key) {
+  for (const SavedProfile &P : savedFile().Profiles)
+    if (P.Region == Info.Location && P.Devices == Key.Devices &&
+        P.SizeClass == Key.SizeClass)
+      return &P;
+  return nullptr;
+}
+
+void writeSavedProfiles() {
+  std::vector<SavedProfile> Out;
+  {
+    std::lock_guard<std::mutex> Lock(ProfilesLock);
+    for (const auto &[Key, P] : profiles()) {
+      if (!P.Split)
+        continue;
+      SavedProfile S;
+      S.Region = Key.Info->Location;
+      S.Devices = Key.Devices;
+      S.SizeClass = Key.SizeClass;
+      S.Learned = P.Learned;
+      S.Split = P.Split->ratios();
+      for (AutoTrial T : {AutoTrial::Balanced, AutoTrial::Model,
+                          AutoTrial::Dynamic, AutoTrial::Alone})
+        S.Trials[static_cast<int>(T)] =
+            P.Trials ? P.Trials->typical(T)
+                     : std::numeric_limits<double>::infinity();
+      Out.push_back(std::move(S));
+    }
+    for (const SavedProfile &Old : savedFile().Profiles)
+      if (std::none_of(Out.begin(), Out.end(), [&](const SavedProfile &N) {
+            return N.Region == Old.Region && N.Devices == Old.Devices &&
+                   N.SizeClass == Old.SizeClass;
+          }))
+        Out.push_back(Old);
+  }
+  const std::string &Path = settings().ProfilesPath;
+  // A file of its own: processes ending at once never mix their writes.
+  std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
+  std::string Text = writeProfiles(Out);
+  std::FILE *F = std::fopen(Temporary.c_str(), "w");
+  bool Ok = F && std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+  Ok = F && std::fclose(F) == 0 && Ok;
+  if (!Ok || std::rename(Temporary.c_str(), Path.c_str()) != 0) {
+    std::fprintf(stderr,
+                 "homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
+                 "AUTO's profiles of this run are lost\n",
+                 Path.c_str(), std::strerror(errno));
+    std::remove(Temporary.c_str());
+  }
+}
+
+/// The profile of Key; from the saved profiles when this run has none.
+Profile *profileOf(const ConstructInfo &Info, const ProfileKey &Key) {
+  auto It = profiles().find(Key);
+  if (It != profiles().end() && It->second.Split)
+    return &It->second;
+  const SavedProfile *Saved = savedProfile(Info, Key);
+  if (!Saved)
+    return nullptr;
+  Profile &P = profiles()[Key];
+  P.Split.emplace(Saved->Split);
+  P.Trials.emplace(static_cast<unsigned>(Key.Devices.size()));
+  P.Trials->restore(Saved->Trials);
+  P.Learned = Saved->Learned;
+  P.Restored = true;
+  return &P;
 }
 
 /// The machine model, with the devices HOMP_EMULATE slows down slower: an
@@ -209,9 +331,10 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
   if (Kind == abi::SchedKind::Auto) {
     S.ChoseAuto = true;
     std::lock_guard<std::mutex> Lock(ProfilesLock);
-    auto It = profiles().find(keyOf(Info, Devices, Trips));
-    if (It != profiles().end() && It->second.Split) {
-      chooseTrial(It->second, Devices, Trips, C, S);
+    if (Profile *P = profileOf(Info, keyOf(Info, Devices, Trips))) {
+      chooseTrial(*P, Devices, Trips, C, S);
+      if (P->Restored && P->Executions == 0)
+        S.Why = "saved profile, HOMP_PROFILES; " + S.Why;
       return S;
     }
     // A machine file that knows every device: its model; else a sample

@@ -98,6 +98,14 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
   }
   if (const char *V = GetEnv("HOMP_TRACE"))
     S.TracePath = V; // opened (and checked) when the first event comes
+  if (const char *V = GetEnv("HOMP_PROFILES")) {
+    if (!*V) {
+      Error = "HOMP_PROFILES='' is not valid; expected the path of a file "
+              "to keep AUTO's profiles in across runs";
+      return std::nullopt;
+    }
+    S.ProfilesPath = V; // read at the first AUTO loop, written at exit
+  }
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);
     if (!S.Devices)

@@ -252,6 +252,20 @@ double AutoTrials::typical(AutoTrial T) const {
                    : *std::min_element(V.begin(), V.end());
 }
 
+void AutoTrials::restore(const std::array<double, 4> &Typical) {
+  Executions = Opened;
+  Settled = true;
+  for (AutoTrial T : Trials) {
+    int I = static_cast<int>(T);
+    Times[I].clear();
+    Runs[I] = 0;
+    if (std::isfinite(Typical[I])) {
+      Times[I].push_back(Typical[I]);
+      Runs[I] = 1;
+    }
+  }
+}
+
 std::optional<AutoTrial> AutoTrials::warmRetry() const {
   if (Devices <= 1 || Executions < Opened || Settled)
     return std::nullopt;

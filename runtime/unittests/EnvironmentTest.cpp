@@ -211,6 +211,16 @@ TEST(Environment, TracePath) {
             "/tmp/a b.json");
 }
 
+TEST(Environment, ProfilesPath) {
+  EXPECT_EQ(read({})->ProfilesPath, "") << "profiles live within a run";
+  EXPECT_EQ(read({{"HOMP_PROFILES", "/tmp/my runs/p.txt"}})->ProfilesPath,
+            "/tmp/my runs/p.txt");
+  std::string Error;
+  EXPECT_FALSE(read({{"HOMP_PROFILES", ""}}, Error));
+  EXPECT_EQ(Error, "HOMP_PROFILES='' is not valid; expected the path of a "
+                   "file to keep AUTO's profiles in across runs");
+}
+
 TEST(Environment, MachineFile) {
   EXPECT_EQ(read({})->MachineFile, "") << "no file: calibrate";
   std::optional<Settings> S = read({{"OMP_DEV_SPEC_FILE", "/m/fornax.ini"}});

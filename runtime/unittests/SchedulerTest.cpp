@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 #include <map>
 #include <thread>
@@ -327,6 +329,21 @@ TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
   T.record(AutoTrial::Dynamic, 8);
   EXPECT_EQ(T.typical(AutoTrial::Dynamic), 6);
   EXPECT_EQ(T.next(), AutoTrial::Balanced);
+}
+
+TEST(AutoTrials, StartsFromASavedProfile) {
+  AutoTrials T(4);
+  const double Inf = std::numeric_limits<double>::infinity();
+  T.restore({3, 2, 1, Inf});
+  EXPECT_EQ(T.executions(), AutoTrials::Opening);
+  EXPECT_FALSE(T.retryingNext());
+  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
+  EXPECT_EQ(T.typical(AutoTrial::Model), 2);
+  EXPECT_TRUE(std::isinf(T.typical(AutoTrial::Alone)));
+  // It goes on learning: dynamic got slower in this run.
+  for (int I = 0; I < 3; ++I)
+    T.record(AutoTrial::Dynamic, 5);
+  EXPECT_EQ(T.next(), AutoTrial::Model);
 }
 
 TEST(AutoTrials, OneDeviceIsAlwaysBalanced) {

@@ -55,6 +55,10 @@ struct Settings {
   /// empty: none (calibrate). MachineVariable names the one it came from.
   std::string MachineFile;
   std::string MachineVariable;
+  /// HOMP_PROFILES: the file AUTO's profiles are read from at start and
+  /// written to at exit (SavedProfiles.h); empty: none (AUTO learns anew
+  /// in every run).
+  std::string ProfilesPath;
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).

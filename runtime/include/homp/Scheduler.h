@@ -138,6 +138,10 @@ public:
   void record(AutoTrial T, double Seconds);
   /// The typical time of T so far; +infinity when it has not run.
   double typical(AutoTrial T) const;
+  /// Starts from a saved profile (SavedProfiles.h): the trials' typical
+  /// times Typical (+infinity: not run) stand for the opening, and no trial
+  /// runs again.
+  void restore(const std::array<double, 4> &Typical);
   /// Executions recorded.
   int executions() const { return Executions; }
 

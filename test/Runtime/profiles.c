@@ -1,0 +1,60 @@
+// HOMP_PROFILES=FILE keeps what AUTO learned across runs: the first run
+// samples and tries, and writes its profile at exit; the next run starts
+// from it ("saved profile" in HOMP_INFO), without sampling. Both give the
+// sequential answer. A file that is not a profiles file is left alone, with
+// a warning; a file that cannot be written is a warning at exit.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: rm -rf %t.prof %t.copy && env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: FileCheck %s --check-prefix=FILE < %t.prof
+// RUN: env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=AGAIN
+// RUN: env HOMP_PROFILES=%t.prof %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// RUN: FileCheck %s --check-prefix=FILE < %t.prof
+// RUN: echo "not a profiles file" > %t.bad && cp %t.bad %t.copy
+// RUN: env HOMP_PROFILES=%t.bad %t 2>&1 | FileCheck %s --check-prefix=BAD -DFILE=%t.bad
+// RUN: cmp %t.bad %t.copy
+// RUN: env HOMP_PROFILES=%t.missing/dir/p %t 2>&1 | FileCheck %s --check-prefix=UNWRITABLE -DFILE=%t.missing/dir/p
+// RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
+// FIRST: iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling)
+// FIRST: PASS
+// FILE: # homp profiles 1
+// FILE-NEXT: profile devices=0,1,2,3 class=15 learned={{[0-9]+}} split={{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}} trials={{[0-9.e+-]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}} region={{.*}}profiles.c:{{[0-9]+}}:1
+// FILE-NOT: profile
+// AGAIN-NOT: sampling
+// AGAIN: iterations on {{[1-4]}} device{{s?}}; schedule AUTO: {{.*}}(saved profile, HOMP_PROFILES; {{.*}}fastest of the trials: balanced split
+// AGAIN-NOT: sampling
+// AGAIN: PASS
+// QUIET-NOT: homp:
+// QUIET: PASS
+// BAD: homp: warning: HOMP_PROFILES='[[FILE]]': line 1: expected '# homp profiles 1'; AUTO starts without saved profiles, and the file is left as it is
+// BAD: PASS
+// UNWRITABLE: PASS
+// UNWRITABLE-NEXT: homp: warning: HOMP_PROFILES='[[FILE]]': cannot be written (No such file or directory); AUTO's profiles of this run are lost
+// EMPTY: homp: error: HOMP_PROFILES='' is not valid; expected the path of a file to keep AUTO's profiles in across runs
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 20011; // 15 bits: size class 15
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y),
+         *ref = malloc(n * sizeof *ref);
+  for (int i = 0; i < n; ++i) {
+    x[i] = i % 13;
+    y[i] = ref[i] = i % 7;
+  }
+  for (int t = 0; t < 12; ++t) {
+    for (int i = 0; i < n; ++i)
+      ref[i] += 0.5 * x[i];
+#pragma omp target device(*) map(to: x[0:n] dist_data(ALIGN(loop))) \
+    map(tofrom: y[0:n] dist_data(ALIGN(loop)))
+#pragma omp parallel for distribute dist_schedule(target: [AUTO])
+    loop: for (int i = 0; i < n; ++i)
+      y[i] += 0.5 * x[i];
+  }
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += y[i] != ref[i];
+  printf(bad ? "FAIL: %d wrong\n" : "PASS\n", bad);
+  fflush(stdout);
+  return bad != 0;
+}
