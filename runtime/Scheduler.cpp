@@ -258,11 +258,8 @@ void AutoTrials::restore(const std::array<double, 4> &Typical) {
   for (AutoTrial T : Trials) {
     int I = static_cast<int>(T);
     Times[I].clear();
-    Runs[I] = 0;
-    if (std::isfinite(Typical[I])) {
+    if (std::isfinite(Typical[I]))
       Times[I].push_back(Typical[I]);
-      Runs[I] = 1;
-    }
   }
 }
 
@@ -272,8 +269,8 @@ std::optional<AutoTrial> AutoTrials::warmRetry() const {
   double Best = std::numeric_limits<double>::infinity();
   for (AutoTrial T : Trials)
     Best = std::min(Best, typical(T));
-  for (AutoTrial T : {AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
-    if (Runs[static_cast<int>(T)] == 1 && typical(T) <= RetryWithin * Best)
+  for (AutoTrial T : Trials)
+    if (!Warm[static_cast<int>(T)] && typical(T) <= RetryWithin * Best)
       return T;
   return std::nullopt;
 }
@@ -299,7 +296,8 @@ void AutoTrials::record(AutoTrial T, double Seconds) {
     ++Retries;
   else if (Executions >= Opened)
     Settled = true; // the retries come right after the opening, or never
-  ++Runs[static_cast<int>(T)];
+  if (Executions >= Opened)
+    Warm[static_cast<int>(T)] = true;
   ++Executions;
   std::vector<double> &V = Times[static_cast<int>(T)];
   V.push_back(Seconds);

@@ -45,10 +45,10 @@ KERNELS = [
 ]
 # Issue 8 compares AXPY of 10^7 over device(*, host) with the host alone.
 SIZE_FOR = {("axpy", "with host"): 10_000_000}
-# AUTO learns over its first 6 to 9 executions (a sample, its 5 trials, up
-# to 3 of them again warm: docs/UserGuide.md "Load balancing"); the timed
+# AUTO learns over its first 6 to 10 executions (a sample, its 5 trials, up
+# to 4 of them again warm: docs/UserGuide.md "Load balancing"); the timed
 # executions come after.
-WARMUP, REPS = 10, 5
+WARMUP, REPS = 11, 5
 ALONE_WARMUP, ALONE_REPS = 1, 2
 COMPUTE_BOUND = ("matmul", "bm2d")
 

@@ -243,14 +243,15 @@ TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   EXPECT_EQ(T.typical(AutoTrial::Model), 6);
   EXPECT_EQ(T.typical(AutoTrial::Dynamic), 2);
   EXPECT_EQ(T.typical(AutoTrial::Alone), 9);
-  // The trials within 4x of the best (2) run again, warm: the model's
-  // split and dynamic; alone (9) does not.
-  EXPECT_TRUE(T.retryingNext());
-  EXPECT_EQ(T.next(), AutoTrial::Model);
-  T.record(AutoTrial::Model, 3);
+  // Every trial within 8x of the best (2) runs again, warm, in order.
+  const double Warm[] = {4, 3, 2, 9};
+  for (AutoTrial Again : {AutoTrial::Balanced, AutoTrial::Model,
+                          AutoTrial::Dynamic, AutoTrial::Alone}) {
+    EXPECT_TRUE(T.retryingNext());
+    ASSERT_EQ(T.next(), Again);
+    T.record(Again, Warm[static_cast<int>(Again)]);
+  }
   EXPECT_EQ(T.typical(AutoTrial::Model), 3);
-  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
-  T.record(AutoTrial::Dynamic, 2);
   EXPECT_FALSE(T.retryingNext());
   // Dynamic is fastest; every 16th execution the runner-up (the model's
   // split, 3) runs again.
@@ -265,18 +266,22 @@ TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Model)], 2);
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 0);
   EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Alone)], 0);
-  EXPECT_EQ(T.executions(), 39);
+  EXPECT_EQ(T.executions(), 41);
 }
 
 TEST(AutoTrials, RetriesColdTrialsOnceWarm) {
   // The benchmark's AXPY over devices 4x and 20x slower: dynamic's first
-  // execution took 12.6 ms, cold; warm it takes 1.1 ms. The model's split
-  // (34.7 ms, over 4x the best) is not tried again, and once dynamic's
-  // warm time is in, neither is alone (13.7 ms).
+  // execution took 12.6 ms, cold; warm it takes 1.1 ms. The balanced split
+  // runs again first (2.2 ms warm); then the model's split (34.7 ms, over
+  // 8x the best) is not tried again, dynamic is, and once its warm time is
+  // in, alone (13.7 ms) is not.
   AutoTrials T(4);
   const double Seconds[] = {11.6, 6.8, 34.7, 12.6, 13.7};
   for (double S : Seconds)
     T.record(T.next(), S);
+  EXPECT_EQ(T.next(), AutoTrial::Balanced);
+  EXPECT_TRUE(T.retryingNext());
+  T.record(AutoTrial::Balanced, 2.2);
   EXPECT_EQ(T.next(), AutoTrial::Dynamic);
   EXPECT_TRUE(T.retryingNext());
   T.record(AutoTrial::Dynamic, 1.1);
@@ -294,7 +299,7 @@ TEST(AutoTrials, RetriesColdTrialsOnceWarm) {
     Again += U.retryingNext();
     U.record(U.next(), 10);
   }
-  EXPECT_EQ(Again, 3);
+  EXPECT_EQ(Again, 4);
 }
 
 TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
@@ -303,9 +308,9 @@ TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
     AutoTrial Next = T.next();
     T.record(Next, Next == AutoTrial::Model ? 1 : 2);
   }
-  // All three (1 and 2, within 4x of 1) run again, warm, no faster.
-  for (AutoTrial Again :
-       {AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone}) {
+  // All four (1 and 2, within 8x of 1) run again, warm, no faster.
+  for (AutoTrial Again : {AutoTrial::Balanced, AutoTrial::Model,
+                          AutoTrial::Dynamic, AutoTrial::Alone}) {
     ASSERT_EQ(T.next(), Again);
     T.record(Again, Again == AutoTrial::Model ? 1 : 2);
   }
@@ -317,17 +322,19 @@ TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
   AutoTrials T(2);
   for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Balanced,
                       AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
-    T.record(A, A == AutoTrial::Dynamic ? 1 : 5); // none within 4x: no retry
+    T.record(A, A == AutoTrial::Dynamic ? 1 : 9);
+  // Only dynamic is within 8x of the best (itself): it runs again, warm.
+  EXPECT_TRUE(T.retryingNext());
   EXPECT_EQ(T.next(), AutoTrial::Dynamic);
   // Dynamic slows down: once its fast time is more than three executions
   // old, the balanced split runs next.
-  for (double Seconds : {6, 7}) {
+  for (double Seconds : {10, 11}) {
     T.record(AutoTrial::Dynamic, Seconds);
     EXPECT_EQ(T.typical(AutoTrial::Dynamic), 1);
     EXPECT_EQ(T.next(), AutoTrial::Dynamic);
   }
-  T.record(AutoTrial::Dynamic, 8);
-  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 6);
+  T.record(AutoTrial::Dynamic, 12);
+  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 10);
   EXPECT_EQ(T.next(), AutoTrial::Balanced);
 }
 

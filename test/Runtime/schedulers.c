@@ -136,9 +136,9 @@ static void axpy(int n) {
 }
 
 int main(void) {
-  // AUTO: a sample, its five trials, up to three of them again (warm), then
+  // AUTO: a sample, its five trials, up to four of them again (warm), then
   // its choice.
-  run(1001, 11);
+  run(1001, 12);
   run(3, 2);
   run(1, 1);
   run(0, 1);

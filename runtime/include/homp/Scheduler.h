@@ -115,10 +115,11 @@ const char *autoTrialName(AutoTrial T);
 /// after the sample, two balanced executions (the split settles), then the
 /// model's split, dynamic and alone once each. Those first executions are
 /// cold (page faults in new storage, caches), and a trial's first time can
-/// be several times its time once warm: each trial that took at most
-/// RetryWithin times the best so far runs once more, right after them
-/// (measured: SCHED_DYNAMIC over devices 4x and 20x slower, 12.6 ms in its
-/// trial, 1.1 ms warm). From
+/// be several times its time once warm: each trial, the balanced split
+/// included, that took at most RetryWithin times the best so far runs once
+/// more, right after them (measured: SCHED_DYNAMIC over devices 4x and 20x
+/// slower, 12.6 ms in its trial, 1.1 ms warm; the balanced split of a
+/// 13-point stencil over 4 equal devices, 5.3 ms cold, 0.8 ms warm). From
 /// then on the one with the shortest time (the shortest of its last three
 /// executions) runs, the runner-up again every 16th execution in case things
 /// changed. With one device: always balanced.
@@ -128,7 +129,7 @@ public:
   static constexpr int Opening = 5;
   /// A trial runs again, warm, when its first time was at most this many
   /// times the best time so far.
-  static constexpr double RetryWithin = 4;
+  static constexpr double RetryWithin = 8;
   explicit AutoTrials(unsigned Devices) : Devices(Devices) {}
   /// What the next execution runs.
   AutoTrial next() const;
@@ -153,7 +154,7 @@ private:
   int Executions = 0;
   int Retries = 0;      ///< warm retries recorded
   bool Settled = false; ///< a steady execution came: no more retries
-  std::array<int, 4> Runs{}; ///< executions per trial
+  std::array<bool, 4> Warm{}; ///< per trial: ran after the opening
   std::array<std::vector<double>, 4> Times; ///< the last three per trial
 };
 
