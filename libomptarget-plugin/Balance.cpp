@@ -122,9 +122,22 @@ const SavedProfile *savedProfile(const ConstructInfo &Info,
 }
 
 void writeSavedProfiles() {
+  const std::string &Path = settings().ProfilesPath;
   std::vector<SavedProfile> Out;
   {
-    std::lock_guard<std::mutex> Lock(ProfilesLock);
+    // The program may exit while another thread schedules a loop; never
+    // wait for it for long (a thread that called exit() from a device's
+    // job while the lock's holder waits for that job would wait forever).
+    std::unique_lock<std::mutex> Lock(ProfilesLock, std::defer_lock);
+    for (int Try = 0; Try < 1000 && !Lock.try_lock(); ++Try)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!Lock.owns_lock()) {
+      std::fprintf(stderr,
+                   "homp: warning: HOMP_PROFILES='%s': not written: a loop "
+                   "was being scheduled when the program ended\n",
+                   Path.c_str());
+      return;
+    }
     for (const auto &[Key, P] : profiles()) {
       if (!P.Split)
         continue;
@@ -148,7 +161,6 @@ void writeSavedProfiles() {
           }))
         Out.push_back(Old);
   }
-  const std::string &Path = settings().ProfilesPath;
   // A file of its own: processes ending at once never mix their writes.
   std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
   std::string Text = writeProfiles(Out);
