@@ -56,5 +56,8 @@ int main(void) {
     bad += y[i] != ref[i];
   printf(bad ? "FAIL: %d wrong\n" : "PASS\n", bad);
   fflush(stdout);
+  free(x);
+  free(y);
+  free(ref);
   return bad != 0;
 }
