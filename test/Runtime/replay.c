@@ -3,6 +3,7 @@
 // this execution. Each phase checks the arrays against a sequential run:
 //   scalars  a kernel repeated with scalars that change every time
 //   bounds   its loop bounds change every second time (replay, then plan)
+//   updates  the host changes an input and updates the devices in between
 //   regions  data regions made again, at the same addresses or not, with
 //            sizes that change and come back
 //   cyclic   CYCLIC(3) arrays: several launches per device
@@ -87,6 +88,31 @@ static void bounds(int n) {
     for (int i = (k / 2) % 7; i < n - (k / 2) % 5; ++i)
       ref[i] += x[i] + k;
   expect("bounds", n, y, ref);
+  free(x);
+  free(y);
+  free(ref);
+}
+
+/// The host changes x and updates the devices' parts between kernels: the
+/// repeated launches read the new values.
+static void updates(int n) {
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y),
+         *ref = malloc(n * sizeof *ref);
+  fill(n, x, y, ref);
+#pragma omp target data device(*) map(to: x[0:n] dist_data(BLOCK)) \
+    map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int k = 0; k < 6; ++k) {
+    for (int i = 0; i < n; ++i)
+      x[i] = (i + k) % 9;
+#pragma omp target update device(*) to(x[0:n])
+#pragma omp target teams distribute parallel for device(*)
+    for (int i = 0; i < n; ++i)
+      y[i] += x[i];
+  }
+  for (int k = 0; k < 6; ++k)
+    for (int i = 0; i < n; ++i)
+      ref[i] += (i + k) % 9;
+  expect("updates", n, y, ref);
   free(x);
   free(y);
   free(ref);
@@ -183,6 +209,7 @@ int main(int argc, char **argv) {
   if (!*only) {
     scalars(7, 30);
     bounds(1003);
+    updates(999);
     regions();
     cyclic(1001);
     rows(37, 13);
