@@ -161,19 +161,12 @@ void writeSavedProfiles() {
           }))
         Out.push_back(Old);
   }
-  // A file of its own: processes ending at once never mix their writes.
-  std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
-  std::string Text = writeProfiles(Out);
-  std::FILE *F = std::fopen(Temporary.c_str(), "w");
-  bool Ok = F && std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-  Ok = F && std::fclose(F) == 0 && Ok;
-  if (!Ok || std::rename(Temporary.c_str(), Path.c_str()) != 0) {
+  int Errno = 0;
+  if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty())
     std::fprintf(stderr,
                  "homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
                  "AUTO's profiles of this run are lost\n",
-                 Path.c_str(), std::strerror(errno));
-    std::remove(Temporary.c_str());
-  }
+                 Path.c_str(), std::strerror(Errno));
 }
 
 /// The profile of Key; from the saved profiles when this run has none.

@@ -6,7 +6,6 @@
 
 #include <omp.h>
 
-#include <cstring>
 
 namespace homp {
 
@@ -45,7 +44,7 @@ DeviceChunks::Lease DeviceChunks::acquire(int Device, const abi::Chunk &C,
       return L;
     }
   }
-  if (!Cp->Valid || std::memcmp(&Cp->Held, &C, sizeof C) != 0) {
+  if (!Cp->Valid || !abi::sameChunk(Cp->Held, C)) {
     Cp->Valid = false;
     if (omp_target_memcpy(Cp->Address, &C, sizeof C, 0, 0, Device,
                           hostDevice()) != 0)
@@ -56,6 +55,19 @@ DeviceChunks::Lease DeviceChunks::acquire(int Device, const abi::Chunk &C,
   }
   L.Held = std::move(Held);
   L.Address = Cp->Address;
+  return L;
+}
+
+DeviceChunks::Lease DeviceChunks::pass(DeviceArgs &A, unsigned Entry,
+                                       int Device, bool InHostMemory,
+                                       const abi::Chunk &C, int64_t &BytesIn) {
+  Lease L;
+  if (!InHostMemory)
+    L = acquire(Device, C, BytesIn);
+  if (L)
+    A.setLiteral(Entry, L.address());
+  else
+    A.setEntry(Entry, const_cast<abi::Chunk *>(&C));
   return L;
 }
 

@@ -13,6 +13,8 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_DEVICECHUNKS_H
 #define HOMP_LIBOMPTARGET_PLUGIN_DEVICECHUNKS_H
 
+#include "DeviceArgs.h"
+
 #include "homp/Abi.h"
 
 #include <cstdint>
@@ -51,6 +53,13 @@ public:
   /// another launch of the construct running on Device at the same time,
   /// or cannot be made: the caller then lets libomptarget map the chunk.
   Lease acquire(int Device, const abi::Chunk &C, int64_t &BytesIn);
+
+  /// Makes entry Entry of A, the chunk variable's, pass Device's copy
+  /// holding C (acquire), or, without one (or InHostMemory: the device
+  /// works on the host's memory), map C itself, which must then outlive the
+  /// launch. The lease must be held until the launch returns.
+  Lease pass(DeviceArgs &A, unsigned Entry, int Device, bool InHostMemory,
+             const abi::Chunk &C, int64_t &BytesIn);
 
 private:
   std::once_flag Made;

@@ -378,11 +378,8 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
       // copies (the chunk, scalars) is counted before.
       DeviceArgs Launch(A.args());
       Launch.args().Tripcount = Trip;
-      DeviceChunks::Lease Chunk;
-      if (!S.InHostMemory)
-        Chunk = K.Info->Chunks.acquire(S.Device, S.Chunk, S.BytesIn);
-      if (Chunk)
-        Launch.setLiteral(E.Chunk, Chunk.address());
+      DeviceChunks::Lease Chunk = K.Info->Chunks.pass(
+          Launch, E.Chunk, S.Device, S.InHostMemory, S.Chunk, S.BytesIn);
       S.BytesIn += Launch.bytesIn();
       S.BytesOut += Launch.bytesOut();
       Rc = injectedFault(S.Device, FaultSpec::Launch)

@@ -76,23 +76,6 @@ std::string cacheFolder(std::string &Why) {
   return Folder;
 }
 
-/// Writes Text to Path through a file of its own, so that processes
-/// calibrating at once never read half a file; "" or what went wrong.
-std::string writeAtomically(const std::string &Path, const std::string &Text) {
-  std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
-  std::FILE *F = std::fopen(Temporary.c_str(), "w");
-  if (!F)
-    return "cannot write " + Temporary + ": " + std::strerror(errno);
-  bool Written = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-  Written &= std::fclose(F) == 0;
-  if (!Written || std::rename(Temporary.c_str(), Path.c_str()) != 0) {
-    std::string Why = "cannot write " + Path + ": " + std::strerror(errno);
-    std::remove(Temporary.c_str());
-    return Why;
-  }
-  return "";
-}
-
 /// The settings of the variables Names only, so that homp-info can show
 /// the model while other variables are invalid.
 std::optional<Settings> readOnly(std::initializer_list<std::string> Names,
@@ -168,6 +151,26 @@ Loaded makeModel() {
 }
 
 } // namespace
+
+std::string writeAtomically(const std::string &Path, const std::string &Text,
+                            int *Errno) {
+  std::string Temporary = Path + "." + std::to_string(getpid()) + ".tmp";
+  auto Failed = [&](const std::string &File) {
+    int E = errno;
+    if (Errno)
+      *Errno = E;
+    std::remove(Temporary.c_str());
+    return "cannot write " + File + ": " + std::strerror(E);
+  };
+  std::FILE *F = std::fopen(Temporary.c_str(), "w");
+  if (!F)
+    return Failed(Temporary);
+  bool Written = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+  Written &= std::fclose(F) == 0;
+  if (!Written || std::rename(Temporary.c_str(), Path.c_str()) != 0)
+    return Failed(Path);
+  return "";
+}
 
 const MachineModel *tryMachineModel(std::string &Error) {
   static const Loaded L = makeModel();

@@ -26,6 +26,12 @@ const MachineModel *tryMachineModel(std::string &Error);
 /// tryMachineModel(), with an error fatal.
 const MachineModel &machineModel();
 
+/// Writes Text to Path through a file of its own, so that processes writing
+/// at once never leave or read half a file; "" or what went wrong (and, in
+/// Errno, the error number).
+std::string writeAtomically(const std::string &Path, const std::string &Text,
+                            int *Errno = nullptr);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_MACHINE_H

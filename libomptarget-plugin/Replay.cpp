@@ -24,17 +24,6 @@ bool passedByValue(const ArgEntry &E) {
   return E.Type & (MapLiteral | MapPrivate);
 }
 
-bool sameLoops(const abi::Chunk &A, const abi::Chunk &B) {
-  for (unsigned L = 0; L < MaxRank; ++L) {
-    const abi::ChunkLoop &X = A.Loops[L], &Y = B.Loops[L];
-    if (X.First != Y.First || X.Bound != Y.Bound || X.Step != Y.Step ||
-        X.First32 != Y.First32 || X.Bound32 != Y.Bound32 ||
-        X.Step32 != Y.Step32)
-      return false;
-  }
-  return true;
-}
-
 /// Device D's launches of P with the arguments A (D's copy of clang's).
 void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
                DeviceArgs &A) {
@@ -50,13 +39,8 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
     DeviceArgs &Launch = Copy ? *Copy : A;
     Launch.args().Tripcount = Trip;
     int64_t Bytes = 0;
-    DeviceChunks::Lease Held;
-    if (!D.InHostMemory)
-      Held = P.Info->Chunks.acquire(D.Id, Chunk, Bytes);
-    if (Held)
-      Launch.setLiteral(P.ChunkEntry, Held.address());
-    else
-      Launch.setEntry(P.ChunkEntry, &Chunk);
+    DeviceChunks::Lease Held = P.Info->Chunks.pass(
+        Launch, P.ChunkEntry, D.Id, D.InHostMemory, Chunk, Bytes);
     std::chrono::steady_clock::time_point Began =
         std::chrono::steady_clock::now();
     if (__tgt_target_kernel(P.Loc, D.Id, P.NumTeams, P.ThreadLimit, P.HostPtr,
@@ -75,7 +59,7 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
 
 bool PreparedLaunch::matches(const std::vector<long long> &V,
                              const abi::Chunk &L, uint64_t G) const {
-  return G == Generation && V == Values && sameLoops(L, Loops);
+  return G == Generation && V == Values && abi::sameChunk(L, Loops);
 }
 
 bool replayAllowed() {

@@ -38,13 +38,12 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
   return S;
 }
 
-/// Runs Job(A, P) for each position P with device storage of each array of
-/// Arrays, one job per device doing all of its arrays in order, all devices
-/// at once: one hand-off to the devices' proxies for a whole construct.
-/// False with the first error if any job failed.
+/// Runs Job(I, P) for each position P with device storage of each array
+/// Arrays[I], one job per device doing all of its arrays in order, all
+/// devices at once: one hand-off to the devices' proxies for a whole
+/// construct. False with the first error if any job failed.
 bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
-                 const std::function<bool(const ResidentArray &, unsigned,
-                                          std::string &)> &Job,
+                 const std::function<bool(size_t, unsigned, std::string &)> &Job,
                  std::string &Error) {
   int Host = hostDevice();
   std::vector<int> Devices;
@@ -56,10 +55,11 @@ bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
   std::vector<std::string> Errors(Devices.size());
   std::vector<char> Failed(Devices.size(), 0);
   runOnDevices(Devices, Host, [&](unsigned I) {
-    for (const ResidentArray *A : Arrays)
-      for (unsigned P = 0; P < A->Dist.Devices.size() && !Failed[I]; ++P)
-        if (A->Dist.Devices[P] == Devices[I])
-          Failed[I] = !Job(*A, P, Errors[I]);
+    for (size_t A = 0; A < Arrays.size(); ++A)
+      for (unsigned P = 0; P < Arrays[A]->Dist.Devices.size() && !Failed[I];
+           ++P)
+        if (Arrays[A]->Dist.Devices[P] == Devices[I])
+          Failed[I] = !Job(A, P, Errors[I]);
   });
   for (size_t I = 0; I < Failed.size(); ++I)
     if (Failed[I]) {
@@ -207,8 +207,7 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
     BytesIn[I].assign(Arrays[I]->Dist.Devices.size(), 0);
   auto FreeAll = [&] {
     for (std::unique_ptr<ResidentArray> &A : Arrays)
-      if (!A->Storage.empty())
-        freeAll(*A);
+      freeAll(*A);
   };
   // Allocated one after the other, so each is placed away from the last;
   // then copied in by every device at once.
@@ -217,14 +216,10 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
       FreeAll();
       return {};
     }
-  auto Index = [&](const ResidentArray &A) {
-    return static_cast<size_t>(std::find(Made.begin(), Made.end(), &A) -
-                               Made.begin());
-  };
   bool Ok = forEachPart(
       {Made.begin(), Made.end()},
-      [&](const ResidentArray &A, unsigned P, std::string &Why) {
-        size_t I = Index(A);
+      [&](size_t I, unsigned P, std::string &Why) {
+        const ResidentArray &A = *Made[I];
         if (!CopyIn[I])
           return true;
         TraceOnReturn Trace{A.Dist.Devices[P],
@@ -323,14 +318,11 @@ bool releaseResidents(const std::vector<Release> &Releases,
   }
   if (Gone.empty())
     return true;
-  auto Index = [&](const ResidentArray &A) {
-    return Which[static_cast<size_t>(
-        std::find(Gone.begin(), Gone.end(), &A) - Gone.begin())];
-  };
   return forEachPart(
       {Gone.begin(), Gone.end()},
-      [&](const ResidentArray &A, unsigned P, std::string &Why) {
-        size_t I = Index(A);
+      [&](size_t G, unsigned P, std::string &Why) {
+        const ResidentArray &A = *Gone[G];
+        size_t I = Which[G];
         TraceOnReturn Trace{A.Dist.Devices[P],
                             "copy out '" + A.Name + "' (" + A.Where + ")",
                             std::chrono::steady_clock::now(), BytesOut[I][P]};
@@ -365,7 +357,7 @@ bool updateResident(const ResidentArray &A, Direction Dir,
   Bytes.assign(A.Dist.Devices.size(), 0);
   return forEachPart(
       {&A},
-      [&](const ResidentArray &, unsigned P, std::string &Why) {
+      [&](size_t, unsigned P, std::string &Why) {
         if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
             Devices.end())
           return true;

@@ -358,6 +358,18 @@ struct ChunkLoop {
 struct Chunk {
   ChunkLoop Loops[MaxRank];
 };
+/// Whether A and B launch the same loops (field by field: their padding
+/// does not count).
+inline bool sameChunk(const Chunk &A, const Chunk &B) {
+  for (unsigned L = 0; L < MaxRank; ++L) {
+    const ChunkLoop &X = A.Loops[L], &Y = B.Loops[L];
+    if (X.First != Y.First || X.Bound != Y.Bound || X.Step != Y.Step ||
+        X.First32 != Y.First32 || X.Bound32 != Y.Bound32 ||
+        X.Step32 != Y.Step32)
+      return false;
+  }
+  return true;
+}
 /// The chunk loop of First, Bound and Step, with their 32-bit copies.
 constexpr ChunkLoop chunkLoop(long long First, long long Bound,
                               long long Step) {
