@@ -11,6 +11,7 @@
 #ifndef HOMP_CLANG_PLUGIN_CONSTRUCTMODEL_H
 #define HOMP_CLANG_PLUGIN_CONSTRUCTMODEL_H
 
+#include "CanonicalLoop.h"
 #include "Clauses.h"
 #include "Directive.h"
 #include "TokenSynth.h"
@@ -99,6 +100,13 @@ private:
 };
 
 /// The code of every run-time value of a construct, by descriptor record.
+/// The values of a loop's first index, bound and step, as 'long long'.
+struct LoopValues {
+  Code First, Bound, Step;
+};
+LoopValues loopValues(llvm::ArrayRef<clang::Token> Toks,
+                      const CanonicalLoop &L);
+
 struct ConstructValues {
   std::vector<Code> Devices;      ///< per DeviceId / DeviceCount slot
   std::vector<Code> TopologyDims; ///< per dimension (empty for '*')
@@ -107,9 +115,11 @@ struct ConstructValues {
   std::vector<Code> AccessAddresses;
   std::vector<std::string> ReductionVars; ///< per reduction: the variable
   struct DataLoop {
-    std::array<Code, abi::MaxRank> First, Bound, Step, Block;
+    std::array<LoopValues, abi::MaxRank> Loops;
+    std::array<Code, abi::MaxRank> Block;
   };
   std::vector<DataLoop> DataLoops;
+  std::vector<LoopValues> BodyLoops; ///< per body loop (counted ones only)
   Code If;
   std::vector<Code> HaloAddresses; ///< per halo item
 };

@@ -292,11 +292,7 @@ bool DataRewriter::labelledLoop(const std::string &Label,
               << Label << identifierName(Stmt[I]);
           return false;
         }
-    Values.First[L] = std::move(Code("(long long)(").tokens(Stmt, Lp.Lower).text(")"));
-    Values.Bound[L] = std::move(Code("(long long)(").tokens(Stmt, Lp.Bound).text(")"));
-    Code Step(Lp.StepNegated ? "-(long long)(" : "(long long)(");
-    Lp.Step.empty() ? Step.text("1") : Step.tokens(Stmt, Lp.Step);
-    Values.Step[L] = std::move(Step.text(")"));
+    Values.Loops[L] = loopValues(Stmt, Lp);
     LL.Loops.push_back(Loop);
   }
   D.DataLoops.push_back(std::move(LL));

@@ -37,6 +37,16 @@ void Code::emit(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc) const {
   }
 }
 
+LoopValues loopValues(ArrayRef<Token> Toks, const CanonicalLoop &L) {
+  LoopValues V;
+  V.First.text("(long long)(").tokens(Toks, L.Lower).text(")");
+  V.Bound.text("(long long)(").tokens(Toks, L.Bound).text(")");
+  V.Step.text(L.StepNegated ? "-(long long)(" : "(long long)(");
+  L.Step.empty() ? V.Step.text("1") : V.Step.tokens(Toks, L.Step);
+  V.Step.text(")");
+  return V;
+}
+
 void deviceValues(ArrayRef<Token> Toks, ArrayRef<DeviceSpec> Specs,
                   ConstructValues &V) {
   for (const DeviceSpec &S : Specs) {
@@ -187,13 +197,22 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
                    Loc);
       break;
     case abi::ValueSlot::DataLoopFirst:
-      Emit(V.DataLoops[S.Item].First[S.Dim], Loc);
+      Emit(V.DataLoops[S.Item].Loops[S.Dim].First, Loc);
       break;
     case abi::ValueSlot::DataLoopBound:
-      Emit(V.DataLoops[S.Item].Bound[S.Dim], Loc);
+      Emit(V.DataLoops[S.Item].Loops[S.Dim].Bound, Loc);
       break;
     case abi::ValueSlot::DataLoopStep:
-      Emit(V.DataLoops[S.Item].Step[S.Dim], Loc);
+      Emit(V.DataLoops[S.Item].Loops[S.Dim].Step, Loc);
+      break;
+    case abi::ValueSlot::BodyLoopFirst:
+      Emit(V.BodyLoops[S.Item].First, Loc);
+      break;
+    case abi::ValueSlot::BodyLoopBound:
+      Emit(V.BodyLoops[S.Item].Bound, Loc);
+      break;
+    case abi::ValueSlot::BodyLoopStep:
+      Emit(V.BodyLoops[S.Item].Step, Loc);
       break;
     case abi::ValueSlot::DataLoopBlock:
       Emit(V.DataLoops[S.Item].Block[S.Dim], Loc);

@@ -7,6 +7,7 @@
 #include "Clauses.h"
 #include "Directive.h"
 #include "StatementScanner.h"
+#include "WorkAnalysis.h"
 
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
@@ -127,6 +128,7 @@ private:
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
   std::vector<AccessInfo> Accesses;
+  WorkInfo Work;
 
   abi::Descriptor D;
   ConstructValues V;
@@ -647,6 +649,8 @@ void Rewriter::accesses() {
       Always.push_back(MI.Name);
   const CanonicalLoop &Inner = Nest.back();
   Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, RC.Ctx);
+  // And how much the body computes, for the machine model.
+  Work = analyzeWork(Stmt, Inner.Body, Vars, RC.Ctx);
   // Warn where the footprint of a distributed array cannot be checked: a
   // use without subscripts, or another subscript in a split dimension (for
   // arrays of enclosing data regions, whose split is not known here, any
@@ -698,6 +702,12 @@ void Rewriter::describe() {
     D.Reductions.push_back({R.Op, Name});
     V.ReductionVars.push_back(Name);
   }
+  D.Operations = Work.Operations;
+  D.BodyLoops = Work.Loops;
+  for (size_t L = 0; L < Work.Loops.size(); ++L)
+    V.BodyLoops.push_back(Work.Loops[L].Counted
+                              ? loopValues(Stmt, Work.Headers[L])
+                              : LoopValues());
   D.SharedMemory = RC.Ctx.UnifiedSharedMemory;
   if (!TargetIf.empty()) {
     D.HasIf = true;

@@ -186,11 +186,18 @@ Profile *profileOf(const ConstructInfo &Info, const ProfileKey &Key) {
   return &P;
 }
 
-/// The machine model, with the devices HOMP_EMULATE slows down slower: an
-/// unknown compute rate first becomes the known devices' mean (or the
-/// nominal rate), so that the slowdown shows.
+/// The machine model, with the devices HOMP_EMULATE slows down slower.
+/// With any device slowed, every unknown compute rate first becomes the
+/// known devices' mean (or the nominal rate): the slowed device's rate
+/// alone would otherwise be the only one known, and the model would take
+/// the others to be as slow.
 MachineModel emulatedModel() {
   MachineModel M = machineModel();
+  bool Emulated = false;
+  for (size_t Id = 0; Id < M.Devices.size(); ++Id)
+    Emulated |= emulationFactor(static_cast<int>(Id)) != 1;
+  if (!Emulated)
+    return M;
   double Known = 0;
   unsigned NKnown = 0;
   for (const DeviceModel &D : M.Devices)
@@ -198,11 +205,9 @@ MachineModel emulatedModel() {
       Known += D.Gflops, ++NKnown;
   for (size_t Id = 0; Id < M.Devices.size(); ++Id) {
     DeviceModel &D = M.Devices[Id];
-    double F = emulationFactor(static_cast<int>(Id));
-    if (F == 1)
-      continue;
     if (!(D.Gflops > 0))
       D.Gflops = NKnown ? Known / NKnown : NominalGflops;
+    double F = emulationFactor(static_cast<int>(Id));
     D.Gflops /= F;
     D.BandwidthMBs /= F;
   }
@@ -223,6 +228,20 @@ std::vector<double> modelWeights(const std::vector<int> &Devices,
                                  const LoopCost &C, int64_t Trips,
                                  bool WithData) {
   return modelShares(emulatedModel(), Devices, C, Trips, WithData);
+}
+
+/// What the model's split of a loop was computed from, for HOMP_INFO.
+std::string modelInputs(const LoopCost &C) {
+  char Text[128];
+  std::snprintf(Text, sizeof Text,
+                "model: %.4g operations, %.4g bytes copied per iteration",
+                C.FlopsPerIteration, C.BytesPerIteration);
+  return Text;
+}
+
+/// Adds a clause to an explanation ("a; b").
+void explain(std::string &Why, const std::string &More) {
+  Why += (Why.empty() ? "" : "; ") + More;
 }
 
 std::string milliseconds(double Seconds) {
@@ -258,6 +277,7 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
     S.Kind = abi::SchedKind::Model2;
     S.Weights = OnlyKept(applyCutoff(
         modelWeights(Devices, C, Trips, /*WithData=*/true), S.Cutoff));
+    S.Why = modelInputs(C);
     if (std::none_of(S.Weights.begin(), S.Weights.end(),
                      [](double W) { return W > 0; }))
       S.Weights = Split;
@@ -290,7 +310,7 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
       : P.Trials->retryingNext() ? std::string("trial again, warm; so far ")
                                  : std::string("fastest of the trials: ");
   Choice += Times;
-  S.Why += (S.Why.empty() ? "" : "; ") + Choice;
+  explain(S.Why, Choice);
 }
 
 } // namespace
@@ -367,6 +387,7 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
     S.Weights = applyCutoff(
         modelWeights(Devices, C, Trips, Kind == abi::SchedKind::Model2),
         S.Cutoff);
+    explain(S.Why, modelInputs(C));
     break;
   case abi::SchedKind::Profile:
   case abi::SchedKind::ModelProfile:
@@ -378,6 +399,8 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
     S.Weights = Kind == abi::SchedKind::ModelProfile
                     ? modelWeights(Devices, C, Trips, /*WithData=*/true)
                     : std::vector<double>(N, 1.0);
+    if (Kind == abi::SchedKind::ModelProfile)
+      explain(S.Why, modelInputs(C));
     break;
   }
   return S;
@@ -454,7 +477,7 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
                (Devices[P] == hostDevice() ? std::string("host")
                                            : std::to_string(Devices[P]));
   if (Why && !Which.empty())
-    *Why += std::string(Why->empty() ? "" : "; ") + "capped by memory: " + Which;
+    explain(*Why, "capped by memory: " + Which);
   return Shares;
 }
 

@@ -67,6 +67,9 @@ ConstructValues readValues(const ConstructInfo &Info,
   V.Reductions.resize(D.Reductions.size());
   V.DataLoops.resize(D.DataLoops.size());
   V.HaloAddresses.resize(D.HaloItems.size());
+  V.BodyLoops.resize(D.BodyLoops.size());
+  for (size_t L = 0; L < D.BodyLoops.size(); ++L)
+    V.BodyLoops[L].Op = D.BodyLoops[L].Op;
   for (size_t L = 0; L < D.DataLoops.size(); ++L) {
     V.DataLoops[L].Nest.Rank = static_cast<unsigned>(D.DataLoops[L].Loops.size());
     for (unsigned J = 0; J < V.DataLoops[L].Nest.Rank; ++J)
@@ -140,6 +143,15 @@ ConstructValues readValues(const ConstructInfo &Info,
       break;
     case abi::ValueSlot::IfCondition:
       V.IfTrue = X != 0;
+      break;
+    case abi::ValueSlot::BodyLoopFirst:
+      V.BodyLoops[S.Item].First = X;
+      break;
+    case abi::ValueSlot::BodyLoopBound:
+      V.BodyLoops[S.Item].Bound = X;
+      break;
+    case abi::ValueSlot::BodyLoopStep:
+      V.BodyLoops[S.Item].Step = X;
       break;
     }
   }

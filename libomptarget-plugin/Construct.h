@@ -81,6 +81,8 @@ struct ConstructValues {
   std::vector<DataLoopValues> DataLoops;
   bool IfTrue = true;
   std::vector<void *> HaloAddresses;
+  /// Per body loop of the descriptor: its bounds (counted loops only).
+  std::vector<LoopBounds> BodyLoops;
 };
 
 /// The values of Info's layout, as the marker received them.

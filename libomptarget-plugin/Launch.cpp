@@ -844,12 +844,13 @@ KernelInstance::~KernelInstance() {
 
 /// What one iteration of loop L costs, for the model: the bytes of the
 /// arrays aligned with the loop copied in and out per iteration, the bytes
-/// of duplicated arrays copied once per device, and (without an analysis
-/// of the body) one operation per iteration of the loops inside it.
+/// of duplicated arrays copied once per device, and the operations the
+/// plugin counted in the body, once per iteration of the loops inside L.
 static LoopCost loopCost(const KernelInstance &K, unsigned L,
                          const LoopNest &Nest) {
   const abi::Descriptor &D = K.Info->Desc;
   LoopCost C;
+  C.FlopsPerIteration = bodyOperations(D, K.Values.BodyLoops);
   for (unsigned I = 0; I < Nest.Rank; ++I)
     if (I != L)
       C.FlopsPerIteration *= static_cast<double>(std::max<int64_t>(1, Nest.Trips[I]));

@@ -5,7 +5,7 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 4 KIND                         kernel|data|enter|exit|update|halo
+//   homp 5 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
@@ -20,6 +20,8 @@
 //   halo DIRECTION                      left|right|left-right|leftright
 //   haloitem STR DIMS                   DIMS: bit mask, 0 for all with halos
 //   cutoff RATIO                        'auto' or a number in [0, 1)
+//   work OPS                            operations outside body loops
+//   bodyloop OP PARENT OPS COUNTED      PARENT: an earlier bodyloop or -1
 //   usm                                 requires unified_shared_memory
 //
 // POLICY is 'full', 'block', 'auto SCHED AMOUNT', 'cyclic B' (B: 1 if
@@ -423,7 +425,9 @@ bool Descriptor::operator==(const Descriptor &O) const {
          Column == O.Column && Devices == O.Devices && Topo == O.Topo &&
          Loops == O.Loops && Label == O.Label && Arrays == O.Arrays &&
          Accesses == O.Accesses && Reductions == O.Reductions &&
-         DataLoops == O.DataLoops && Cut == O.Cut && SharedMemory == O.SharedMemory &&
+         DataLoops == O.DataLoops && Cut == O.Cut &&
+         Operations == O.Operations && BodyLoops == O.BodyLoops &&
+         SharedMemory == O.SharedMemory &&
          HasIf == O.HasIf &&
          Direction == O.Direction && HaloItems == O.HaloItems;
 }
@@ -520,6 +524,15 @@ std::string encodeDescriptor(const Descriptor &D) {
                                                       : realText(D.Cut.Value));
     W.endLine();
   }
+  if (D.Operations) {
+    W.word("work").num(D.Operations);
+    W.endLine();
+  }
+  for (const BodyLoop &L : D.BodyLoops) {
+    W.word("bodyloop").word(compareOpName(L.Op)).num(L.Parent);
+    W.num(L.Operations).num(L.Counted);
+    W.endLine();
+  }
   if (D.SharedMemory) {
     W.word("usm");
     W.endLine();
@@ -598,6 +611,16 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
         Ok = parseReal(W, Out.Cut.Value) && Out.Cut.Value >= 0 &&
              Out.Cut.Value < 1;
       }
+    } else if (Key == "work") {
+      Ok = Out.Operations == 0 && R.num(Out.Operations, 1, INT64_MAX);
+    } else if (Key == "bodyloop") {
+      BodyLoop L;
+      std::string Op;
+      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) &&
+           R.num(L.Parent, -1,
+                 static_cast<int64_t>(Out.BodyLoops.size()) - 1) &&
+           R.num(L.Operations, 0, INT64_MAX) && R.num(L.Counted, 0, 1);
+      Out.BodyLoops.push_back(L);
     } else if (Key == "usm") {
       Ok = !Out.SharedMemory;
       Out.SharedMemory = true;
@@ -677,6 +700,12 @@ std::vector<ValueSlot> valueLayout(const Descriptor &D) {
       Add(ValueSlot::DataLoopStep, I, J);
       if (D.DataLoops[I].Loops[J].Dist.Kind == Policy::Cyclic)
         Add(ValueSlot::DataLoopBlock, I, J);
+    }
+  for (unsigned I = 0; I < D.BodyLoops.size(); ++I)
+    if (D.BodyLoops[I].Counted) {
+      Add(ValueSlot::BodyLoopFirst, I);
+      Add(ValueSlot::BodyLoopBound, I);
+      Add(ValueSlot::BodyLoopStep, I);
     }
   if (D.HasIf)
     Add(ValueSlot::IfCondition, 0);

@@ -50,6 +50,30 @@ std::vector<double> normalized(std::vector<double> W) {
 
 } // namespace
 
+double bodyOperations(const abi::Descriptor &D,
+                      const std::vector<LoopBounds> &Bounds) {
+  size_t N = D.BodyLoops.size();
+  std::vector<double> Work(N);
+  for (size_t I = 0; I < N; ++I)
+    Work[I] = static_cast<double>(D.BodyLoops[I].Operations);
+  double Total = static_cast<double>(D.Operations);
+  // Parents come first: adding from the last loop up, each loop's inner
+  // loops are in its work before it is multiplied out.
+  for (size_t I = N; I-- > 0;) {
+    double Trips = 1;
+    if (D.BodyLoops[I].Counted && I < Bounds.size())
+      if (std::optional<int64_t> T = tripCount(Bounds[I]))
+        Trips = static_cast<double>(*T);
+    double Loop = Trips * Work[I];
+    int Parent = D.BodyLoops[I].Parent;
+    if (Parent >= 0 && static_cast<size_t>(Parent) < I)
+      Work[Parent] += Loop;
+    else
+      Total += Loop;
+  }
+  return std::max(1.0, Total);
+}
+
 std::vector<double> modelShares(const MachineModel &M,
                                 const std::vector<int> &ModelIndex,
                                 const LoopCost &C, int64_t Iterations,

@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 4 kernel",
+    "homp 5 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -234,6 +234,12 @@ Descriptor everything() {
                  {"l 2", {loop(CompareOp::LessEqual, policy(Policy::Auto))}}};
   D.Cut.Kind = Cutoff::Given;
   D.Cut.Value = 0.15;
+  // for (k ...) { for (l ...) ...; for (m ...) ...; } while (...) for (...)
+  D.Operations = 3;
+  D.BodyLoops = {{CompareOp::Less, -1, 2, true},
+                 {CompareOp::GreaterEqual, 0, 7, false},
+                 {CompareOp::NotEqual, 0, 0, true},
+                 {CompareOp::LessEqual, -1, 9223372036854775807, true}};
   D.SharedMemory = true;
   D.HasIf = true;
   D.HaloItems = {{"uold", 0}, {"a b", 5}};
@@ -274,7 +280,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 4 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 5 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -301,7 +307,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 4 kernel\n"
+            "homp 5 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
@@ -540,8 +546,8 @@ TEST(AbiRoundTrip, UnifiedSharedMemory) {
     D.SharedMemory = true;
     EXPECT_TRUE(roundTrips(D)) << constructName(K);
   }
-  refusal("homp 4 data\nloc 3:a.c 1 2\nusm\nusm\n");
-  refusal("homp 4 data\nloc 3:a.c 1 2\nusm 1\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2\nusm\nusm\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2\nusm 1\n");
 }
 
 TEST(AbiRoundTrip, IfClause) {
@@ -563,7 +569,7 @@ TEST(AbiRoundTrip, CutoffOfEveryKind) {
 }
 
 TEST(AbiDecode, SchedulesAndCutoffsAreChecked) {
-  std::string K = "homp 4 kernel\nloc 3:a.c 1 2\n";
+  std::string K = "homp 5 kernel\nloc 3:a.c 1 2\n";
   for (const char *Good :
        {"loop lt 0 auto auto -", "loop lt 0 auto dynamic 5",
         "loop lt 0 auto guided 2.5%", "loop lt 0 auto profile 100%",
@@ -641,7 +647,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
   for (const std::string &Bad :
        {Replace("halo leftright", "halo up"), Replace("haloitem 1:a 1", "haloitem 1:a 8"),
         Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-        Replace("homp 4 halo", "homp 4 data")})
+        Replace("homp 5 halo", "homp 5 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 
@@ -702,6 +708,12 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
       [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
       [](Descriptor &D) { D.HasIf = false; },
+      [](Descriptor &D) { D.Operations = 4; },
+      [](Descriptor &D) { D.BodyLoops[1].Op = CompareOp::Greater; },
+      [](Descriptor &D) { D.BodyLoops[1].Parent = -1; },
+      [](Descriptor &D) { D.BodyLoops[1].Operations = 8; },
+      [](Descriptor &D) { D.BodyLoops[1].Counted = true; },
+      [](Descriptor &D) { D.BodyLoops.pop_back(); },
       [](Descriptor &D) { D.SharedMemory = false; },
       [](Descriptor &D) { D.HaloItems[0].Name = "u"; },
       [](Descriptor &D) { D.HaloItems[1].Dims = 4; },
@@ -719,12 +731,15 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
 //===----------------------------------------------------------------------===//
 
 TEST(AbiDecode, OtherVersionsAreRefusedAsCompiledByAnotherHomp) {
-  std::string Rest = encodeDescriptor(minimal()).substr(7); // after "homp 4 "
+  std::string V = std::to_string(Version);
+  std::string Rest = encodeDescriptor(minimal()).substr(6 + V.size());
   for (const std::string &Text :
-       {"homp 3 " + Rest, "homp 5 " + Rest, "homp 40 " + Rest,
-        "homp -4 " + Rest, "homp x " + Rest, "HOMP 4 " + Rest, "homq 4 " + Rest,
+       {"homp " + std::to_string(Version - 1) + " " + Rest,
+        "homp " + std::to_string(Version + 1) + " " + Rest,
+        "homp " + V + "0 " + Rest, "homp -" + V + " " + Rest,
+        "homp x " + Rest, "HOMP " + V + " " + Rest, "homq " + V + " " + Rest,
         std::string("homp"), std::string("homp "), std::string(""),
-        std::string("hello, world"), " homp 4 " + Rest}) {
+        std::string("hello, world"), " homp " + V + " " + Rest}) {
     std::string Error = refusal(Text);
     EXPECT_TRUE(contains(Error, "compiled by another version of homp"))
         << Error;
@@ -787,9 +802,9 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 4 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 5 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 4\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 5\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
@@ -866,86 +881,97 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
        "block\nloop lt 0 "
        "block"},
       {"dataloop 1:l 1\nloop lt 0 block", "dataloop 1:l 0"},
+      {"work 1", "work 0"},
+      {"work 9223372036854775807", "work -1"},
+      {"bodyloop lt -1 0 1", "bodyloop lt -2 0 1"},
+      {"bodyloop lt -1 0 1", "bodyloop lt 0 0 1"}, // its parent comes first
+      {"bodyloop lt -1 0 1\nbodyloop gt 0 0 1",
+       "bodyloop lt -1 0 1\nbodyloop gt 1 0 1"},
+      {"bodyloop lt -1 0 1", "bodyloop lt -1 -1 1"},
+      {"bodyloop lt -1 0 0", "bodyloop lt -1 0 2"},
   };
   for (const auto &C : Cases) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 4 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 4 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 4 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 5 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 5 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 5 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 4 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 5 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 4 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 5 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 4 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 5 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 4 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 5 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 4 data\n"),
+  EXPECT_EQ(refusal("homp 5 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 4 data\nif\n"),
+  EXPECT_EQ(refusal("homp 5 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 4 data\nloc 4:a.c 1 2\n");
-  refusal("homp 4 data\nloc 100:a.c 1 2\n");
-  refusal("homp 4 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 5 data\nloc 4:a.c 1 2\n");
+  refusal("homp 5 data\nloc 100:a.c 1 2\n");
+  refusal("homp 5 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 4 data\nloc 8:a.c 1 2\n");
+  refusal("homp 5 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 4 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 4 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 5 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 4 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 5 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal(Head + "work 2\nwork 3\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 4 data\nloc a.c 1 2\n");
-  refusal("homp 4 data\nloc :a.c 1 2\n");
-  refusal("homp 4 data\nloc 3a.c 1 2\n");
-  refusal("homp 4 data\nloc -3:a.c 1 2\n");
+  refusal("homp 5 data\nloc a.c 1 2\n");
+  refusal("homp 5 data\nloc :a.c 1 2\n");
+  refusal("homp 5 data\nloc 3a.c 1 2\n");
+  refusal("homp 5 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 4 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 4 data\nloc  3:a.c 1 2\n");
-  refusal("homp 4 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 4 data\n loc 3:a.c 1 2\n");
-  refusal("homp 4 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 4 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 4 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 5 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 5 data\nloc  3:a.c 1 2\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 5 data\n loc 3:a.c 1 2\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 5 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 4 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 4 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 5 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 5 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");
   refusal(Head + "access 1:x 1 0 ? ?\n");
   refusal(Head + "array 1:x to 1 1\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none none\n");
+  refusal(Head + "work 2 1\n");
+  refusal(Head + "bodyloop lt -1 2 1 0\n");
 }
 
 TEST(AbiDecode, MissingFieldsAreRefused) {
@@ -957,6 +983,8 @@ TEST(AbiDecode, MissingFieldsAreRefused) {
   refusal(Head + "loop lt 0 cyclic\n");
   refusal(Head + "loop lt block\n");
   refusal(Head + "loop lt 0 align to 1:x 1\n");
+  refusal(Head + "work\n");
+  refusal(Head + "bodyloop lt -1 2\n");
 }
 
 // The decoder starts from an empty descriptor: nothing of an earlier one
@@ -1017,6 +1045,12 @@ const char *slotName(ValueSlot::KindTy K) {
     return "IfCondition";
   case ValueSlot::HaloAddress:
     return "HaloAddress";
+  case ValueSlot::BodyLoopFirst:
+    return "BodyLoopFirst";
+  case ValueSlot::BodyLoopBound:
+    return "BodyLoopBound";
+  case ValueSlot::BodyLoopStep:
+    return "BodyLoopStep";
   }
   return "?";
 }
@@ -1037,7 +1071,8 @@ TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
   // cyclic loops, per array its base, element size, lower bounds and
   // lengths, extents of inner dimensions and cyclic block sizes, access
   // addresses, reduction address/size/type, data loops' bounds and steps
-  // (and block sizes), the if condition.
+  // (and block sizes), counted body loops' bounds and steps, the if
+  // condition.
   EXPECT_EQ(layoutText(valueLayout(everything())),
             // One 0, All, Range 2, From 3, Host, Default.
             "DeviceId(0, 0)\n"
@@ -1097,6 +1132,16 @@ TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
             "DataLoopFirst(1, 0)\n"
             "DataLoopBound(1, 0)\n"
             "DataLoopStep(1, 0)\n"
+            // Body loops 0, 2 and 3 are counted, 1 is not.
+            "BodyLoopFirst(0, 0)\n"
+            "BodyLoopBound(0, 0)\n"
+            "BodyLoopStep(0, 0)\n"
+            "BodyLoopFirst(2, 0)\n"
+            "BodyLoopBound(2, 0)\n"
+            "BodyLoopStep(2, 0)\n"
+            "BodyLoopFirst(3, 0)\n"
+            "BodyLoopBound(3, 0)\n"
+            "BodyLoopStep(3, 0)\n"
             "IfCondition(0, 0)\n"
             // The halo update's arrays.
             "HaloAddress(0, 0)\n"

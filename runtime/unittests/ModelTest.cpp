@@ -257,3 +257,71 @@ TEST(CapShares, TheIterationsFit) {
               << Trips << " iterations, device " << I;
     }
 }
+
+//===--- Operations of a loop body ----------------------------------------===//
+
+namespace {
+
+homp::abi::BodyLoop bodyLoop(int Parent, int64_t Ops, bool Counted = true,
+                       CompareOp Op = CompareOp::Less) {
+  homp::abi::BodyLoop L;
+  L.Op = Op;
+  L.Parent = Parent;
+  L.Operations = Ops;
+  L.Counted = Counted;
+  return L;
+}
+
+LoopBounds bounds(int64_t First, int64_t Bound, int64_t Step = 1,
+                  CompareOp Op = CompareOp::Less) {
+  return {First, Bound, Step, Op};
+}
+
+} // namespace
+
+TEST(BodyOperations, WithoutLoopsTheBodysCountAtLeastOne) {
+  homp::abi::Descriptor D;
+  EXPECT_EQ(bodyOperations(D, {}), 1); // an empty body is not free
+  D.Operations = 5;
+  EXPECT_EQ(bodyOperations(D, {}), 5);
+}
+
+TEST(BodyOperations, ALoopMultipliesItsBodyByItsTrips) {
+  // s = 0; for (k = 0; k < 64; ++k) s += a[i][k] * b[k][j]; c[i][j] = s;
+  homp::abi::Descriptor D;
+  D.BodyLoops = {bodyLoop(-1, 2)};
+  EXPECT_EQ(bodyOperations(D, {bounds(0, 64)}), 128);
+  // Three more operations outside it; the loop running backwards by 2.
+  D.Operations = 3;
+  D.BodyLoops[0].Op = CompareOp::GreaterEqual;
+  EXPECT_EQ(bodyOperations(D, {bounds(63, 0, -2, CompareOp::GreaterEqual)}),
+            3 + 32 * 2);
+}
+
+TEST(BodyOperations, NestedAndSiblingLoops) {
+  // for (k < 4) { 1 op; for (l < 5) { 2 ops } }  for (m < 3) { 7 ops }
+  homp::abi::Descriptor D;
+  D.Operations = 1;
+  D.BodyLoops = {bodyLoop(-1, 1), bodyLoop(0, 2), bodyLoop(-1, 7)};
+  EXPECT_EQ(bodyOperations(D, {bounds(0, 4), bounds(0, 5), bounds(0, 3)}),
+            1 + 4 * (1 + 5 * 2) + 3 * 7);
+}
+
+TEST(BodyOperations, LoopsNotCountedRunOnce) {
+  // A triangular inner loop (bounds of the loop around it), not counted.
+  homp::abi::Descriptor D;
+  D.BodyLoops = {bodyLoop(-1, 1), bodyLoop(0, 4, /*Counted=*/false)};
+  EXPECT_EQ(bodyOperations(D, {bounds(0, 10), LoopBounds()}), 10 * (1 + 4));
+  // A loop that would not terminate by its values also counts once.
+  D.BodyLoops[1].Counted = true;
+  EXPECT_EQ(bodyOperations(D, {bounds(0, 10), bounds(0, 8, 0)}), 10 * 5);
+}
+
+TEST(BodyOperations, EmptyLoopsAddNothing) {
+  homp::abi::Descriptor D;
+  D.Operations = 2;
+  D.BodyLoops = {bodyLoop(-1, 9)};
+  EXPECT_EQ(bodyOperations(D, {bounds(5, 5)}), 2);
+  D.Operations = 0;
+  EXPECT_EQ(bodyOperations(D, {bounds(5, 0)}), 1);
+}

@@ -15,10 +15,10 @@
 // Without memsize nothing is capped.
 // RUN: env HOMP_MACHINE=%S/../Driver/Inputs/machine.ini HOMP_INFO=1 %t.m1 2>&1 | FileCheck %s --check-prefix=NOCAP
 // CHECK: PASS
-// MODEL: 200000 iterations on 4 devices; schedule MODEL_1_AUTO (capped by memory: 0)
+// MODEL: 200000 iterations on 4 devices; schedule MODEL_1_AUTO (model: 2 operations, 24 bytes copied per iteration; capped by memory: 0)
 // MODEL: PASS
 // FITS: device 0: within its memory in {{[0-9]+}} executions
-// AUTO: schedule AUTO: MODEL_2_AUTO (first execution: machine model; capped by memory: 0)
+// AUTO: schedule AUTO: MODEL_2_AUTO (first execution: machine model; model: 2 operations, 24 bytes copied per iteration; capped by memory: 0)
 // AUTO: 200000 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 5 of 5{{.*}}); cut off: 0, {{[0-9]}}, {{[0-9]}} in
 // AUTO: PASS
 // PROFILE: schedule SCHED_PROFILE_AUTO, sample of 10000 (HOMP_SCHEDULE; capped by memory: 0)

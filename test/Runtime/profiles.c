@@ -14,7 +14,7 @@
 // RUN: cmp %t.bad %t.copy
 // RUN: env HOMP_PROFILES=%t.missing/dir/p %t 2>&1 | FileCheck %s --check-prefix=UNWRITABLE -DFILE=%t.missing/dir/p
 // RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
-// FIRST: iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling)
+// FIRST: iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
 // FIRST: PASS
 // FILE: # homp profiles 1
 // FILE-NEXT: profile devices=0,1,2,3 class=15 learned={{[0-9]+}} split={{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}} trials={{[0-9.e+-]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}} region={{.*}}profiles.c:{{[0-9]+}}:1

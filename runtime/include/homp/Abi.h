@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 4;
+constexpr int Version = 5;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -253,6 +253,24 @@ struct LabelledLoop {
   }
 };
 
+/// A loop inside the body of a kernel's distributed nest, for the
+/// operation count the machine model weighs against copies (HOMP'16 IV.B:
+/// the kernel's FLOPs, "collected through compiler analysis"). Values, when
+/// Counted: its first, bound and step.
+struct BodyLoop {
+  CompareOp Op = CompareOp::Less;
+  int Parent = -1;        ///< the body loop it is in; -1: the nest's body
+  int64_t Operations = 0; ///< in its body, outside its own body loops
+  /// Its trip count can be computed before the region (its bounds and step
+  /// use only variables declared outside the region, and call nothing).
+  /// A loop not counted counts as one trip.
+  bool Counted = false;
+  bool operator==(const BodyLoop &O) const {
+    return Op == O.Op && Parent == O.Parent && Operations == O.Operations &&
+           Counted == O.Counted;
+  }
+};
+
 /// Which halos a halo update fills: 'left', 'right', 'left-right' (left,
 /// then right) or 'leftright' (both at once; 'halo_exchange').
 enum class HaloDirection { Left, Right, LeftThenRight, Both };
@@ -295,6 +313,10 @@ struct Descriptor {
   std::vector<Reduction> Reductions;
   std::vector<LabelledLoop> DataLoops;
   Cutoff Cut;         ///< Kernel: its 'cutoff' clause
+  /// Kernel: the operations of one iteration of the nest's innermost loop,
+  /// outside the loops of its body, and those loops (parents first).
+  int64_t Operations = 0;
+  std::vector<BodyLoop> BodyLoops;
   /// The translation unit requires unified_shared_memory: every device
   /// works on the host's memory.
   bool SharedMemory = false;
@@ -338,6 +360,9 @@ struct ValueSlot {
     DataLoopBlock,
     IfCondition,
     HaloAddress,
+    BodyLoopFirst,
+    BodyLoopBound,
+    BodyLoopStep,
   } Kind;
   unsigned Item = 0; ///< the spec, loop, array, access, ... it belongs to
   unsigned Dim = 0;  ///< its dimension or loop of a nest

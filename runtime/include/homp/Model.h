@@ -19,6 +19,8 @@
 #ifndef HOMP_MODEL_H
 #define HOMP_MODEL_H
 
+#include "homp/Abi.h"
+#include "homp/LoopSpace.h"
 #include "homp/MachineModel.h"
 
 #include <cstdint>
@@ -37,6 +39,14 @@ struct LoopCost {
   double FixedBytes = 0;
   double FlopsPerIteration = 1;
 };
+
+/// The operations of one iteration of a kernel's innermost distributed
+/// loop, from the plugin's count (D.Operations and D.BodyLoops): each body
+/// loop's operations times its trip count (Bounds, by the body loop's index;
+/// a loop not counted, or that would not terminate, runs once), added into
+/// the loop around it. At least 1: an iteration is never free.
+double bodyOperations(const abi::Descriptor &D,
+                      const std::vector<LoopBounds> &Bounds);
 
 /// The fraction of Iterations each device gets (summing to 1), for the
 /// devices ModelIndex lists by their index in M.Devices (an index outside
