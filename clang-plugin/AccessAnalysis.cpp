@@ -3,6 +3,7 @@
 #include "AccessAnalysis.h"
 
 #include "Clauses.h"
+#include "StatementScanner.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -166,6 +167,9 @@ std::vector<AccessInfo> analyzeAccesses(Preprocessor &PP, ArrayRef<Token> Toks,
   std::vector<AccessInfo> Out;
   std::vector<bool> Dead; // a use made the access unknowable
   Analysis An(PP, Toks, Body, Vars);
+  std::vector<StringRef> Declared;
+  if (Ctx.CPlusPlus)
+    Declared = declaredNames(Toks, Body);
   for (unsigned I = Body.Begin; I < Body.End; ++I) {
     const Token &T = Toks[I];
     if (T.isNot(tok::identifier))
@@ -181,7 +185,16 @@ std::vector<AccessInfo> analyzeAccesses(Preprocessor &PP, ArrayRef<Token> Toks,
       bool Dependent = false;
       if (!Wanted && Subscripted) {
         std::optional<VarShape> Shape = Ctx.ShapeOf(T);
-        Dependent = Shape && Shape->Dependent && Ctx.CPlusPlus;
+        // In a class body, a name not declared yet is a member declared
+        // later or a local of the member function (parsed once the class
+        // is complete): its type is known only there, as for a dependent
+        // type. The body's own declarations are not in scope where the
+        // region begins.
+        Dependent = Ctx.CPlusPlus &&
+                    (Shape ? Shape->Dependent
+                           : Ctx.IsMember(T) ==
+                                     SyntaxContext::Membership::Unknown &&
+                                 !is_contained(Declared, Name));
         Wanted = Dependent || (Shape && !Shape->Dependent &&
                                (Shape->Kind == VarShape::Pointer ||
                                 Shape->Kind == VarShape::Array));

@@ -27,7 +27,9 @@ namespace homp {
 struct AccessInfo {
   abi::Access A;
   unsigned FirstUse = 0; ///< the token of the name's first use
-  /// Its type is a template's dependent type: maybe not an array at all.
+  /// Its type is not known where the pragma is (a template's dependent
+  /// type, or in a class body a name declared later or a local of the
+  /// member function): maybe not an array at all.
   bool Dependent = false;
   /// Where the footprint cannot be read, and why, for the first such use:
   /// per dimension, a subscript of another shape than a loop variable plus
@@ -44,8 +46,9 @@ struct AccessInfo {
 
 /// The footprint of the loop body [Body) of Toks, whose nest has the loop
 /// variables Vars (outermost first). Names are the body's subscripted
-/// variables that Ctx knows as arrays or pointers (in C++, also those of a
-/// dependent type), and every name of Always, in order of first use.
+/// variables that Ctx knows as arrays or pointers (in C++, also those whose
+/// type is not known yet: AccessInfo::Dependent), and every name of Always,
+/// in order of first use.
 std::vector<AccessInfo> analyzeAccesses(clang::Preprocessor &PP,
                                         llvm::ArrayRef<clang::Token> Toks,
                                         TokenRange Body,

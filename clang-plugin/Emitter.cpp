@@ -99,6 +99,8 @@ template <class __T, unsigned long __N> struct __homp_address_of<__T[__N]>
     : __homp_address_of<__T *> {};
 template <class __T> struct __homp_address_of<__T[]>
     : __homp_address_of<__T *> {};
+template <class __T> struct __homp_address_of<__T &>
+    : __homp_address_of<__T> {};
 )";
 }
 

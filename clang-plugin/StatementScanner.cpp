@@ -322,4 +322,115 @@ bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why) {
   return false;
 }
 
+namespace {
+
+bool isKeyword(const Token &T) {
+  return T.getIdentifierInfo() && T.isNot(tok::identifier);
+}
+
+/// Keywords after which a name is used, not declared.
+bool isExpressionKeyword(const Token &T) {
+  return T.isOneOf(tok::kw_return, tok::kw_sizeof, tok::kw_case, tok::kw_else,
+                   tok::kw_do, tok::kw_throw, tok::kw_new, tok::kw_delete,
+                   tok::kw_goto) ||
+         T.isOneOf(tok::kw_this, tok::kw_true, tok::kw_false, tok::kw_nullptr,
+                   tok::kw_typeid, tok::kw_alignof, tok::kw__Alignof,
+                   tok::kw_co_return, tok::kw_co_yield, tok::kw_co_await);
+}
+
+/// Whether the '>' at Toks[Close] may close template arguments: a '<'
+/// after a name comes before it in its statement ('std::array<double, 4>
+/// t', not 'k > lo').
+bool closesTemplate(ArrayRef<Token> Toks, TokenRange Body, unsigned Close) {
+  for (unsigned I = Close; I > Body.Begin + 1; --I) {
+    const Token &T = Toks[I - 1];
+    if (T.isOneOf(tok::semi, tok::l_brace, tok::r_brace, tok::l_paren))
+      return false;
+    if (T.is(tok::less) && Toks[I - 2].isOneOf(tok::identifier, tok::kw_template))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a type may end at Toks[I], so that a name after it is declared.
+bool endsType(ArrayRef<Token> Toks, TokenRange Body, unsigned I) {
+  const Token &T = Toks[I];
+  if (T.isOneOf(tok::greater, tok::greatergreater))
+    return closesTemplate(Toks, Body, I);
+  return T.is(tok::identifier) || (isKeyword(T) && !isExpressionKeyword(T));
+}
+
+/// The '{' that the '}' at Toks[Close] closes, within Body.
+std::optional<unsigned> openingBrace(ArrayRef<Token> Toks, TokenRange Body,
+                                     unsigned Close) {
+  int Depth = 0;
+  for (unsigned I = Close + 1; I-- > Body.Begin;) {
+    if (Toks[I].is(tok::r_brace))
+      ++Depth;
+    else if (Toks[I].is(tok::l_brace) && --Depth == 0)
+      return I;
+  }
+  return std::nullopt;
+}
+
+/// Whether the comma at Toks[Comma] separates declarators: the statement it
+/// is in (not an argument list) starts like a declaration.
+bool declaresAfter(ArrayRef<Token> Toks, TokenRange Body, unsigned Comma) {
+  int Depth = 0;
+  unsigned I = Comma;
+  while (I > Body.Begin) {
+    const Token &T = Toks[I - 1];
+    if (T.isOneOf(tok::r_paren, tok::r_square))
+      ++Depth;
+    else if (T.is(tok::l_square) && Depth-- == 0)
+      return false;
+    else if (T.is(tok::l_paren) && Depth-- == 0)
+      // 'for (int a = 0, b = 1; ...)' declares; 'f(a, b)' does not.
+      return I >= Body.Begin + 2 && Toks[I - 2].is(tok::kw_for) &&
+             declaresAfter(Toks, {I, Comma}, Comma);
+    else if (T.is(tok::r_brace)) {
+      // A braced initializer ('= {1, 2}', 't{1}') is part of the statement;
+      // a block's end is not.
+      std::optional<unsigned> Open = openingBrace(Toks, Body, I - 1);
+      if (!Open || *Open == Body.Begin ||
+          !Toks[*Open - 1].isOneOf(tok::equal, tok::identifier, tok::r_square,
+                                   tok::comma, tok::l_brace))
+        break;
+      I = *Open;
+      continue;
+    } else if (Depth == 0 && T.isOneOf(tok::semi, tok::l_brace))
+      break;
+    --I;
+  }
+  if (I >= Comma)
+    return false;
+  const Token &First = Toks[I];
+  if (isKeyword(First))
+    return !isExpressionKeyword(First) &&
+           !First.isOneOf(tok::kw_if, tok::kw_while, tok::kw_switch,
+                          tok::kw_for);
+  return First.is(tok::identifier) && I + 1 < Comma &&
+         Toks[I + 1].isOneOf(tok::identifier, tok::less, tok::coloncolon);
+}
+
+} // namespace
+
+std::vector<StringRef> declaredNames(ArrayRef<Token> Toks, TokenRange Body) {
+  std::vector<StringRef> Names;
+  for (unsigned I = Body.Begin; I < Body.End; ++I) {
+    if (Toks[I].isNot(tok::identifier))
+      continue;
+    unsigned P = I;
+    while (P > Body.Begin &&
+           Toks[P - 1].isOneOf(tok::star, tok::amp, tok::ampamp))
+      --P;
+    if (P == Body.Begin)
+      continue;
+    if (endsType(Toks, Body, P - 1) ||
+        (Toks[P - 1].is(tok::comma) && declaresAfter(Toks, Body, P - 1)))
+      Names.push_back(identifierName(Toks[I]));
+  }
+  return Names;
+}
+
 } // namespace homp

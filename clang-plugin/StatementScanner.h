@@ -11,9 +11,12 @@
 #ifndef HOMP_CLANG_PLUGIN_STATEMENTSCANNER_H
 #define HOMP_CLANG_PLUGIN_STATEMENTSCANNER_H
 
+#include "Directive.h"
 #include "TokenSynth.h"
 
 #include "clang/Lex/Token.h"
+
+#include <vector>
 
 namespace homp {
 
@@ -71,6 +74,15 @@ struct ScanFailure {
 /// Appends one statement read from Source to Out. Returns false, with the
 /// reason in Why, when the input ends first or is malformed.
 bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why);
+
+/// Names that the statements [Body) of Toks seem to declare, from tokens
+/// alone: a name after a type ('int m', 'size_t m', 'std::array<double, 4>
+/// t', 'double *p', 'const T &r') or after a comma of a statement that
+/// starts like a declaration ('double a, b[4]'). It errs on the side of
+/// declarations: a name found may only be used there, but a declared name
+/// is rarely missed.
+std::vector<llvm::StringRef> declaredNames(llvm::ArrayRef<clang::Token> Toks,
+                                           TokenRange Body);
 
 /// Whether the OpenMP directive whose body (tokens after the
 /// annot_pragma_openmp token) is Body stands alone, with no associated

@@ -13,20 +13,6 @@ namespace homp {
 
 namespace {
 
-bool isKeyword(const Token &T) {
-  return T.getIdentifierInfo() && T.isNot(tok::identifier);
-}
-
-/// Keywords after which a name is used, not declared.
-bool isExpressionKeyword(const Token &T) {
-  return T.isOneOf(tok::kw_return, tok::kw_sizeof, tok::kw_case, tok::kw_else,
-                   tok::kw_do, tok::kw_throw, tok::kw_new, tok::kw_delete,
-                   tok::kw_goto) ||
-         T.isOneOf(tok::kw_this, tok::kw_true, tok::kw_false, tok::kw_nullptr,
-                   tok::kw_typeid, tok::kw_alignof, tok::kw__Alignof,
-                   tok::kw_co_return, tok::kw_co_yield, tok::kw_co_await);
-}
-
 /// Whether T ends an operand, so that an operator after it is binary.
 bool endsOperand(const Token &T) {
   return T.isOneOf(tok::identifier, tok::numeric_constant, tok::char_constant,
@@ -39,9 +25,8 @@ public:
   Counter(ArrayRef<Token> Toks, TokenRange Body, ArrayRef<std::string> NestVars,
           const SyntaxContext &Ctx)
       : Toks(Toks), Body(Body), Ctx(Ctx),
-        Enclosing(NestVars.begin(), NestVars.end()) {
-    findLocals();
-  }
+        Enclosing(NestVars.begin(), NestVars.end()),
+        Locals(declaredNames(Toks, Body)) {}
 
   WorkInfo run() {
     count(Body, -1, Out.Operations);
@@ -49,7 +34,6 @@ public:
   }
 
 private:
-  void findLocals();
   void count(TokenRange R, int Parent, int64_t &Ops);
   /// Counts the 'for' loop at Toks[For] inside R if it is canonical;
   /// returns the index past it, or For when it is not.
@@ -66,24 +50,6 @@ private:
   std::vector<StringRef> Locals;
   WorkInfo Out;
 };
-
-void Counter::findLocals() {
-  for (unsigned I = Body.Begin; I < Body.End; ++I) {
-    if (Toks[I].isNot(tok::identifier))
-      continue;
-    // 'int m', 'size_t m', 'double *m', 'const T &m': a type before it.
-    unsigned P = I;
-    while (P > Body.Begin &&
-           Toks[P - 1].isOneOf(tok::star, tok::amp, tok::ampamp))
-      --P;
-    if (P == Body.Begin)
-      continue;
-    const Token &Before = Toks[P - 1];
-    if (Before.is(tok::identifier) ||
-        (isKeyword(Before) && !isExpressionKeyword(Before)))
-      Locals.push_back(identifierName(Toks[I]));
-  }
-}
 
 /// Whether the trip count of L can be computed where the marker call is,
 /// before the region: its bounds and step name only variables declared

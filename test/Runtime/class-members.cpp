@@ -2,9 +2,10 @@
 // functions defined inside and outside the class: a fixed-size member array
 // in a 'target data' region, pointer-to-rows members with a halo kept by
 // 'target enter data' and mapped again by the kernels, members declared
-// after the member function that uses them, a local pointer in a member
-// function defined in the class (and, without a map clause, the error that
-// stops it), a class template whose pointers are swapped inside the data
+// after the member function that uses them (in a kernel's map clause, or
+// resident and used without one), a local pointer in a member function
+// defined in the class (with and without a map clause, and the error that
+// stops a kernel that uses it without a subscript), a class template whose pointers are swapped inside the data
 // region, and a reduction in a const member function. Each device must get its own part (owner computes), not the
 // host's pointer through 'this'. Results are compared with sequential code,
 // with and without HOMP_INFO (without it, kernels on resident data run
@@ -70,15 +71,32 @@ struct Field {
     for (int i = 0; i < N; ++i)
       p[i] *= 2;
   }
-  // Without the map clause nothing tells the plugin that 'p' is an array:
+  // Without the map clause: 'p' is subscripted, so the plugin takes it for
+  // an array whose type is known only once the class is complete. Arrays
+  // the body itself declares ('t', 'c', after a comma) are left alone:
+  // they do not exist where the region begins.
+  void implicit() {
+    double *p = u;
+#pragma omp target data device(DEVS) map(tofrom: p[0:N] dist_data(BLOCK))
+#pragma omp target teams distribute parallel for device(DEVS)
+    for (int i = 0; i < N; ++i) {
+      double t[2] = {1, 0.5}, s, c[2];
+      c[1] = t[1];
+      s = c[1] * 2;
+      p[i] *= 3 * s;
+    }
+  }
+  // A use without a subscript ('q = p') tells the plugin nothing of 'p':
   // the kernel stops rather than run with iterations that do not match the
   // parts.
   void unread() {
     double *p = u;
 #pragma omp target data device(DEVS) map(tofrom: p[0:N] dist_data(BLOCK))
 #pragma omp target teams distribute parallel for device(DEVS)
-    for (int i = 0; i < N; ++i)
-      p[i] *= 2;
+    for (int i = 0; i < N; ++i) {
+      double *q = p;
+      q[i] *= 2;
+    }
   }
 };
 
@@ -217,6 +235,15 @@ public:
     for (int i = 0; i < n; ++i)
       a[i] = 3 * i;
   }
+  // A data region keeps 'a' on the devices; the kernel uses it without
+  // naming it ('a' is declared further down).
+  void twiceInside() {
+#pragma omp target data device(DEVS) map(tofrom: a[0:n] dist_data(BLOCK))
+#pragma omp target device(DEVS)
+#pragma omp parallel for dist_iteration(BLOCK)
+    for (int i = 0; i < n; ++i)
+      a[i] *= 2;
+  }
   long sum() const {
     long s = 0;
 #pragma omp target device(DEVS) map(to: a[0:n] dist_data(BLOCK))
@@ -243,8 +270,9 @@ int main(int argc, char **argv) {
     F.u[i] = 1;
   F.add();
   F.twice();
+  F.implicit();
   for (int i = 0; i < Field::N; ++i)
-    expect(F.u[i] == 2 * (1 + i), "Field", i, 0);
+    expect(F.u[i] == 3 * 2 * (1 + i), "Field", i, 0);
 
   Grid In(ROWS);
   In.sweepsInside(3);
@@ -258,6 +286,8 @@ int main(int argc, char **argv) {
   Late L(1001);
   L.fill();
   expect(L.sum() == 3L * 1000 * 1001 / 2, "Late::sum", 0, 0);
+  L.twiceInside();
+  expect(L.sum() == 6L * 1000 * 1001 / 2, "Late::twiceInside", 0, 0);
 
   std::puts(failures ? "FAIL" : "PASS");
   return failures != 0;
