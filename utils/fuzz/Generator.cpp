@@ -154,6 +154,11 @@ const Choices Loops = {
     "do { y[0]++; } while (y[0] < 4);\n",
     "switch (n) { case 1: y[0] = 0; break; default: ; }\n",
     "y[0] = ({ int k = 0; for (int j = 0; j < 2; ++j) k += j; k; });\n",
+    "for (int i = 0; i < n; ++i) {\n    double t[2] = {1, 2}, u, w[2];\n"
+    "    for (int k = 0; k < n; k += 2)\n      for (int j = k; j > 0; --j)\n"
+    "        w[j % 2] = t[k % 2] * -x[j] + (double)j;\n    y[i] = w[0];\n  }\n",
+    "for (int i = 0; i < n; ++i)\n    for (int k = 0; k < i; ++k)\n"
+    "      y[i] += x[k] < 0 ? -x[k] : x[k];\n",
     ";\n",
     "{ }\n",
     "",
