@@ -46,6 +46,10 @@ struct SyntaxContext {
   /// std::nullopt if it names no variable.
   std::function<std::optional<VarShape>(const clang::Token &)> ShapeOf =
       [](const clang::Token &) { return std::nullopt; };
+  /// Whether a name is a typedef or alias of an integer type where the
+  /// pragma is ('size_t', 'int64_t').
+  std::function<bool(const clang::Token &)> NamesIntegerType =
+      [](const clang::Token &) { return false; };
   /// Whether a name is a data member reached through 'this' where the
   /// pragma is. In a class body, a name not declared yet may be a member
   /// declared later in the class, or a local variable of the member

@@ -44,6 +44,21 @@ bool isDeclared(Sema &S, const Token &Name) {
   return S.LookupName(R, S.getCurScope()) && !R.empty();
 }
 
+/// Whether Name names a typedef or alias of an integer type where the
+/// parser is now.
+bool namesIntegerType(Sema &S, const Token &Name) {
+  IdentifierInfo *II = Name.getIdentifierInfo();
+  if (!II)
+    return false;
+  LookupResult R(S, DeclarationName(II), Name.getLocation(),
+                 Sema::LookupOrdinaryName);
+  R.suppressDiagnostics();
+  if (!S.LookupName(R, S.getCurScope()) || !R.isSingleResult())
+    return false;
+  const auto *TD = dyn_cast<TypedefNameDecl>(R.getFoundDecl());
+  return TD && TD->getUnderlyingType()->isIntegerType();
+}
+
 /// Whether the parser is in a class body, outside any function: member
 /// function bodies met there are stored and parsed once the class is
 /// complete.
@@ -158,6 +173,9 @@ public:
       return inClassBody(S) || isDeclared(S, Name);
     };
     Ctx.ShapeOf = [&S](const Token &Name) { return shapeOf(S, Name); };
+    Ctx.NamesIntegerType = [&S](const Token &Name) {
+      return namesIntegerType(S, Name);
+    };
     if (Ctx.CPlusPlus)
       Ctx.IsMember = [&S](const Token &Name) { return isMember(S, Name); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(

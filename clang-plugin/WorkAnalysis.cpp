@@ -39,6 +39,7 @@ private:
   /// returns the index past it, or For when it is not.
   unsigned loop(unsigned For, TokenRange R, int Parent);
   int64_t operationsAt(unsigned I) const;
+  bool integerVariable(const CanonicalLoop &L) const;
   bool countable(const CanonicalLoop &L) const;
 
   ArrayRef<Token> Toks;
@@ -51,12 +52,44 @@ private:
   WorkInfo Out;
 };
 
+/// Whether L's variable is an integer, so that its bounds and step are
+/// integers too: a C++ loop may run over iterators or other class types,
+/// which do not convert to 'long long'. C has none.
+bool Counter::integerVariable(const CanonicalLoop &L) const {
+  if (!Ctx.CPlusPlus)
+    return true;
+  if (L.TypeTokens.empty()) {
+    // 'for (k = 0; ...)': a variable declared before the region.
+    std::optional<VarShape> Shape = Ctx.ShapeOf(Toks[L.Var]);
+    return Shape && (Shape->Dependent || Shape->Kind == VarShape::Scalar);
+  }
+  if (L.TypeTokens.size() == 1 && Toks[L.TypeTokens.Begin].is(tok::kw_auto))
+    return L.Lower.size() == 1 &&
+           Toks[L.Lower.Begin].is(tok::numeric_constant);
+  for (unsigned I = L.TypeTokens.Begin; I < L.TypeTokens.End; ++I) {
+    const Token &T = Toks[I];
+    if (T.isOneOf(tok::kw_int, tok::kw_long, tok::kw_short, tok::kw_char,
+                  tok::kw_signed, tok::kw_unsigned, tok::kw_const,
+                  tok::kw_volatile, tok::coloncolon) ||
+        T.is(tok::kw___int128))
+      continue;
+    if (T.is(tok::identifier) &&
+        (identifierName(T) == "std" || Ctx.NamesIntegerType(T)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// Whether the trip count of L can be computed where the marker call is,
-/// before the region: its bounds and step name only variables declared
-/// there (not loop variables, not the body's own declarations), and neither
-/// call anything nor assign anything, so evaluating them once more changes
-/// nothing.
+/// before the region: its variable is an integer, its bounds and step name
+/// only variables declared there (not loop variables, not the body's own
+/// declarations) and of scalar type (or members, elements and qualified
+/// names of others), and neither call anything nor assign anything, so
+/// evaluating them once more changes nothing.
 bool Counter::countable(const CanonicalLoop &L) const {
+  if (!integerVariable(L))
+    return false;
   for (TokenRange R : {L.Lower, L.Bound, L.Step})
     for (unsigned I = R.Begin; I < R.End; ++I) {
       const Token &T = Toks[I];
@@ -75,6 +108,15 @@ bool Counter::countable(const CanonicalLoop &L) const {
       StringRef Name = identifierName(T);
       if (is_contained(Enclosing, Name.str()) || is_contained(Locals, Name) ||
           !Ctx.IsDeclared(T))
+        return false;
+      // A variable of a class type would not convert; its members and
+      // elements are checked by the comparison the loop makes.
+      std::optional<VarShape> Shape = Ctx.ShapeOf(T);
+      bool Reached = I + 1 < R.End && Toks[I + 1].isOneOf(
+                                          tok::period, tok::arrow,
+                                          tok::l_square, tok::coloncolon);
+      if (Shape && !Shape->Dependent && Shape->Kind != VarShape::Scalar &&
+          !Reached)
         return false;
     }
   return true;
