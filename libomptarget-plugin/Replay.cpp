@@ -59,7 +59,14 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
 
 bool PreparedLaunch::matches(const std::vector<long long> &V,
                              const abi::Chunk &L, uint64_t G) const {
-  return G == Generation && V == Values && abi::sameChunk(L, Loops);
+  if (G != Generation || V.size() != Values.size() ||
+      !abi::sameChunk(L, Loops))
+    return false;
+  const std::vector<abi::ValueSlot> &Layout = Info->Layout;
+  for (size_t I = 0; I < V.size(); ++I)
+    if (V[I] != Values[I] && !abi::onlyForTheModel(Layout[I].Kind))
+      return false;
+  return true;
 }
 
 bool replayAllowed() {

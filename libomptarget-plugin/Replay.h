@@ -59,7 +59,9 @@ struct PreparedLaunch {
   std::shared_ptr<const KernelPlan> Plan;
   LoopNest Nest; ///< with its trip counts
 
-  /// Whether a marker with these values starts the same launches.
+  /// Whether a marker with these values starts the same launches. The
+  /// values only the machine model reads (the body loops' bounds) may
+  /// differ: an asynchronous kernel is never scheduled by the model.
   bool matches(const std::vector<long long> &Values, const abi::Chunk &Loops,
                uint64_t Generation) const;
 };

@@ -1264,3 +1264,14 @@ TEST(Abi, ScalarTypeCodesAreKindTimesHundredPlusSize) {
     EXPECT_TRUE(contains(E, "default: 0")) << E;
   }
 }
+
+TEST(AbiValueLayout, OnlyBodyLoopBoundsAreOnlyForTheModel) {
+  // Replays ignore these values (Replay.h): nothing but the model may read
+  // them.
+  for (const ValueSlot &S : valueLayout(everything()))
+    EXPECT_EQ(onlyForTheModel(S.Kind),
+              S.Kind == ValueSlot::BodyLoopFirst ||
+                  S.Kind == ValueSlot::BodyLoopBound ||
+                  S.Kind == ValueSlot::BodyLoopStep)
+        << slotName(S.Kind);
+}

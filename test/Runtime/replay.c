@@ -1,7 +1,9 @@
 // A kernel on resident arrays that runs again with the same marker values,
 // loop and arrays repeats its last launches (Replay.h), with the scalars of
 // this execution. Each phase checks the arrays against a sequential run:
-//   scalars  a kernel repeated with scalars that change every time
+//   scalars  a kernel repeated with scalars that change every time (one
+//            of them the bound of a loop in its body, which only the
+//            machine model reads)
 //   bounds   its loop bounds change every second time (replay, then plan)
 //   updates  the host changes an input and updates the devices in between
 //   regions  data regions made again, at the same addresses or not, with
@@ -61,11 +63,13 @@ static void scalars(int n, int kernels) {
     int s = k % 3;
 #pragma omp target teams distribute parallel for device(*)
     for (int i = 0; i < n; ++i)
-      y[i] += a * x[i] + s;
+      for (int r = 0; r <= s; ++r)
+        y[i] += a * x[i] + s;
   }
   for (int k = 0; k < kernels; ++k)
     for (int i = 0; i < n; ++i)
-      ref[i] += 0.5 * (k + 1) * x[i] + k % 3;
+      for (int r = 0; r <= k % 3; ++r)
+        ref[i] += 0.5 * (k + 1) * x[i] + k % 3;
   expect("scalars", n, y, ref);
   free(x);
   free(y);

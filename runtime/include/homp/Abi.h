@@ -368,6 +368,13 @@ struct ValueSlot {
   unsigned Dim = 0;  ///< its dimension or loop of a nest
 };
 
+/// Whether a value only feeds the machine model's operation count (the
+/// bounds of the loops in a kernel's body), and changes nothing else.
+inline bool onlyForTheModel(ValueSlot::KindTy K) {
+  return K == ValueSlot::BodyLoopFirst || K == ValueSlot::BodyLoopBound ||
+         K == ValueSlot::BodyLoopStep;
+}
+
 /// The run-time values of D's marker call, in order.
 std::vector<ValueSlot> valueLayout(const Descriptor &D);
 
