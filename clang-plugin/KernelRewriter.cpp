@@ -35,6 +35,14 @@ struct Words {
     });
   }
   bool has(StringRef W) const { return is_contained(Names, W.str()); }
+  /// OpenMP's distribute construct: 'distribute' after 'teams' (HOMP'16's
+  /// 'parallel for distribute' is homp's word).
+  bool distributesOverTeams() const {
+    for (size_t I = 1; I < Names.size(); ++I)
+      if (Names[I] == "distribute" && Names[I - 1] == "teams")
+        return true;
+    return false;
+  }
 };
 
 bool isTargetModifier(ArrayRef<Token> Toks, const Clause &C,
@@ -87,6 +95,8 @@ private:
   void emitPrologue();
   void emitMemberAliases();
   void emitTargetDirective();
+  void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
+  bool innerDistributesOverTeams() const;
   void emitLoop(unsigned Level);
   /// The header of loop Level with its bounds (and step) from the chunk.
   void emitChunkHeader(unsigned Level, const std::string &Field);
@@ -111,6 +121,9 @@ private:
   std::vector<MapClause> Maps;
   SmallVector<TokenRange, 2> TargetIf;   ///< conditions of if / if(target:)
   SmallVector<TokenRange, 2> ParallelIf; ///< plain if() of a combined construct
+  /// 'dist_schedule(teams: KIND[, c])' of the target line: KIND[, c], for
+  /// the standard 'dist_schedule' it becomes.
+  std::optional<TokenRange> TeamsSchedule;
   SmallVector<Reduction, 2> Reductions;
 
   std::optional<SmallVector<Policy, 3>> LoopPolicies;
@@ -357,9 +370,14 @@ bool Rewriter::targetClauses() {
       continue;
     }
     if (N == "dist_schedule" && isTargetModifier(Body, C, "teams")) {
-      Diags.report(Body[C.Args.Begin].getLocation(), Diag::NotSupportedYet)
-          << "'dist_schedule(teams: ...)'";
-      return false;
+      // SPEC.md section 3: the standard in-device 'dist_schedule'.
+      if (!TargetWords.distributesOverTeams()) {
+        Diags.report(Body[C.Args.Begin].getLocation(),
+                     Diag::TeamsScheduleWithoutTeams);
+        return false;
+      }
+      TeamsSchedule = TokenRange{C.Args.Begin + 2, C.Args.End};
+      continue;
     }
     if (N == "if" && C.HasParens) {
       if (isTargetModifier(Body, C, "target")) {
@@ -410,9 +428,11 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
         (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")))
       Ok &= loopPolicyClause(Toks, C);
     else if (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "teams")) {
-      Diags.report(Toks[C.All.Begin].getLocation(), Diag::NotSupportedYet)
-          << "'dist_schedule(teams: ...)'";
-      return false;
+      if (!innerDistributesOverTeams()) {
+        Diags.report(Toks[C.Args.Begin].getLocation(),
+                     Diag::TeamsScheduleWithoutTeams);
+        return false;
+      }
     } else if (C.Name == "cutoff")
       Ok &= cutoffClause(Toks, C);
     else if (C.Name == "reduction" && C.HasParens)
@@ -788,6 +808,8 @@ void Rewriter::emitTargetDirective() {
   for (const Clause *C : KeptClauses)
     if (C->Name != "map")
       toks(Body, C->All);
+  if (TeamsSchedule)
+    emitTeamsSchedule(Body, *TeamsSchedule);
   code("device(", Loc);
   emitMarkerCall(Synth, Out, Loc, abi::RegionMarker, D, V,
                  ", (void *)&" + chunk(), PP.getLangOpts().CPlusPlus);
@@ -821,6 +843,24 @@ void Rewriter::emitTargetDirective() {
     code(")", Loc);
   }
   Out.push_back(Line.back());
+}
+
+/// 'dist_schedule(teams: KIND[, c])' as the standard clause it is (SPEC.md
+/// section 3): 'dist_schedule(KIND[, c])', at the user's tokens.
+void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
+  SourceLocation L = Toks[Kind.Begin].getLocation();
+  code("dist_schedule(", L);
+  toks(Toks, Kind);
+  code(")", L);
+}
+
+/// Whether the inner loop directive is OpenMP's distribute construct.
+bool Rewriter::innerDistributesOverTeams() const {
+  for (size_t I = 1; I < Inner->Words.size(); ++I)
+    if (Inner->Words[I].Name == "distribute" &&
+        Inner->Words[I - 1].Name == "teams")
+      return true;
+  return false;
 }
 
 void Rewriter::emitLoop(unsigned Level) {
@@ -922,7 +962,9 @@ std::optional<TokenVector> Rewriter::run() {
         Out.push_back(Inner->Toks[W.Index]);
     }
     for (const Clause &C : Inner->Clauses)
-      if (!isHompLoopClause(Inner->Toks, C))
+      if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
+        emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
+      else if (!isHompLoopClause(Inner->Toks, C))
         toks(Inner->Toks, C.All);
     Out.push_back(Stmt[InnerEnd - 1]);
   } else if (InnerVerbatim) {

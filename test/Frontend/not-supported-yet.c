@@ -3,11 +3,6 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
-  // expected-error@+1 {{homp: 'dist_schedule(teams: ...)' is not supported yet}}
-#pragma omp target teams distribute dist_schedule(teams: static, 4) map(tofrom: u[0:n])
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
   // expected-error@+1 {{homp: a topology of its own for a map item (only topology([*]), topology(target) or a topology's name) is not supported yet}}
 #pragma omp target device(0, 1) map(tofrom: u[0:n] dist_data(BLOCK) topology(0, 1))
   for (int i = 0; i < n; ++i)

@@ -115,3 +115,21 @@ void cyclic(double *x, int n) {
 // CHECK-LABEL: homp region:
 // CHECK: #pragma omp target teams distribute parallel for device ( __homp_region ( "homp 5 kernel\nloc {{.*}} 110 1\ndevice all 4 0\ndevice host 0 0\nloop ge 1 cyclic 0\narray 1:x tofrom 1\ndim cyclic 0 -1 0 0 none none\naccess 1:x 1 1 L 0 0 0\nwork 1\n" , ( void * ) & __homp_chunk_5 , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) ) )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first32 ) ) ; i >= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound32 ) ) ; i -= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( - __homp_chunk_5 . l [ 0 ] . step ) : ( __typeof__ ( i ) ) ( - ( long long ) __homp_chunk_5 . l [ 0 ] . step32 ) ) ) x [ i ] = 2 * x [ i ] ; }
+
+// 'dist_schedule(teams: KIND[, c])' becomes the standard 'dist_schedule',
+// on the combined construct and on a 'teams distribute' loop inside a
+// 'target' region.
+void teams(double *x, int n) {
+#pragma omp target teams distribute parallel for device(*) map(tofrom: x[0:n] dist_data(BLOCK)) dist_schedule(teams: static, 4)
+  for (int i = 0; i < n; ++i)
+    x[i] += 1;
+#pragma omp target device(*) map(tofrom: x[0:n] dist_data(BLOCK))
+#pragma omp teams distribute parallel for dist_schedule(target: BLOCK) dist_schedule(teams: static)
+  for (int i = 0; i < n; ++i)
+    x[i] += 1;
+}
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp target teams distribute parallel for dist_schedule ( static , 4 ) device ( __homp_region (
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp teams distribute parallel for dist_schedule ( static )
+// CHECK-NEXT: for ( int i =

@@ -97,3 +97,20 @@ void bad(double *y, int n) {
 #pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK)) cutoff(0.1)
   { }
 }
+
+// 'dist_schedule(teams: ...)' is the standard in-device 'dist_schedule': it
+// needs OpenMP's 'teams distribute', and clang checks its kind.
+void teams_schedules(double *y, int n) {
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(teams: static, 4)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+2 {{homp: 'dist_schedule(teams: ...)' schedules the loop over the teams of each device; its directive needs 'teams distribute' (as in 'target teams distribute parallel for')}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+#pragma omp parallel for distribute dist_schedule(target: [BLOCK]) dist_schedule(teams: static, 2)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: 'dist_schedule(teams: ...)' schedules the loop over the teams of each device}}
+#pragma omp target parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(teams: static)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{expected 'static' in OpenMP clause 'dist_schedule'}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(teams: dynamic)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+}

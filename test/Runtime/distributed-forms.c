@@ -1,5 +1,7 @@
-// The three spellings of a distributed AXPY (PMAM'15 Figure 1, HOMP'16
-// Figure 2, the combined construct) and a distributed sum, on 1 to 4 offload
+// The spellings of a distributed AXPY (PMAM'15 Figure 1, HOMP'16 Figure 2,
+// the combined construct, a 'teams distribute' loop in a 'target' region)
+// and a distributed sum, the last three also scheduling each device's part
+// over its teams ('dist_schedule(teams: static[, c])'), on 1 to 4 offload
 // devices, with and without the host, for sizes 0 to 1001 (zero-trip loops,
 // fewer elements than devices, odd sizes), compared exactly with a
 // sequential reference.
@@ -40,7 +42,16 @@ void axpy_homp_v1(REAL *x, REAL *y, int n, REAL a) {
 void axpy_combined(REAL *x, REAL *y, int n, REAL a) {
 #pragma omp target teams distribute parallel for device(DEVS) \
     map(tofrom: y[0:n] dist_data(BLOCK)) map(to: x[0:n] dist_data(BLOCK)) \
-    dist_iteration(BLOCK)
+    dist_iteration(BLOCK) dist_schedule(teams: static, 2)
+  for (int i = 0; i < n; ++i)
+    y[i] += a * x[i];
+}
+
+void axpy_teams_inner(REAL *x, REAL *y, int n, REAL a) {
+#pragma omp target device(DEVS) map(tofrom: y[0:n] dist_data(BLOCK)) \
+                                map(to: x[0:n] dist_data(BLOCK))
+#pragma omp teams distribute parallel for dist_schedule(target: BLOCK) \
+    dist_schedule(teams: static, 3)
   for (int i = 0; i < n; ++i)
     y[i] += a * x[i];
 }
@@ -48,7 +59,8 @@ void axpy_combined(REAL *x, REAL *y, int n, REAL a) {
 long sum(const int *v, int n) {
   long s = 5;
 #pragma omp target teams distribute parallel for device(DEVS) \
-    map(to: v[0:n] dist_data(BLOCK)) reduction(+: s)
+    map(to: v[0:n] dist_data(BLOCK)) reduction(+: s) \
+    dist_schedule(teams: static)
   for (int i = 0; i < n; ++i)
     s += v[i];
   return s;
@@ -89,6 +101,10 @@ int main(void) {
     for (int i = 0; i < n; ++i)
       ref[i] += 4.0 * x[i];
     check("axpy_combined", n, y, ref);
+    axpy_teams_inner(x, y, n, 0.5);
+    for (int i = 0; i < n; ++i)
+      ref[i] += 0.5 * x[i];
+    check("axpy_teams_inner", n, y, ref);
     long expected = 5;
     for (int i = 0; i < n; ++i)
       expected += v[i];
