@@ -21,6 +21,7 @@
 #include "homp/Abi.h"
 #include "homp/EntryPoints.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -46,6 +47,14 @@ private:
   std::vector<Part> Parts;
 };
 
+/// A named topology ('topology(top1[2][2])'), reused by name later in the
+/// translation unit: its shape and copies of its dimensions' tokens.
+struct NamedTopology {
+  abi::Topology T;
+  std::vector<TokenVector> Dims;
+};
+using TopologyTable = std::map<std::string, NamedTopology>;
+
 /// A list item of a map clause (or of 'to'/'from' of 'target update').
 struct MapItem {
   TokenRange Expr;           ///< the item without its distribution clauses
@@ -58,6 +67,7 @@ struct MapItem {
   /// Run-time values, per dimension where they have one.
   Code Base, ElementSize;
   std::array<Code, abi::MaxRank> Lower, Length, Extent, Block;
+  llvm::SmallVector<Code, 4> DeviceIds; ///< its 'topology(0, 1)' list
   bool CheckNotPointer = false; ///< a whole variable of unknown type
   bool WholeVariable = false;   ///< described by its address, not a section
 };
@@ -70,14 +80,17 @@ struct MapClause {
   abi::MapType Type = abi::MapType::ToFrom;
 };
 
-/// Reads the map clauses of a directive, item by item.
+/// Reads the map clauses of a directive, item by item. Topology is the
+/// construct's, Named the topologies declared so far ('topology(name)' after
+/// an item's distribution must name the construct's).
 class MapItemParser {
 public:
   MapItemParser(clang::Preprocessor &PP, llvm::ArrayRef<clang::Token> Toks,
                 Diagnostics &Diags, const SyntaxContext &Ctx,
-                unsigned TopologyRank)
+                const abi::Topology &Topology, const TopologyTable &Named)
       : PP(PP), Toks(Toks), Diags(Diags), Ctx(Ctx),
-        TopologyRank(TopologyRank) {}
+        TopologyRank(std::max(1u, Topology.Rank)), TopologyName(Topology.Name),
+        Named(Named) {}
 
   /// A 'map' clause; false after an error.
   bool mapClause(const Clause &C, std::vector<MapItem> &Items,
@@ -91,12 +104,15 @@ private:
   bool wholeVariable(const clang::Token &Name,
                      const std::optional<VarShape> &Shape, MapItem &MI);
   bool distribution(unsigned From, unsigned End, MapItem &MI);
+  bool itemTopology(unsigned At, TokenRange Args, MapItem &MI);
 
   clang::Preprocessor &PP;
   llvm::ArrayRef<clang::Token> Toks;
   Diagnostics &Diags;
   const SyntaxContext &Ctx;
   unsigned TopologyRank;
+  std::string TopologyName;
+  const TopologyTable &Named;
 };
 
 /// The code of every run-time value of a construct, by descriptor record.
@@ -194,13 +210,6 @@ struct Scope {
   }
 };
 
-/// A named topology ('topology(top1[2][2])'), reused by name later in the
-/// translation unit: its shape and copies of its dimensions' tokens.
-struct NamedTopology {
-  abi::Topology T;
-  std::vector<TokenVector> Dims;
-};
-using TopologyTable = std::map<std::string, NamedTopology>;
 
 } // namespace homp
 

@@ -111,7 +111,7 @@ bool DataRewriter::clauses() {
         }
       }
     }
-  MapItemParser Parser(PP, Body, Diags, RC.Ctx, std::max(1u, Topo.T.Rank));
+  MapItemParser Parser(PP, Body, Diags, RC.Ctx, Topo.T, RC.Topologies);
   bool Ok = true;
   for (const Clause &C : Dir->Clauses) {
     StringRef N = C.Name;

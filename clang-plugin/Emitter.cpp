@@ -179,6 +179,9 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
     case abi::ValueSlot::ArrayBlock:
       Emit(Item->Block[S.Dim], ItemLoc);
       break;
+    case abi::ValueSlot::ArrayDevice:
+      Emit(Item->DeviceIds[S.Dim], ItemLoc);
+      break;
     case abi::ValueSlot::AccessAddress:
       Emit(V.AccessAddresses[S.Item], Loc);
       break;

@@ -330,7 +330,7 @@ bool Rewriter::targetClauses() {
   for (const Clause &C : Target->Clauses)
     if (C.Name == "topology" && C.HasParens && !topologyClause(C))
       return false;
-  MapItemParser MapParser(PP, Body, Diags, RC.Ctx, std::max(1u, Topo.T.Rank));
+  MapItemParser MapParser(PP, Body, Diags, RC.Ctx, Topo.T, RC.Topologies);
   for (const Clause &C : Target->Clauses) {
     StringRef N = C.Name;
     if (N == "device" && C.HasParens) {

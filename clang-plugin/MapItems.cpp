@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConstructModel.h"
+#include "Extensions.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -226,6 +227,68 @@ bool MapItemParser::wholeVariable(const Token &Name,
   return true;
 }
 
+/// 'topology(...)' after an item's distribution (PMAM'15 Table 3): '[*]'
+/// puts its split dimensions on the construct's last topology dimension;
+/// 'target' or the construct's topology's name changes nothing; anything
+/// else is a list of device ids, the only devices that get the item.
+bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
+  auto NotSupported = [&](unsigned Tok, const std::string &What) {
+    Diags.report(Toks[Tok].getLocation(), Diag::NotSupportedYet) << What;
+    return false;
+  };
+  if (!MI.DeviceIds.empty() ||
+      std::any_of(MI.A.Axis.begin(), MI.A.Axis.end(),
+                  [](int A) { return A >= 0; })) {
+    Diags.report(Toks[At].getLocation(), Diag::TwoItemTopologies) << MI.Name;
+    return false;
+  }
+  if (Args.empty()) {
+    Diags.report(Toks[Args.Begin - 1].getLocation(), Diag::BadItemDevices);
+    return false;
+  }
+  const clang::Token &First = Toks[Args.Begin];
+  if (First.is(tok::l_square)) {
+    std::optional<TopologySpec> T = parseTopology(Toks, Args, Diags);
+    if (!T)
+      return false;
+    if (T->T.Rank != 1 || T->T.Given[0])
+      return NotSupported(At, "a topology of its own for a map item (only "
+                              "topology([*]), topology(target), the "
+                              "construct's topology's name or device ids)");
+    // '[*]': the split dimensions go onto the last topology dimension.
+    for (unsigned D = 0; D < MI.A.Rank; ++D)
+      if (MI.A.Dims[D].Kind == abi::Policy::Block ||
+          MI.A.Dims[D].Kind == abi::Policy::Cyclic)
+        MI.A.Axis[D] = static_cast<int>(TopologyRank) - 1;
+    return true;
+  }
+  if (Args.size() == 1 && First.is(tok::identifier)) {
+    StringRef Name = identifierName(First);
+    if (Name == "target" || (!TopologyName.empty() && Name == TopologyName))
+      return true; // the construct's own
+    if (Named.count(Name.str()))
+      return NotSupported(Args.Begin,
+                          ("distributing '" + MI.Name + "' over topology '" +
+                           Name + "', which is not its construct's")
+                              .str());
+  }
+  // Device ids: expressions, each of a device that runs the construct.
+  for (TokenRange Id : splitDeviceList(Toks, Args, Ctx)) {
+    if (Id.empty() || Toks[Id.Begin].is(tok::minus) ||
+        isHostName(Toks[Id.Begin], Ctx) ||
+        findTopLevel(Toks, Id, tok::colon) || findTopLevel(Toks, Id, tok::amp)) {
+      unsigned Bad = Id.empty() ? std::min(Id.Begin, Args.End - 1) : Id.Begin;
+      Diags.report(Toks[Bad].getLocation(), Diag::BadItemDevices);
+      return false;
+    }
+    Code C;
+    C.text("(long long)(").tokens(Toks, Id).text(")");
+    MI.DeviceIds.push_back(std::move(C));
+  }
+  MI.A.DeviceIds = static_cast<unsigned>(MI.DeviceIds.size());
+  return true;
+}
+
 bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
   unsigned I = From;
   bool SawPolicies = false;
@@ -281,32 +344,8 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
       }
       for (unsigned D = 0; D < H->size(); ++D)
         MI.A.Halos[D] = (*H)[D];
-    } else { // topology
-      bool Shape = !Args.empty() && (Toks[Args.Begin].is(tok::l_square) ||
-                                     (Args.size() == 1 &&
-                                      Toks[Args.Begin].is(tok::identifier)));
-      if (!Shape) {
-        Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
-            << "a topology of its own for a map item (only topology([*]), "
-               "topology(target) or a topology's name)";
-        return false;
-      }
-      std::optional<TopologySpec> T = parseTopology(Toks, Args, Diags);
-      if (!T)
-        return false;
-      if (T->T.Rank == 1 && !T->T.Given[0] && T->Reference.empty()) {
-        // '[*]': the split dimension goes onto the last topology dimension.
-        for (unsigned D = 0; D < MI.A.Rank; ++D)
-          if (MI.A.Dims[D].Kind == abi::Policy::Block ||
-              MI.A.Dims[D].Kind == abi::Policy::Cyclic)
-            MI.A.Axis[D] = static_cast<int>(TopologyRank) - 1;
-      } else if (!T->Target && T->Reference.empty()) {
-        Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
-            << "a topology of its own for a map item (only topology([*]), "
-               "topology(target) or a topology's name)";
-        return false;
-      }
-      // 'topology(name)', 'topology(target)': the construct's own.
+    } else if (!itemTopology(I, Args, MI)) { // topology
+      return false;
     }
     I = *Close + 1;
   }

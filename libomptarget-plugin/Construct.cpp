@@ -111,6 +111,9 @@ ConstructValues readValues(const ConstructInfo &Info,
     case abi::ValueSlot::ArrayBlock:
       Arr().Blocks[S.Dim] = X;
       break;
+    case abi::ValueSlot::ArrayDevice:
+      Arr().DeviceIds.push_back(X);
+      break;
     case abi::ValueSlot::AccessAddress:
       V.AccessAddresses[S.Item] =
           reinterpret_cast<void *>(static_cast<intptr_t>(X));

@@ -5,13 +5,13 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 5 KIND                         kernel|data|enter|exit|update|halo
+//   homp 6 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
 //   loop OP STRIDED POLICY              lt|le|gt|ge|ne, 0|1
 //   label STR
-//   array STR MAP RANK                  then RANK 'dim' lines
+//   array STR MAP RANK IDS              then RANK 'dim' lines (IDS: its device ids, 0: all)
 //   dim POLICY AXIS LEFT RIGHT LEDGE REDGE
 //   access STR RANK WRITTEN SUB...      SUB: '?' | '=' | 'L' LOOP MIN MAX
 //   reduction OP STR
@@ -348,7 +348,8 @@ bool readArray(Reader &R, Descriptor &D) {
   Array A;
   std::string Map;
   if (!R.str(A.Name) || !R.word(Map) || !valueOf(MapTypes, Map, A.Map) ||
-      !R.num(A.Rank, 1, MaxRank) || !R.endLine())
+      !R.num(A.Rank, 1, MaxRank) || !R.num(A.DeviceIds, 0, 1024) ||
+      !R.endLine())
     return false;
   for (unsigned I = 0; I < A.Rank; ++I) {
     std::string W, LE, RE;
@@ -487,7 +488,8 @@ std::string encodeDescriptor(const Descriptor &D) {
     W.endLine();
   }
   for (const Array &A : D.Arrays) {
-    W.word("array").str(A.Name).word(mapTypeName(A.Map)).num(A.Rank);
+    W.word("array").str(A.Name).word(mapTypeName(A.Map)).num(A.Rank).num(
+        A.DeviceIds);
     W.endLine();
     for (unsigned I = 0; I < A.Rank; ++I) {
       const Halo &H = A.Halos[I];
@@ -685,6 +687,8 @@ std::vector<ValueSlot> valueLayout(const Descriptor &D) {
     for (unsigned I = 0; I < Arr.Rank; ++I)
       if (Arr.Dims[I].Kind == Policy::Cyclic)
         Add(ValueSlot::ArrayBlock, A, I);
+    for (unsigned I = 0; I < Arr.DeviceIds; ++I)
+      Add(ValueSlot::ArrayDevice, A, I);
   }
   for (unsigned I = 0; I < D.Accesses.size(); ++I)
     Add(ValueSlot::AccessAddress, I);

@@ -62,6 +62,12 @@ bool Distribution::duplicated() const {
   return std::none_of(Split.begin(), Split.end(), [](bool B) { return B; });
 }
 
+bool Distribution::everywhere() const {
+  return duplicated() &&
+         std::none_of(Owned.begin(), Owned.end(),
+                      [](const ProductSet &P) { return P.empty(); });
+}
+
 namespace {
 
 /// Sets dimension D of every position's part from a per-position source.
@@ -82,10 +88,69 @@ std::string dimName(const abi::Array &A, unsigned D) {
 
 } // namespace
 
+static std::optional<Distribution>
+distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
+                  const std::array<int64_t, MaxRank> &Blocks,
+                  const DistributionContext &Ctx, std::string &Error);
+
 std::optional<Distribution>
 distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const std::array<int64_t, MaxRank> &Blocks,
-                const DistributionContext &Ctx, std::string &Error) {
+                const DistributionContext &Ctx, std::string &Error,
+                const std::vector<int64_t> &DeviceIds) {
+  if (DeviceIds.empty())
+    return distributeOverAll(A, Shape, Blocks, Ctx, Error);
+  // The listed devices form a line; positions translate to Ctx's.
+  std::vector<unsigned> Listed;
+  for (unsigned Pos = 0; Pos < Ctx.Devices.size(); ++Pos)
+    if (std::find(DeviceIds.begin(), DeviceIds.end(), Ctx.Devices[Pos]) !=
+        DeviceIds.end())
+      Listed.push_back(Pos);
+  if (Listed.empty()) {
+    std::string Ids;
+    for (int64_t Id : DeviceIds)
+      Ids += (Ids.empty() ? "" : ", ") + std::to_string(Id);
+    bool One = DeviceIds.size() == 1;
+    Error = "'" + A.Name + "' is distributed over device" + (One ? " " : "s ") +
+            Ids + " (its topology(...)), " +
+            (One ? "which does not run" : "none of which runs") +
+            " this construct";
+    return std::nullopt;
+  }
+  DistributionContext Sub;
+  Sub.Topo = Topology::line(static_cast<unsigned>(Listed.size()));
+  for (unsigned Pos : Listed)
+    Sub.Devices.push_back(Ctx.Devices[Pos]);
+  Sub.FindArray = Ctx.FindArray;
+  Sub.LabelIndices = Ctx.LabelIndices;
+  if (Ctx.LoopIndices)
+    Sub.LoopIndices = [&](unsigned K, unsigned Pos, IndexSet &S) {
+      return Ctx.LoopIndices(K, Listed[Pos], S);
+    };
+  abi::Array OnLine = A;
+  OnLine.Axis.fill(-1);
+  std::optional<Distribution> Part =
+      distributeOverAll(OnLine, Shape, Blocks, Sub, Error);
+  if (!Part)
+    return std::nullopt;
+  // Every device of the construct keeps its position; the others hold an
+  // empty part.
+  Distribution Out = *Part;
+  Out.Devices = Ctx.Devices;
+  ProductSet Nothing;
+  Nothing.Rank = Shape.Rank;
+  for (unsigned D = 0; D < Shape.Rank; ++D)
+    Nothing.Dims[D] = IndexSet();
+  Out.Owned.assign(Ctx.Devices.size(), Nothing);
+  for (unsigned I = 0; I < Listed.size(); ++I)
+    Out.Owned[Listed[I]] = Part->Owned[I];
+  return Out;
+}
+
+static std::optional<Distribution>
+distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
+                  const std::array<int64_t, MaxRank> &Blocks,
+                  const DistributionContext &Ctx, std::string &Error) {
   Distribution Out;
   Out.Shape = Shape;
   Out.Devices = Ctx.Devices;

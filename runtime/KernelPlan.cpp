@@ -92,6 +92,7 @@ const Distribution *Planner::findArray(const std::string &Name) {
 }
 
 bool Planner::distributeItems(bool Final) {
+  static const std::vector<int64_t> NoIds;
   DistributionContext Ctx;
   Ctx.Devices = In.Devices;
   Ctx.Topo = In.Topo;
@@ -123,8 +124,9 @@ bool Planner::distributeItems(bool Final) {
       }
       Blocked = false;
       std::string Why;
-      Items[I] = distributeArray(D.Arrays[I], In.ItemShapes[I],
-                                 In.ItemBlocks[I], Ctx, Why);
+      Items[I] = distributeArray(
+          D.Arrays[I], In.ItemShapes[I], In.ItemBlocks[I], Ctx, Why,
+          I < In.ItemDeviceIds.size() ? In.ItemDeviceIds[I] : NoIds);
       if (Items[I]) {
         Progress = true;
       } else if (!Blocked || Final) {
@@ -381,6 +383,12 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       return false;
     }
     ProductSet Held = X.held(*Q);
+    if (Held.empty()) {
+      Error = "device " + std::to_string(Dev) +
+              " runs iterations of this kernel but holds no part of '" +
+              Use.Name + "'" + Resident;
+      return false;
+    }
     for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
       const Subscript &S = Use.Subs[Dm];
       if (S.Kind != Subscript::Linear || S.Loop >= Nest.Rank)
@@ -426,7 +434,7 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
 bool Planner::checkFootprints() {
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     const abi::Access *Use = useOf(D.Arrays[I].Name);
-    if (Use && !Items[I]->duplicated() &&
+    if (Use && !Items[I]->everywhere() &&
         !checkFootprint(*Items[I], *Use, ""))
       return false;
   }
@@ -554,7 +562,7 @@ bool samePlanInput(const KernelPlanInput &A, const KernelPlanInput &B) {
          A.ItemShapes.size() == B.ItemShapes.size() &&
          std::equal(A.ItemShapes.begin(), A.ItemShapes.end(),
                     B.ItemShapes.begin(), sameShape) &&
-         A.ItemBlocks == B.ItemBlocks &&
+         A.ItemBlocks == B.ItemBlocks && A.ItemDeviceIds == B.ItemDeviceIds &&
          SameResidents(A.ItemResidents, B.ItemResidents) &&
          SameResidents(A.AccessResidents, B.AccessResidents) &&
          A.Scheduled == B.Scheduled;

@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 5 kernel",
+    "homp 6 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -207,6 +207,7 @@ Descriptor everything() {
   B.Dims = {policy(Policy::Full), alignToLoop(3, 1), cyclic(true)};
   B.Axis = {-1, -1, 0};
   B.Halos[2] = {1, 0, Edge::None, Edge::Periodic};
+  B.DeviceIds = 2;
   Array C;
   C.Name = "c";
   C.Map = MapType::Delete;
@@ -280,7 +281,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 5 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 6 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -307,11 +308,11 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 5 kernel\n"
+            "homp 6 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
-            "array 1:x to 1\n"
+            "array 1:x to 1 0\n"
             "dim align to 3:y z 2 1 -1 1 2 periodic none\n");
 }
 
@@ -546,8 +547,8 @@ TEST(AbiRoundTrip, UnifiedSharedMemory) {
     D.SharedMemory = true;
     EXPECT_TRUE(roundTrips(D)) << constructName(K);
   }
-  refusal("homp 5 data\nloc 3:a.c 1 2\nusm\nusm\n");
-  refusal("homp 5 data\nloc 3:a.c 1 2\nusm 1\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2\nusm\nusm\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2\nusm 1\n");
 }
 
 TEST(AbiRoundTrip, IfClause) {
@@ -569,7 +570,7 @@ TEST(AbiRoundTrip, CutoffOfEveryKind) {
 }
 
 TEST(AbiDecode, SchedulesAndCutoffsAreChecked) {
-  std::string K = "homp 5 kernel\nloc 3:a.c 1 2\n";
+  std::string K = "homp 6 kernel\nloc 3:a.c 1 2\n";
   for (const char *Good :
        {"loop lt 0 auto auto -", "loop lt 0 auto dynamic 5",
         "loop lt 0 auto guided 2.5%", "loop lt 0 auto profile 100%",
@@ -647,7 +648,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
   for (const std::string &Bad :
        {Replace("halo leftright", "halo up"), Replace("haloitem 1:a 1", "haloitem 1:a 8"),
         Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-        Replace("homp 5 halo", "homp 5 data")})
+        Replace("homp 6 halo", "homp 6 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 
@@ -695,6 +696,7 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Arrays[0].Halos[1].LeftEdge = Edge::None; },
       [](Descriptor &D) { D.Arrays[0].Halos[1].RightEdge = Edge::None; },
       [](Descriptor &D) { D.Arrays[1].Dims[1].RatioNum = 1; },
+      [](Descriptor &D) { D.Arrays[1].DeviceIds = 1; },
       [](Descriptor &D) { D.Accesses[0].Name = "b"; },
       [](Descriptor &D) { D.Accesses[0].Rank = 1; },
       [](Descriptor &D) { D.Accesses[0].Written = false; },
@@ -802,16 +804,16 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 5 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 6 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 5\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 6\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
 TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
   const char *Good[] = {"device all 0 0",
                         "loop lt 0 block",
-                        "array 1:x tofrom 1\ndim full -1 0 0 none none",
+                        "array 1:x tofrom 1 0\ndim full -1 0 0 none none",
                         "reduction max 1:m",
                         "access 1:x 1 0 L 0 0 0",
                         "loop ge 0 align to 1:x 1 1"};
@@ -822,10 +824,10 @@ TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
                        "loop lt 0 blocks",
                        "loop lt 0 cyclical 0",
                        "loop lt 0 align toward 1:x 1 1",
-                       "array 1:x sideways 1\ndim full -1 0 0 none none",
-                       "array 1:x tofrom 1\nsize full -1 0 0 none none",
-                       "array 1:x tofrom 1\ndim full -1 0 0 mirror none",
-                       "array 1:x tofrom 1\ndim full -1 0 0 none wrap",
+                       "array 1:x sideways 1 0\ndim full -1 0 0 none none",
+                       "array 1:x tofrom 1 0\nsize full -1 0 0 none none",
+                       "array 1:x tofrom 1 0\ndim full -1 0 0 mirror none",
+                       "array 1:x tofrom 1 0\ndim full -1 0 0 none wrap",
                        "reduction avg 1:m",
                        "access 1:x 1 0 X",
                        "access 1:x 1 0 L0 0 0"};
@@ -843,23 +845,27 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
       {"topology 3 1 0 1 0:", "topology 4 1 0 1 1 0:"},
       {"topology 1 1 0:", "topology 0 0:"},
       {"topology 1 0 0:", "topology 1 2 0:"},
-      {"array 1:x to 3\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+      {"array 1:x to 3 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
        "none\ndim full -1 0 0 none none",
-       "array 1:x to 4\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+       "array 1:x to 4 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
        "none\ndim full -1 0 0 none none\ndim full -1 0 0 none none"},
-      {"array 1:x to 1\ndim full -1 0 0 none none", "array 1:x to 0"},
-      {"array 1:x to 1\ndim block 2 0 0 none none",
-       "array 1:x to 1\ndim block 3 0 0 none none"},
-      {"array 1:x to 1\ndim block -1 0 0 none none",
-       "array 1:x to 1\ndim block -2 0 0 none none"},
-      {"array 1:x to 1\ndim block -1 2147483647 0 none none",
-       "array 1:x to 1\ndim block -1 2147483648 0 none none"},
-      {"array 1:x to 1\ndim block -1 0 0 none none",
-       "array 1:x to 1\ndim block -1 -1 0 none none"},
-      {"array 1:x to 1\ndim block -1 0 2147483647 none none",
-       "array 1:x to 1\ndim block -1 0 -3 none none"},
-      {"array 1:x to 1\ndim cyclic 1 -1 0 0 none none",
-       "array 1:x to 1\ndim cyclic 2 -1 0 0 none none"},
+      {"array 1:x to 1 0\ndim full -1 0 0 none none", "array 1:x to 0 0"},
+      {"array 1:x to 1 1024\ndim full -1 0 0 none none",
+       "array 1:x to 1 1025\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0\ndim full -1 0 0 none none",
+       "array 1:x to 1 -1\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0\ndim block 2 0 0 none none",
+       "array 1:x to 1 0\ndim block 3 0 0 none none"},
+      {"array 1:x to 1 0\ndim block -1 0 0 none none",
+       "array 1:x to 1 0\ndim block -2 0 0 none none"},
+      {"array 1:x to 1 0\ndim block -1 2147483647 0 none none",
+       "array 1:x to 1 0\ndim block -1 2147483648 0 none none"},
+      {"array 1:x to 1 0\ndim block -1 0 0 none none",
+       "array 1:x to 1 0\ndim block -1 -1 0 none none"},
+      {"array 1:x to 1 0\ndim block -1 0 2147483647 none none",
+       "array 1:x to 1 0\ndim block -1 0 -3 none none"},
+      {"array 1:x to 1 0\ndim cyclic 1 -1 0 0 none none",
+       "array 1:x to 1 0\ndim cyclic 2 -1 0 0 none none"},
       {"loop lt 1 block", "loop lt 2 block"},
       {"loop lt 0 block", "loop lt -1 block"},
       {"loop lt 0 align loop 1 1", "loop lt 0 align loop 0 1"},
@@ -894,82 +900,82 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 5 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 5 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 5 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 6 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 6 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 6 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 5 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 6 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 5 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 6 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 5 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 6 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 5 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 6 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 5 data\n"),
+  EXPECT_EQ(refusal("homp 6 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 5 data\nif\n"),
+  EXPECT_EQ(refusal("homp 6 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 5 data\nloc 4:a.c 1 2\n");
-  refusal("homp 5 data\nloc 100:a.c 1 2\n");
-  refusal("homp 5 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 6 data\nloc 4:a.c 1 2\n");
+  refusal("homp 6 data\nloc 100:a.c 1 2\n");
+  refusal("homp 6 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 5 data\nloc 8:a.c 1 2\n");
+  refusal("homp 6 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 5 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 5 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 6 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 5 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 6 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
   refusal(Head + "work 2\nwork 3\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 5 data\nloc a.c 1 2\n");
-  refusal("homp 5 data\nloc :a.c 1 2\n");
-  refusal("homp 5 data\nloc 3a.c 1 2\n");
-  refusal("homp 5 data\nloc -3:a.c 1 2\n");
+  refusal("homp 6 data\nloc a.c 1 2\n");
+  refusal("homp 6 data\nloc :a.c 1 2\n");
+  refusal("homp 6 data\nloc 3a.c 1 2\n");
+  refusal("homp 6 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 5 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 5 data\nloc  3:a.c 1 2\n");
-  refusal("homp 5 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 5 data\n loc 3:a.c 1 2\n");
-  refusal("homp 5 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 5 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 5 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 6 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 6 data\nloc  3:a.c 1 2\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 6 data\n loc 3:a.c 1 2\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 6 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 5 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 5 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 6 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 6 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");
   refusal(Head + "access 1:x 1 0 ? ?\n");
-  refusal(Head + "array 1:x to 1 1\ndim full -1 0 0 none none\n");
-  refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none none\n");
+  refusal(Head + "array 1:x to 1 1 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0\ndim full -1 0 0 none none none\n");
   refusal(Head + "work 2 1\n");
   refusal(Head + "bodyloop lt -1 2 1 0\n");
 }
@@ -978,7 +984,8 @@ TEST(AbiDecode, MissingFieldsAreRefused) {
   refusal(Head + "device all 0\n");
   refusal(Head + "topology 2 1 0:\n");
   refusal(Head + "access 1:x 2 0 ?\n");
-  refusal(Head + "array 1:x to 2\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 2 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none\n");
   refusal(Head + "dataloop 1:l 2\nloop lt 0 block\n");
   refusal(Head + "loop lt 0 cyclic\n");
   refusal(Head + "loop lt block\n");
@@ -1025,6 +1032,8 @@ const char *slotName(ValueSlot::KindTy K) {
     return "ArrayExtent";
   case ValueSlot::ArrayBlock:
     return "ArrayBlock";
+  case ValueSlot::ArrayDevice:
+    return "ArrayDevice";
   case ValueSlot::AccessAddress:
     return "AccessAddress";
   case ValueSlot::ReductionAddress:
@@ -1105,6 +1114,9 @@ TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
             "ArrayExtent(1, 1)\n"
             "ArrayExtent(1, 2)\n"
             "ArrayBlock(1, 2)\n"
+            // topology(i, j) after b's distribution.
+            "ArrayDevice(1, 0)\n"
+            "ArrayDevice(1, 1)\n"
             // c: rank 1, ALIGN(loop1, 1/2).
             "ArrayBase(2, 0)\n"
             "ArrayElementSize(2, 0)\n"

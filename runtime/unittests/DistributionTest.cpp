@@ -601,6 +601,108 @@ TEST(DistributionAlign, ToNeitherArrayNorLabelIsRefused) {
 }
 
 //===----------------------------------------------------------------------===//
+// Device lists: 'topology(0, 1)' after the distribution
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::optional<Distribution> distributeOver(const homp::abi::Array &A,
+                                           const ArrayShape &S,
+                                           const DistributionContext &C,
+                                           std::vector<int64_t> Ids) {
+  std::string Error;
+  std::optional<Distribution> D =
+      distributeArray(A, S, {3, 3, 3}, C, Error, Ids);
+  EXPECT_TRUE(D.has_value()) << Error;
+  return D;
+}
+} // namespace
+
+// The listed devices (ids 11 and 13 of 10..13) form a line in the
+// construct's order, whatever order the list has; the others hold nothing.
+TEST(DistributionDevices, ListedDevicesSplitTheArrayAsALine) {
+  ArrayShape S = shape({{1, 12}, {0, 5}});
+  for (std::vector<int64_t> Ids : {std::vector<int64_t>{11, 13},
+                                   std::vector<int64_t>{13, 11, 13}}) {
+    std::optional<Distribution> D = distributeOver(
+        array("a", {Block, Full}), S, context(Topology{{2, 2}}), Ids);
+    ASSERT_TRUE(D);
+    EXPECT_EQ(D->Devices, (std::vector<int>{10, 11, 12, 13}));
+    EXPECT_TRUE(D->Owned[0].empty());
+    EXPECT_TRUE(D->Owned[2].empty());
+    EXPECT_EQ(D->Owned[1].Dims[0], set({{1, 7}}));
+    EXPECT_EQ(D->Owned[3].Dims[0], set({{7, 12}}));
+    EXPECT_EQ(D->Owned[1].Dims[1], set({{0, 5}}));
+    EXPECT_TRUE(D->held(0).empty());
+    EXPECT_FALSE(D->duplicated());
+    EXPECT_FALSE(D->everywhere());
+  }
+}
+
+TEST(DistributionDevices, ADuplicateOnSomeDevicesIsNotEverywhere) {
+  ArrayShape S = shape({{0, 6}});
+  std::optional<Distribution> D =
+      distributeOver(array("x", {Full}), S, context(Topology{{3}}), {12});
+  ASSERT_TRUE(D);
+  EXPECT_TRUE(D->duplicated());
+  EXPECT_FALSE(D->everywhere());
+  EXPECT_TRUE(D->Owned[0].empty());
+  EXPECT_TRUE(D->Owned[1].empty());
+  EXPECT_EQ(D->Owned[2], ProductSet::of(S.Section));
+  std::optional<Distribution> All =
+      distribute(array("x", {Full}), S, context(Topology{{3}}));
+  ASSERT_TRUE(All);
+  EXPECT_TRUE(All->everywhere());
+}
+
+// CYCLIC(3) over the listed devices deals the blocks among them only.
+TEST(DistributionDevices, CyclicDealsAmongTheListedDevices) {
+  std::optional<Distribution> D = distributeOver(
+      array("c", {Cyclic}), shape({{0, 12}}), context(Topology{{4}}), {10, 12});
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Owned[0].Dims[0], set({{0, 3}, {6, 9}}));
+  EXPECT_EQ(D->Owned[2].Dims[0], set({{3, 6}, {9, 12}}));
+  EXPECT_TRUE(D->Owned[1].empty());
+  EXPECT_TRUE(D->Owned[3].empty());
+}
+
+// Halos of the listed devices: neighbours among them, none for the others.
+TEST(DistributionDevices, HalosReachTheNeighbouringListedDevice) {
+  std::optional<Distribution> D =
+      distributeOver(array("u", {Block}, {}, {Halo{1, 1}}), shape({{0, 10}}),
+                     context(Topology{{3}}), {10, 12});
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->held(0).Dims[0], set({{0, 6}}));
+  EXPECT_EQ(D->held(2).Dims[0], set({{4, 10}}));
+  EXPECT_TRUE(D->held(1).empty());
+}
+
+// Aligned dimensions follow the loop as the listed devices run it.
+TEST(DistributionDevices, AlignedToTheLoopTakesTheListedDevicesParts) {
+  std::optional<Distribution> D = distributeOver(
+      array("y", {alignToLoop()}), shape({{0, 12}}), withLoops(Topology{{3}}),
+      {12});
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Owned[2].Dims[0], LoopParts[0][2]);
+  EXPECT_TRUE(D->Owned[0].empty());
+}
+
+TEST(DistributionDevices, NoListedDeviceIsRefused) {
+  std::string Error;
+  EXPECT_FALSE(distributeArray(array("y", {Block}), shape({{0, 4}}),
+                               {1, 1, 1}, context(Topology{{2}}), Error,
+                               {3})
+                   .has_value());
+  EXPECT_EQ(Error, "'y' is distributed over device 3 (its topology(...)), "
+                   "which does not run this construct");
+  EXPECT_FALSE(distributeArray(array("y", {Block}), shape({{0, 4}}),
+                               {1, 1, 1}, context(Topology{{2}}), Error,
+                               {3, 4})
+                   .has_value());
+  EXPECT_EQ(Error, "'y' is distributed over devices 3, 4 (its "
+                   "topology(...)), none of which runs this construct");
+}
+
+//===----------------------------------------------------------------------===//
 // Halos
 //===----------------------------------------------------------------------===//
 

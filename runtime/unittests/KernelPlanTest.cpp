@@ -95,6 +95,7 @@ struct Kernel {
   Blocks LoopBlocks{};
   std::vector<ArrayShape> Shapes;
   std::vector<Blocks> ArrayBlocks;
+  std::vector<std::vector<int64_t>> DeviceIds;
   std::vector<KernelPlanInput::Resident> Residents;
   std::function<bool(const std::string &, unsigned, int, IndexSet &)>
       LabelIndices;
@@ -142,6 +143,14 @@ struct Kernel {
     Desc.Arrays.push_back(A);
     Shapes.push_back(S);
     ArrayBlocks.push_back(B);
+    DeviceIds.emplace_back();
+    return *this;
+  }
+
+  /// The last array goes only to the devices Ids ('topology(11, 12)').
+  Kernel &only(std::vector<int64_t> Ids) {
+    Desc.Arrays.back().DeviceIds = static_cast<unsigned>(Ids.size());
+    DeviceIds.back() = std::move(Ids);
     return *this;
   }
 
@@ -179,6 +188,7 @@ struct Kernel {
     In.LoopBlocks = LoopBlocks;
     In.ItemShapes = Shapes;
     In.ItemBlocks = ArrayBlocks;
+    In.ItemDeviceIds = DeviceIds;
     In.AccessResidents = Residents;
     In.LabelIndices = LabelIndices;
     return In;
@@ -846,6 +856,32 @@ TEST(KernelPlan, AStencilWithAHaloPlans) {
   }
 }
 
+// Owner computes with an array on devices 11 and 12 only: the others run
+// nothing.
+TEST(KernelPlan, ArraysOnSomeDevicesGiveTheLoopToThem) {
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
+  K.array("x", {Block}, {{0, 20}}).only({12, 11}).access("x", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_TRUE(indicesRun(K, *Plan, 0).empty());
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(0, 10));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(10, 20));
+  EXPECT_TRUE(indicesRun(K, *Plan, 3).empty());
+}
+
+// A duplicate that a device running iterations does not hold is refused,
+// whatever its subscripts.
+TEST(KernelPlan, ADeviceRunningIterationsWithoutTheArrayIsRefused) {
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(2));
+  K.array("y", {Block}, {{0, 20}})
+      .array("w", {Full}, {{0, 7}})
+      .only({11})
+      .access("y", {at()}, true)
+      .access("w", {Subscript()}, false);
+  EXPECT_EQ(refusal(K), "device 10 runs iterations of this kernel but holds "
+                        "no part of 'w'");
+}
+
 TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
   Kernel K({upTo(0, 19)}, {Block}, Topology::line(2));
   K.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})
@@ -1299,6 +1335,8 @@ TEST(KernelPlanCache, ReusesAPlanOnlyForTheSameInput) {
           {"element size",
            [](KernelPlanInput &In) { In.ItemShapes[0].ElementSize = 4; }},
           {"array block", [](KernelPlanInput &In) { In.ItemBlocks[0][0] = 2; }},
+          {"array device ids",
+           [](KernelPlanInput &In) { In.ItemDeviceIds.assign(1, {7}); }},
           {"resident of an access",
            [&](KernelPlanInput &In) { In.AccessResidents[0].Dist = &R2; }},
           {"resident item",

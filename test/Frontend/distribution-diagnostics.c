@@ -63,6 +63,36 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) topology(grid) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // An item's device list: ids only.
+  // expected-error@+1 {{homp: malformed 'topology' of a distributed item; expected '[*]', 'target', the construct's topology's name, or device ids separated by commas}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(0, -1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed 'topology' of a distributed item}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(0:2))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed 'topology' of a distributed item}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(0, , 1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed 'topology' of a distributed item}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(host))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed 'topology' of a distributed item}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology())
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the topology of 'y' is given twice}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(0, 1) topology(2))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // An unknown name is a device id: clang reports it at the name.
+  // expected-error@+1 {{use of undeclared identifier 'gird'}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(gird))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
   // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge' or 'left[:edge] right[:edge]'}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(one))
   for (int i = 0; i < n; ++i) y[i] = 0;

@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 5;
+constexpr int Version = 6;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -180,7 +180,7 @@ inline bool copiesOut(MapType M) {
 /// An array (or section) the construct maps. Values: the address of element
 /// [0]...[0], the element size, per dimension the section's lower index and
 /// length, per dimension d >= 1 the array's extent (its row length), and
-/// per Cyclic dimension the block size.
+/// per Cyclic dimension the block size, then the ids of its device list.
 struct Array {
   std::string Name;
   MapType Map = MapType::ToFrom;
@@ -190,11 +190,16 @@ struct Array {
   /// distributed dimensions without an axis given uses axis k.
   std::array<int, MaxRank> Axis{-1, -1, -1};
   std::array<Halo, MaxRank> Halos{};
+  /// 'topology(0, 1)' after the distribution: the item is spread over only
+  /// the construct's devices with these ids (values: one per id, in the
+  /// order written). 0: over every device of the construct.
+  unsigned DeviceIds = 0;
 
   bool distributed() const;
   bool operator==(const Array &O) const {
     return Name == O.Name && Map == O.Map && Rank == O.Rank &&
-           Dims == O.Dims && Axis == O.Axis && Halos == O.Halos;
+           Dims == O.Dims && Axis == O.Axis && Halos == O.Halos &&
+           DeviceIds == O.DeviceIds;
   }
 };
 
@@ -350,6 +355,7 @@ struct ValueSlot {
     ArrayLength,
     ArrayExtent,
     ArrayBlock,
+    ArrayDevice,
     AccessAddress,
     ReductionAddress,
     ReductionSize,

@@ -60,8 +60,12 @@ struct Distribution {
   /// What the device at Position holds: its part and its halo. A halo at
   /// a global edge that is periodic or reflecting lies past the section.
   ProductSet held(unsigned Position) const;
-  /// Whether every device owns every element (nothing is split).
+  /// Whether every device that holds a part owns every element (nothing
+  /// is split).
   bool duplicated() const;
+  /// Whether every device of the construct owns every element: duplicated,
+  /// and not left out by a device list.
+  bool everywhere() const;
 };
 
 /// What distributing an array needs to know of its construct.
@@ -84,11 +88,16 @@ struct DistributionContext {
 
 /// Distributes A, whose host shape is Shape and whose Cyclic dimensions
 /// have the block sizes Blocks (per dimension), over the devices of Ctx.
-/// Returns std::nullopt with a message in Error when it cannot be done.
+/// With DeviceIds (A's 'topology(0, 1)'), only those of Ctx's devices get
+/// parts: they form a line of their own, in Ctx's order, and the others
+/// hold nothing; ids that are not Ctx's are ignored, and none left is an
+/// error. Returns std::nullopt with a message in Error when it cannot be
+/// done.
 std::optional<Distribution>
 distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const std::array<int64_t, MaxRank> &Blocks,
-                const DistributionContext &Ctx, std::string &Error);
+                const DistributionContext &Ctx, std::string &Error,
+                const std::vector<int64_t> &DeviceIds = {});
 
 } // namespace homp
 
