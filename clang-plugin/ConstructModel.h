@@ -68,6 +68,8 @@ struct MapItem {
   Code Base, ElementSize;
   std::array<Code, abi::MaxRank> Lower, Length, Extent, Block;
   llvm::SmallVector<Code, 4> DeviceIds; ///< its 'topology(0, 1)' list
+  /// Its own topology's dimensions ('topology([2][*])'; empty for '*').
+  std::vector<Code> TopologyDims;
   bool CheckNotPointer = false; ///< a whole variable of unknown type
   bool WholeVariable = false;   ///< described by its address, not a section
 };
@@ -82,12 +84,13 @@ struct MapClause {
 
 /// Reads the map clauses of a directive, item by item. Topology is the
 /// construct's, Named the topologies declared so far ('topology(name)' after
-/// an item's distribution must name the construct's).
+/// an item's distribution must name the construct's; 'topology(t[2][2])'
+/// there declares t).
 class MapItemParser {
 public:
   MapItemParser(clang::Preprocessor &PP, llvm::ArrayRef<clang::Token> Toks,
                 Diagnostics &Diags, const SyntaxContext &Ctx,
-                const abi::Topology &Topology, const TopologyTable &Named)
+                const abi::Topology &Topology, TopologyTable &Named)
       : PP(PP), Toks(Toks), Diags(Diags), Ctx(Ctx),
         TopologyRank(std::max(1u, Topology.Rank)), TopologyName(Topology.Name),
         Named(Named) {}
@@ -112,7 +115,7 @@ private:
   const SyntaxContext &Ctx;
   unsigned TopologyRank;
   std::string TopologyName;
-  const TopologyTable &Named;
+  TopologyTable &Named;
 };
 
 /// The code of every run-time value of a construct, by descriptor record.

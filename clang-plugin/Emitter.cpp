@@ -182,6 +182,9 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
     case abi::ValueSlot::ArrayDevice:
       Emit(Item->DeviceIds[S.Dim], ItemLoc);
       break;
+    case abi::ValueSlot::ArrayTopologyDim:
+      Emit(Item->TopologyDims[S.Dim], ItemLoc);
+      break;
     case abi::ValueSlot::AccessAddress:
       Emit(V.AccessAddresses[S.Item], Loc);
       break;

@@ -229,14 +229,12 @@ bool MapItemParser::wholeVariable(const Token &Name,
 
 /// 'topology(...)' after an item's distribution (PMAM'15 Table 3): '[*]'
 /// puts its split dimensions on the construct's last topology dimension;
-/// 'target' or the construct's topology's name changes nothing; anything
-/// else is a list of device ids, the only devices that get the item.
+/// 'target' or the construct's topology's name changes nothing;
+/// '[2][2]' (optionally named) arranges the construct's devices in a
+/// topology of the item's own; anything else is a list of device ids, the
+/// only devices that get the item.
 bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
-  auto NotSupported = [&](unsigned Tok, const std::string &What) {
-    Diags.report(Toks[Tok].getLocation(), Diag::NotSupportedYet) << What;
-    return false;
-  };
-  if (!MI.DeviceIds.empty() ||
+  if (!MI.DeviceIds.empty() || MI.A.Topo.Rank ||
       std::any_of(MI.A.Axis.begin(), MI.A.Axis.end(),
                   [](int A) { return A >= 0; })) {
     Diags.report(Toks[At].getLocation(), Diag::TwoItemTopologies) << MI.Name;
@@ -247,30 +245,53 @@ bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
     return false;
   }
   const clang::Token &First = Toks[Args.Begin];
-  if (First.is(tok::l_square)) {
+  if (First.is(tok::l_square) ||
+      (First.is(tok::identifier) && Args.size() > 1 &&
+       Toks[Args.Begin + 1].is(tok::l_square))) {
     std::optional<TopologySpec> T = parseTopology(Toks, Args, Diags);
     if (!T)
       return false;
-    if (T->T.Rank != 1 || T->T.Given[0])
-      return NotSupported(At, "a topology of its own for a map item (only "
-                              "topology([*]), topology(target), the "
-                              "construct's topology's name or device ids)");
-    // '[*]': the split dimensions go onto the last topology dimension.
-    for (unsigned D = 0; D < MI.A.Rank; ++D)
-      if (MI.A.Dims[D].Kind == abi::Policy::Block ||
-          MI.A.Dims[D].Kind == abi::Policy::Cyclic)
-        MI.A.Axis[D] = static_cast<int>(TopologyRank) - 1;
+    if (T->T.Rank == 1 && !T->T.Given[0] && T->T.Name.empty()) {
+      // '[*]': the split dimensions go onto the last topology dimension.
+      for (unsigned D = 0; D < MI.A.Rank; ++D)
+        if (MI.A.Dims[D].Kind == abi::Policy::Block ||
+            MI.A.Dims[D].Kind == abi::Policy::Cyclic)
+          MI.A.Axis[D] = static_cast<int>(TopologyRank) - 1;
+      return true;
+    }
+    MI.A.Topo = T->T;
+    for (TokenRange R : T->Dims) {
+      Code C;
+      if (!R.empty())
+        C.text("(long long)(").tokens(Toks, R).text(")");
+      MI.TopologyDims.push_back(std::move(C));
+    }
+    if (!T->T.Name.empty()) {
+      NamedTopology &N = Named[T->T.Name];
+      N.T = T->T;
+      N.Dims.clear();
+      for (TokenRange R : T->Dims)
+        N.Dims.emplace_back(Toks.begin() + R.Begin, Toks.begin() + R.End);
+    }
     return true;
   }
   if (Args.size() == 1 && First.is(tok::identifier)) {
     StringRef Name = identifierName(First);
     if (Name == "target" || (!TopologyName.empty() && Name == TopologyName))
       return true; // the construct's own
-    if (Named.count(Name.str()))
-      return NotSupported(Args.Begin,
-                          ("distributing '" + MI.Name + "' over topology '" +
-                           Name + "', which is not its construct's")
-                              .str());
+    if (auto It = Named.find(Name.str()); It != Named.end()) {
+      // Another named topology: the construct's devices arranged as it is.
+      MI.A.Topo = It->second.T;
+      for (const TokenVector &Dim : It->second.Dims) {
+        Code C;
+        if (!Dim.empty())
+          C.text("(long long)(")
+              .tokens(Dim, {0, static_cast<unsigned>(Dim.size())})
+              .text(")");
+        MI.TopologyDims.push_back(std::move(C));
+      }
+      return true;
+    }
   }
   // Device ids: expressions, each of a device that runs the construct.
   for (TokenRange Id : splitDeviceList(Toks, Args, Ctx)) {

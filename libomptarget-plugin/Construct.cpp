@@ -61,6 +61,7 @@ ConstructValues readValues(const ConstructInfo &Info,
     ArrayShape &S = V.Arrays[A].Shape;
     S.Rank = D.Arrays[A].Rank;
     S.Section.Rank = S.Rank;
+    V.Arrays[A].Own.TopologyDims.assign(D.Arrays[A].Topo.Rank, std::nullopt);
   }
   V.TopologyDims.assign(D.Topo.Rank, std::nullopt);
   V.AccessAddresses.resize(D.Accesses.size());
@@ -112,7 +113,10 @@ ConstructValues readValues(const ConstructInfo &Info,
       Arr().Blocks[S.Dim] = X;
       break;
     case abi::ValueSlot::ArrayDevice:
-      Arr().DeviceIds.push_back(X);
+      Arr().Own.Ids.push_back(X);
+      break;
+    case abi::ValueSlot::ArrayTopologyDim:
+      Arr().Own.TopologyDims[S.Dim] = X;
       break;
     case abi::ValueSlot::AccessAddress:
       V.AccessAddresses[S.Item] =

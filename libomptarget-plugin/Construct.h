@@ -64,8 +64,8 @@ struct ConstructValues {
     char *Base = nullptr; ///< host address of element [0]...[0]
     ArrayShape Shape;
     std::array<int64_t, MaxRank> Blocks{};
-    /// The ids of its 'topology(0, 1)' list; empty: every device.
-    std::vector<int64_t> DeviceIds;
+    /// The devices its 'topology(...)' names.
+    ItemDevices Own;
     /// Host address of the section's first element.
     char *first() const;
   };

@@ -260,7 +260,7 @@ bool DataRunner::planItem(size_t I,
     return labelIndices(Label, K, Id, S);
   };
   std::optional<Distribution> Dist =
-      distributeArray(Arr, V.Shape, V.Blocks, Ctx, Error, V.DeviceIds);
+      distributeArray(Arr, V.Shape, V.Blocks, Ctx, Error, V.Own);
   if (!Dist)
     return false;
   Fresh = std::make_unique<ResidentArray>();

@@ -979,7 +979,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   for (const ConstructValues::ArrayValues &A : K->Values.Arrays) {
     In.ItemShapes.push_back(A.Shape);
     In.ItemBlocks.push_back(A.Blocks);
-    In.ItemDeviceIds.push_back(A.DeviceIds);
+    In.ItemOwnDevices.push_back(A.Own);
     ResidentArray *R = acquireResident(A.first());
     K->ItemResidents.push_back(R);
     K->ItemIsResident.push_back(R != nullptr);

@@ -11,7 +11,10 @@
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
 //   loop OP STRIDED POLICY              lt|le|gt|ge|ne, 0|1
 //   label STR
-//   array STR MAP RANK IDS              then RANK 'dim' lines (IDS: its device ids, 0: all)
+//   array STR MAP RANK IDS TRANK [GIVEN... STR]
+//                                       then RANK 'dim' lines; IDS: its
+//                                       device ids (0: all); TRANK: the
+//                                       rank of its own topology (0: none)
 //   dim POLICY AXIS LEFT RIGHT LEDGE REDGE
 //   access STR RANK WRITTEN SUB...      SUB: '?' | '=' | 'L' LOOP MIN MAX
 //   reduction OP STR
@@ -349,7 +352,13 @@ bool readArray(Reader &R, Descriptor &D) {
   std::string Map;
   if (!R.str(A.Name) || !R.word(Map) || !valueOf(MapTypes, Map, A.Map) ||
       !R.num(A.Rank, 1, MaxRank) || !R.num(A.DeviceIds, 0, 1024) ||
-      !R.endLine())
+      !R.num(A.Topo.Rank, 0, MaxRank))
+    return false;
+  for (unsigned I = 0; I < A.Topo.Rank; ++I)
+    if (!R.num(A.Topo.Given[I], 0, 1))
+      return false;
+  if ((A.Topo.Rank && !R.str(A.Topo.Name)) || !R.endLine() ||
+      (A.Topo.Rank && A.DeviceIds))
     return false;
   for (unsigned I = 0; I < A.Rank; ++I) {
     std::string W, LE, RE;
@@ -489,7 +498,11 @@ std::string encodeDescriptor(const Descriptor &D) {
   }
   for (const Array &A : D.Arrays) {
     W.word("array").str(A.Name).word(mapTypeName(A.Map)).num(A.Rank).num(
-        A.DeviceIds);
+        A.DeviceIds).num(A.Topo.Rank);
+    for (unsigned I = 0; I < A.Topo.Rank; ++I)
+      W.num(A.Topo.Given[I]);
+    if (A.Topo.Rank)
+      W.str(A.Topo.Name);
     W.endLine();
     for (unsigned I = 0; I < A.Rank; ++I) {
       const Halo &H = A.Halos[I];
@@ -689,6 +702,9 @@ std::vector<ValueSlot> valueLayout(const Descriptor &D) {
         Add(ValueSlot::ArrayBlock, A, I);
     for (unsigned I = 0; I < Arr.DeviceIds; ++I)
       Add(ValueSlot::ArrayDevice, A, I);
+    for (unsigned I = 0; I < Arr.Topo.Rank; ++I)
+      if (Arr.Topo.Given[I])
+        Add(ValueSlot::ArrayTopologyDim, A, I);
   }
   for (unsigned I = 0; I < D.Accesses.size(); ++I)
     Add(ValueSlot::AccessAddress, I);

@@ -97,20 +97,33 @@ std::optional<Distribution>
 distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const std::array<int64_t, MaxRank> &Blocks,
                 const DistributionContext &Ctx, std::string &Error,
-                const std::vector<int64_t> &DeviceIds) {
-  if (DeviceIds.empty())
+                const ItemDevices &Own) {
+  if (!Own.TopologyDims.empty()) {
+    // The same devices in the item's own topology.
+    DistributionContext Mine = Ctx;
+    std::string Why;
+    std::optional<Topology> T = makeTopology(
+        static_cast<unsigned>(Ctx.Devices.size()), Own.TopologyDims, Why);
+    if (!T) {
+      Error = "the topology of '" + A.Name + "': " + Why;
+      return std::nullopt;
+    }
+    Mine.Topo = *T;
+    return distributeOverAll(A, Shape, Blocks, Mine, Error);
+  }
+  if (Own.Ids.empty())
     return distributeOverAll(A, Shape, Blocks, Ctx, Error);
   // The listed devices form a line; positions translate to Ctx's.
   std::vector<unsigned> Listed;
   for (unsigned Pos = 0; Pos < Ctx.Devices.size(); ++Pos)
-    if (std::find(DeviceIds.begin(), DeviceIds.end(), Ctx.Devices[Pos]) !=
-        DeviceIds.end())
+    if (std::find(Own.Ids.begin(), Own.Ids.end(), Ctx.Devices[Pos]) !=
+        Own.Ids.end())
       Listed.push_back(Pos);
   if (Listed.empty()) {
     std::string Ids;
-    for (int64_t Id : DeviceIds)
+    for (int64_t Id : Own.Ids)
       Ids += (Ids.empty() ? "" : ", ") + std::to_string(Id);
-    bool One = DeviceIds.size() == 1;
+    bool One = Own.Ids.size() == 1;
     Error = "'" + A.Name + "' is distributed over device" + (One ? " " : "s ") +
             Ids + " (its topology(...)), " +
             (One ? "which does not run" : "none of which runs") +
@@ -139,8 +152,6 @@ distributeArray(const abi::Array &A, const ArrayShape &Shape,
   Out.Devices = Ctx.Devices;
   ProductSet Nothing;
   Nothing.Rank = Shape.Rank;
-  for (unsigned D = 0; D < Shape.Rank; ++D)
-    Nothing.Dims[D] = IndexSet();
   Out.Owned.assign(Ctx.Devices.size(), Nothing);
   for (unsigned I = 0; I < Listed.size(); ++I)
     Out.Owned[Listed[I]] = Part->Owned[I];

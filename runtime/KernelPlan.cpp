@@ -92,7 +92,7 @@ const Distribution *Planner::findArray(const std::string &Name) {
 }
 
 bool Planner::distributeItems(bool Final) {
-  static const std::vector<int64_t> NoIds;
+  static const ItemDevices Construct;
   DistributionContext Ctx;
   Ctx.Devices = In.Devices;
   Ctx.Topo = In.Topo;
@@ -126,7 +126,7 @@ bool Planner::distributeItems(bool Final) {
       std::string Why;
       Items[I] = distributeArray(
           D.Arrays[I], In.ItemShapes[I], In.ItemBlocks[I], Ctx, Why,
-          I < In.ItemDeviceIds.size() ? In.ItemDeviceIds[I] : NoIds);
+          I < In.ItemOwnDevices.size() ? In.ItemOwnDevices[I] : Construct);
       if (Items[I]) {
         Progress = true;
       } else if (!Blocked || Final) {
@@ -562,7 +562,7 @@ bool samePlanInput(const KernelPlanInput &A, const KernelPlanInput &B) {
          A.ItemShapes.size() == B.ItemShapes.size() &&
          std::equal(A.ItemShapes.begin(), A.ItemShapes.end(),
                     B.ItemShapes.begin(), sameShape) &&
-         A.ItemBlocks == B.ItemBlocks && A.ItemDeviceIds == B.ItemDeviceIds &&
+         A.ItemBlocks == B.ItemBlocks && A.ItemOwnDevices == B.ItemOwnDevices &&
          SameResidents(A.ItemResidents, B.ItemResidents) &&
          SameResidents(A.AccessResidents, B.AccessResidents) &&
          A.Scheduled == B.Scheduled;

@@ -213,6 +213,9 @@ Descriptor everything() {
   C.Map = MapType::Delete;
   C.Rank = 1;
   C.Dims[0] = alignTo("loop1", 1, 2);
+  C.Topo.Rank = 2;
+  C.Topo.Given = {true, false, false};
+  C.Topo.Name = "own grid";
   D.Arrays = {A, B, C};
 
   Access UseA;
@@ -312,7 +315,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
-            "array 1:x to 1 0\n"
+            "array 1:x to 1 0 0\n"
             "dim align to 3:y z 2 1 -1 1 2 periodic none\n");
 }
 
@@ -697,6 +700,9 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Arrays[0].Halos[1].RightEdge = Edge::None; },
       [](Descriptor &D) { D.Arrays[1].Dims[1].RatioNum = 1; },
       [](Descriptor &D) { D.Arrays[1].DeviceIds = 1; },
+      [](Descriptor &D) { D.Arrays[2].Topo.Rank = 3; },
+      [](Descriptor &D) { D.Arrays[2].Topo.Given[1] = true; },
+      [](Descriptor &D) { D.Arrays[2].Topo.Name = "grid"; },
       [](Descriptor &D) { D.Accesses[0].Name = "b"; },
       [](Descriptor &D) { D.Accesses[0].Rank = 1; },
       [](Descriptor &D) { D.Accesses[0].Written = false; },
@@ -813,7 +819,7 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
 TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
   const char *Good[] = {"device all 0 0",
                         "loop lt 0 block",
-                        "array 1:x tofrom 1 0\ndim full -1 0 0 none none",
+                        "array 1:x tofrom 1 0 0\ndim full -1 0 0 none none",
                         "reduction max 1:m",
                         "access 1:x 1 0 L 0 0 0",
                         "loop ge 0 align to 1:x 1 1"};
@@ -824,10 +830,10 @@ TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
                        "loop lt 0 blocks",
                        "loop lt 0 cyclical 0",
                        "loop lt 0 align toward 1:x 1 1",
-                       "array 1:x sideways 1 0\ndim full -1 0 0 none none",
-                       "array 1:x tofrom 1 0\nsize full -1 0 0 none none",
-                       "array 1:x tofrom 1 0\ndim full -1 0 0 mirror none",
-                       "array 1:x tofrom 1 0\ndim full -1 0 0 none wrap",
+                       "array 1:x sideways 1 0 0\ndim full -1 0 0 none none",
+                       "array 1:x tofrom 1 0 0\nsize full -1 0 0 none none",
+                       "array 1:x tofrom 1 0 0\ndim full -1 0 0 mirror none",
+                       "array 1:x tofrom 1 0 0\ndim full -1 0 0 none wrap",
                        "reduction avg 1:m",
                        "access 1:x 1 0 X",
                        "access 1:x 1 0 L0 0 0"};
@@ -845,27 +851,33 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
       {"topology 3 1 0 1 0:", "topology 4 1 0 1 1 0:"},
       {"topology 1 1 0:", "topology 0 0:"},
       {"topology 1 0 0:", "topology 1 2 0:"},
-      {"array 1:x to 3 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+      {"array 1:x to 3 0 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
        "none\ndim full -1 0 0 none none",
-       "array 1:x to 4 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
+       "array 1:x to 4 0 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
        "none\ndim full -1 0 0 none none\ndim full -1 0 0 none none"},
-      {"array 1:x to 1 0\ndim full -1 0 0 none none", "array 1:x to 0 0"},
-      {"array 1:x to 1 1024\ndim full -1 0 0 none none",
-       "array 1:x to 1 1025\ndim full -1 0 0 none none"},
-      {"array 1:x to 1 0\ndim full -1 0 0 none none",
-       "array 1:x to 1 -1\ndim full -1 0 0 none none"},
-      {"array 1:x to 1 0\ndim block 2 0 0 none none",
-       "array 1:x to 1 0\ndim block 3 0 0 none none"},
-      {"array 1:x to 1 0\ndim block -1 0 0 none none",
-       "array 1:x to 1 0\ndim block -2 0 0 none none"},
-      {"array 1:x to 1 0\ndim block -1 2147483647 0 none none",
-       "array 1:x to 1 0\ndim block -1 2147483648 0 none none"},
-      {"array 1:x to 1 0\ndim block -1 0 0 none none",
-       "array 1:x to 1 0\ndim block -1 -1 0 none none"},
-      {"array 1:x to 1 0\ndim block -1 0 2147483647 none none",
-       "array 1:x to 1 0\ndim block -1 0 -3 none none"},
-      {"array 1:x to 1 0\ndim cyclic 1 -1 0 0 none none",
-       "array 1:x to 1 0\ndim cyclic 2 -1 0 0 none none"},
+      {"array 1:x to 1 0 0\ndim full -1 0 0 none none", "array 1:x to 0 0 0"},
+      {"array 1:x to 1 1024 0\ndim full -1 0 0 none none",
+       "array 1:x to 1 1025 0\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0 0\ndim full -1 0 0 none none",
+       "array 1:x to 1 -1 0\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0 3 1 0 1 0:\ndim full -1 0 0 none none",
+       "array 1:x to 1 0 4 1 0 1 1 0:\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0 1 0 0:\ndim full -1 0 0 none none",
+       "array 1:x to 1 0 1 2 0:\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0 1 0 0:\ndim full -1 0 0 none none",
+       "array 1:x to 1 1 1 0 0:\ndim full -1 0 0 none none"},
+      {"array 1:x to 1 0 0\ndim block 2 0 0 none none",
+       "array 1:x to 1 0 0\ndim block 3 0 0 none none"},
+      {"array 1:x to 1 0 0\ndim block -1 0 0 none none",
+       "array 1:x to 1 0 0\ndim block -2 0 0 none none"},
+      {"array 1:x to 1 0 0\ndim block -1 2147483647 0 none none",
+       "array 1:x to 1 0 0\ndim block -1 2147483648 0 none none"},
+      {"array 1:x to 1 0 0\ndim block -1 0 0 none none",
+       "array 1:x to 1 0 0\ndim block -1 -1 0 none none"},
+      {"array 1:x to 1 0 0\ndim block -1 0 2147483647 none none",
+       "array 1:x to 1 0 0\ndim block -1 0 -3 none none"},
+      {"array 1:x to 1 0 0\ndim cyclic 1 -1 0 0 none none",
+       "array 1:x to 1 0 0\ndim cyclic 2 -1 0 0 none none"},
       {"loop lt 1 block", "loop lt 2 block"},
       {"loop lt 0 block", "loop lt -1 block"},
       {"loop lt 0 align loop 1 1", "loop lt 0 align loop 0 1"},
@@ -974,8 +986,9 @@ TEST(AbiDecode, ExtraFieldsAreRefused) {
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");
   refusal(Head + "access 1:x 1 0 ? ?\n");
-  refusal(Head + "array 1:x to 1 1 0\ndim full -1 0 0 none none\n");
-  refusal(Head + "array 1:x to 1 0\ndim full -1 0 0 none none none\n");
+  refusal(Head + "array 1:x to 1 0 0 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0 1 0 1:t 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0 0\ndim full -1 0 0 none none none\n");
   refusal(Head + "work 2 1\n");
   refusal(Head + "bodyloop lt -1 2 1 0\n");
 }
@@ -984,8 +997,11 @@ TEST(AbiDecode, MissingFieldsAreRefused) {
   refusal(Head + "device all 0\n");
   refusal(Head + "topology 2 1 0:\n");
   refusal(Head + "access 1:x 2 0 ?\n");
-  refusal(Head + "array 1:x to 2 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 2 0 0\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0 2 1\ndim full -1 0 0 none none\n");
+  refusal(Head + "array 1:x to 1 0 1 1\ndim full -1 0 0 none none\n");
   refusal(Head + "dataloop 1:l 2\nloop lt 0 block\n");
   refusal(Head + "loop lt 0 cyclic\n");
   refusal(Head + "loop lt block\n");
@@ -1034,6 +1050,8 @@ const char *slotName(ValueSlot::KindTy K) {
     return "ArrayBlock";
   case ValueSlot::ArrayDevice:
     return "ArrayDevice";
+  case ValueSlot::ArrayTopologyDim:
+    return "ArrayTopologyDim";
   case ValueSlot::AccessAddress:
     return "AccessAddress";
   case ValueSlot::ReductionAddress:
@@ -1117,11 +1135,12 @@ TEST(AbiValueLayout, EverythingInTheDocumentedOrder) {
             // topology(i, j) after b's distribution.
             "ArrayDevice(1, 0)\n"
             "ArrayDevice(1, 1)\n"
-            // c: rank 1, ALIGN(loop1, 1/2).
+            // c: rank 1, ALIGN(loop1, 1/2), topology([m][*]).
             "ArrayBase(2, 0)\n"
             "ArrayElementSize(2, 0)\n"
             "ArrayLower(2, 0)\n"
             "ArrayLength(2, 0)\n"
+            "ArrayTopologyDim(2, 0)\n"
             // Accesses a, p, b.
             "AccessAddress(0, 0)\n"
             "AccessAddress(1, 0)\n"

@@ -611,7 +611,7 @@ std::optional<Distribution> distributeOver(const homp::abi::Array &A,
                                            std::vector<int64_t> Ids) {
   std::string Error;
   std::optional<Distribution> D =
-      distributeArray(A, S, {3, 3, 3}, C, Error, Ids);
+      distributeArray(A, S, {3, 3, 3}, C, Error, {Ids, {}});
   EXPECT_TRUE(D.has_value()) << Error;
   return D;
 }
@@ -686,17 +686,44 @@ TEST(DistributionDevices, AlignedToTheLoopTakesTheListedDevicesParts) {
   EXPECT_TRUE(D->Owned[0].empty());
 }
 
+// 'topology([2][*])' after dist_data: the construct's line of four
+// devices as a 2x2 grid for this array only.
+TEST(DistributionDevices, AnItemsOwnTopologyArrangesTheSameDevices) {
+  ArrayShape S = shape({{0, 8}, {0, 6}});
+  std::string Error;
+  std::optional<Distribution> D =
+      distributeArray(array("a", {Block, Block}), S, {1, 1, 1},
+                      context(Topology::line(4)), Error,
+                      {{}, {int64_t{2}, std::nullopt}});
+  ASSERT_TRUE(D) << Error;
+  Topology Grid{{2, 2}};
+  for (unsigned Pos = 0; Pos < 4; ++Pos) {
+    std::array<unsigned, MaxRank> C = Grid.coords(Pos);
+    EXPECT_EQ(D->Owned[Pos].Dims[0], IndexSet(handWrittenBlock(8, 2, C[0])));
+    EXPECT_EQ(D->Owned[Pos].Dims[1], IndexSet(handWrittenBlock(6, 2, C[1])));
+  }
+  EXPECT_FALSE(distributeArray(array("a", {Block, Block}), S, {1, 1, 1},
+                               context(Topology::line(4)), Error,
+                               {{}, {int64_t{3}}})
+                   .has_value());
+  EXPECT_EQ(Error.rfind("the topology of 'a': topology [3] does not arrange "
+                        "4 devices",
+                        0),
+            0u)
+      << Error;
+}
+
 TEST(DistributionDevices, NoListedDeviceIsRefused) {
   std::string Error;
   EXPECT_FALSE(distributeArray(array("y", {Block}), shape({{0, 4}}),
                                {1, 1, 1}, context(Topology{{2}}), Error,
-                               {3})
+                               {{3}, {}})
                    .has_value());
   EXPECT_EQ(Error, "'y' is distributed over device 3 (its topology(...)), "
                    "which does not run this construct");
   EXPECT_FALSE(distributeArray(array("y", {Block}), shape({{0, 4}}),
                                {1, 1, 1}, context(Topology{{2}}), Error,
-                               {3, 4})
+                               {{3, 4}, {}})
                    .has_value());
   EXPECT_EQ(Error, "'y' is distributed over devices 3, 4 (its "
                    "topology(...)), none of which runs this construct");

@@ -95,7 +95,7 @@ struct Kernel {
   Blocks LoopBlocks{};
   std::vector<ArrayShape> Shapes;
   std::vector<Blocks> ArrayBlocks;
-  std::vector<std::vector<int64_t>> DeviceIds;
+  std::vector<ItemDevices> Own;
   std::vector<KernelPlanInput::Resident> Residents;
   std::function<bool(const std::string &, unsigned, int, IndexSet &)>
       LabelIndices;
@@ -143,14 +143,14 @@ struct Kernel {
     Desc.Arrays.push_back(A);
     Shapes.push_back(S);
     ArrayBlocks.push_back(B);
-    DeviceIds.emplace_back();
+    Own.emplace_back();
     return *this;
   }
 
   /// The last array goes only to the devices Ids ('topology(11, 12)').
   Kernel &only(std::vector<int64_t> Ids) {
     Desc.Arrays.back().DeviceIds = static_cast<unsigned>(Ids.size());
-    DeviceIds.back() = std::move(Ids);
+    Own.back().Ids = std::move(Ids);
     return *this;
   }
 
@@ -188,7 +188,7 @@ struct Kernel {
     In.LoopBlocks = LoopBlocks;
     In.ItemShapes = Shapes;
     In.ItemBlocks = ArrayBlocks;
-    In.ItemDeviceIds = DeviceIds;
+    In.ItemOwnDevices = Own;
     In.AccessResidents = Residents;
     In.LabelIndices = LabelIndices;
     return In;
@@ -1336,7 +1336,11 @@ TEST(KernelPlanCache, ReusesAPlanOnlyForTheSameInput) {
            [](KernelPlanInput &In) { In.ItemShapes[0].ElementSize = 4; }},
           {"array block", [](KernelPlanInput &In) { In.ItemBlocks[0][0] = 2; }},
           {"array device ids",
-           [](KernelPlanInput &In) { In.ItemDeviceIds.assign(1, {7}); }},
+           [](KernelPlanInput &In) { In.ItemOwnDevices.assign(1, {{7}, {}}); }},
+          {"array topology",
+           [](KernelPlanInput &In) {
+             In.ItemOwnDevices.assign(1, {{}, {std::nullopt}});
+           }},
           {"resident of an access",
            [&](KernelPlanInput &In) { In.AccessResidents[0].Dist = &R2; }},
           {"resident item",

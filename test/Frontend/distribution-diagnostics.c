@@ -88,6 +88,14 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(0, 1) topology(2))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // expected-error@+1 {{homp: the topology of 'y' is given twice}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology([2][2]) topology([*]))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a topology dimension must be a positive number of devices}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology([2][0]))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
   // An unknown name is a device id: clang reports it at the name.
   // expected-error@+1 {{use of undeclared identifier 'gird'}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(gird))

@@ -3,19 +3,6 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
-  // expected-error@+1 {{homp: a topology of its own for a map item (only topology([*]), topology(target), the construct's topology's name or device ids) is not supported yet}}
-#pragma omp target device(0:4) map(tofrom: u[0:n] dist_data(BLOCK) topology([2][2]))
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
-#pragma omp target device(0:4) topology(other[4]) map(tofrom: u[0:n] dist_data(BLOCK))
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-  // expected-error@+1 {{homp: distributing 'u' over topology 'other', which is not its construct's is not supported yet}}
-#pragma omp target device(0:4) topology(grid[2][2]) map(tofrom: u[0:n] dist_data(BLOCK) topology(other))
-  for (int i = 0; i < n; ++i)
-    u[i] += 1;
-
   // expected-error@+1 {{homp: distributing a nest of more than 3 collapsed loops is not supported yet}}
 #pragma omp target teams distribute parallel for device(*) collapse(4) map(tofrom: m[0:n][0:8] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)

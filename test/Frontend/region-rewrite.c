@@ -21,7 +21,7 @@ void axpy_mdev_v2(REAL *x, REAL *y, int n, REAL a) {
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: { __extension__ extern long long __homp_region ( const char * , void * , ... ) __asm__ ( "__homp_region" ) ; struct { struct { long long first , bound , step ; int first32 , bound32 , step32 ; } l [ 3 ] ; } __homp_chunk_0 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
 // CHECK-SAME: __homp_chunk_0 . l [ 0 ] . first32 = ( int ) __homp_chunk_0 . l [ 0 ] . first ; __homp_chunk_0 . l [ 0 ] . bound32 = ( int ) __homp_chunk_0 . l [ 0 ] . bound ; __homp_chunk_0 . l [ 0 ] . step32 = ( int ) __homp_chunk_0 . l [ 0 ] . step ;{{$}}
-// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{[0-9]+}}:{{.*}}region-rewrite.c 15 1\ndevice all 0 0\nloop lt 0 block\narray 1:y tofrom 1 0\ndim block -1 0 0 none none\narray 1:x to 1 0\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\nwork 2\n" , ( void * ) & __homp_chunk_0 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) , ( long long ) ( void * ) ( x ) ) ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_0 )
+// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{[0-9]+}}:{{.*}}region-rewrite.c 15 1\ndevice all 0 0\nloop lt 0 block\narray 1:y tofrom 1 0 0\ndim block -1 0 0 none none\narray 1:x to 1 0 0\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\nwork 2\n" , ( void * ) & __homp_chunk_0 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) , ( long long ) ( void * ) ( x ) ) ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_0 )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for shared ( x , y , n , a )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_0 . l [ 0 ] . bound32 ) ) ; ++ i ) y [ i ] += a * x [ i ] ; }
@@ -38,7 +38,7 @@ void axpy_homp_v1(REAL *x, REAL *y, REAL *w, int n, REAL a) {
     y[i] += a * x[i] + w[0];
 }
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 32 1\ndevice all 0 0\nloop lt 0 align to 1:x 1 1\narray 1:w to 1 0\ndim full -1 0 0 none none\narray 1:y tofrom 1 0\ndim block -1 0 0 none none\narray 1:x to 1 0\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\naccess 1:w 1 0 =\nwork 3\n"
+// CHECK: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 32 1\ndevice all 0 0\nloop lt 0 align to 1:x 1 1\narray 1:w to 1 0 0\ndim full -1 0 0 none none\narray 1:y tofrom 1 0 0\ndim block -1 0 0 none none\narray 1:x to 1 0 0\ndim block -1 0 0 none none\naccess 1:y 1 1 L 0 0 0\naccess 1:x 1 0 L 0 0 0\naccess 1:w 1 0 =\nwork 3\n"
 // CHECK-SAME: map ( to : w [ 0 : n ] ) map ( tofrom : y [ 0 : n ] ) map ( to : x [ 0 : n ] , a , n ) map ( to : __homp_chunk_1 )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for
@@ -56,7 +56,7 @@ double dot(REAL *x, int n, int dev, int cond) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_2 = { { { ( long long ) ( n - 1 ) , ( long long ) ( 0 ) , - ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target teams distribute parallel for reduction ( + : s ) device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 51 1\ndevice one 0 0\ndevice from 0 0\ndevice host 0 0\nloop ge 0 block\narray 1:x to 1 0\ndim block -1 0 0 none none\naccess 1:x 1 0 L 0 0 0\nreduction + 1:s\nwork 2\nif\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( dev ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) ( void * ) & ( s ) , ( long long ) sizeof ( s ) , ( long long ) ( __extension__ _Generic ( ( s ) ,
+// CHECK-NEXT: #pragma omp target teams distribute parallel for reduction ( + : s ) device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 51 1\ndevice one 0 0\ndevice from 0 0\ndevice host 0 0\nloop ge 0 block\narray 1:x to 1 0 0\ndim block -1 0 0 none none\naccess 1:x 1 0 L 0 0 0\nreduction + 1:s\nwork 2\nif\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( dev ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( x ) , ( long long ) ( void * ) & ( s ) , ( long long ) sizeof ( s ) , ( long long ) ( __extension__ _Generic ( ( s ) ,
 // CHECK-SAME: double : 308 ,
 // CHECK-SAME: ( long long ) ( 1 && ( cond ) ) ) ) map ( to : x [ 0 : n ] ) map ( to : __homp_chunk_2 ) if ( parallel : cond )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . first32 ) ) ; i >= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_2 . l [ 0 ] . bound32 ) ) ; -- i ) s += x [ i ] * x [ i ] ; }
@@ -76,7 +76,7 @@ long stencil(long *v, int n) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_3 = { { { ( long long ) ( 1 ) , ( long long ) ( n - 1 ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 70 1\ndevice range 0 0\nloop lt 0 block\nlabel 5:loop1\narray 1:v to 1 0\ndim align loop 1 1 -1 0 0 none none\narray 1:u tofrom 1 0\ndim align loop 1 1 -1 0 0 none none\naccess 1:u 1 1 L 0 0 0\naccess 1:v 1 0 L 0 -1 1\nreduction + 5:total\nwork 4\n" , ( void * ) & __homp_chunk_3 , ( long long ) ( 0 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( v ) , ( long long ) sizeof ( ( v ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( u ) , ( long long ) sizeof ( ( u ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( sizeof ( u ) / sizeof ( ( u ) [ 0 ] ) ) ,
+// CHECK-NEXT: #pragma omp target device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 70 1\ndevice range 0 0\nloop lt 0 block\nlabel 5:loop1\narray 1:v to 1 0 0\ndim align loop 1 1 -1 0 0 none none\narray 1:u tofrom 1 0 0\ndim align loop 1 1 -1 0 0 none none\naccess 1:u 1 1 L 0 0 0\naccess 1:v 1 0 L 0 -1 1\nreduction + 5:total\nwork 4\n" , ( void * ) & __homp_chunk_3 , ( long long ) ( 0 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( v ) , ( long long ) sizeof ( ( v ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( u ) , ( long long ) sizeof ( ( u ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( sizeof ( u ) / sizeof ( ( u ) [ 0 ] ) ) ,
 // CHECK-SAME: map ( to : __homp_chunk_3 ) map ( tofrom : total )
 // CHECK-EMPTY:
 // CHECK-NEXT: #pragma omp parallel for reduction ( + : total )
@@ -100,7 +100,7 @@ void matmul_blocks(int n, double (*A)[64], double (*B)[64], double (*C)[64]) {
 }
 // CHECK-LABEL: homp region:
 // CHECK-NEXT: {{.*}} __homp_chunk_4 = { { { ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( 1 ) , 0 , 0 , 0 } , { 0 , 0 , 1 , 0 , 0 , 1 } } } ;
-// CHECK-NEXT: #pragma omp target teams distribute parallel for collapse ( 2 ) device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 90 1\ndevice range 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 0 block\narray 1:A to 2 0\ndim block -1 0 0 none none\ndim full -1 0 0 none none\narray 1:B to 2 0\ndim full -1 0 0 none none\ndim block 1 0 0 none none\narray 1:C from 2 0\ndim block -1 0 0 none none\ndim block -1 0 0 none none\naccess 1:A 2 0 L 0 0 0 =\naccess 1:B 2 0 = L 1 0 0\naccess 1:C 2 1 L 0 0 0 L 1 0 0\nbodyloop lt -1 2 1\n" , ( void * ) & __homp_chunk_4 , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 2 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( A ) , ( long long ) sizeof ( ( A ) [ 0 ] [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( sizeof ( ( A ) [ 0 ] ) / sizeof ( ( A ) [ 0 ] [ 0 ] ) ) ,
+// CHECK-NEXT: #pragma omp target teams distribute parallel for collapse ( 2 ) device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 90 1\ndevice range 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 0 block\narray 1:A to 2 0 0\ndim block -1 0 0 none none\ndim full -1 0 0 none none\narray 1:B to 2 0 0\ndim full -1 0 0 none none\ndim block 1 0 0 none none\narray 1:C from 2 0 0\ndim block -1 0 0 none none\ndim block -1 0 0 none none\naccess 1:A 2 0 L 0 0 0 =\naccess 1:B 2 0 = L 1 0 0\naccess 1:C 2 1 L 0 0 0 L 1 0 0\nbodyloop lt -1 2 1\n" , ( void * ) & __homp_chunk_4 , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 2 ) , ( long long ) ( 2 ) , ( long long ) ( void * ) ( A ) , ( long long ) sizeof ( ( A ) [ 0 ] [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( sizeof ( ( A ) [ 0 ] ) / sizeof ( ( A ) [ 0 ] [ 0 ] ) ) ,
 // CHECK-SAME: ( long long ) ( void * ) ( C ) , ( long long ) ( 0 ) , ( long long ) ( 64 ) , ( long long ) ( 1 ) ) ) map ( to : A [ 0 : n ] [ 0 : 64 ] , B [ 0 : n ] [ 0 : 64 ] ) map ( from : C [ 0 : n ] [ 0 : 64 ] ) map ( to : __homp_chunk_4 )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . first32 ) ) ; i < ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_4 . l [ 0 ] . bound32 ) ) ; ++ i ) for ( int j = ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . first32 ) ) ; j < ( sizeof ( __typeof__ ( j ) ) > 4 ? ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound ) : ( __typeof__ ( j ) ) ( __homp_chunk_4 . l [ 1 ] . bound32 ) ) ; ++ j ) { double s = 0 ; for ( int k = 0 ; k < 64 ; ++ k ) s += A [ i ] [ k ] * B [ k ] [ j ] ; C [ i ] [ j ] = s ; } }
 
@@ -113,7 +113,7 @@ void cyclic(double *x, int n) {
     x[i] = 2 * x[i];
 }
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp target teams distribute parallel for device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 110 1\ndevice all 4 0\ndevice host 0 0\nloop ge 1 cyclic 0\narray 1:x tofrom 1 0\ndim cyclic 0 -1 0 0 none none\naccess 1:x 1 1 L 0 0 0\nwork 1\n" , ( void * ) & __homp_chunk_5 , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) ) )
+// CHECK: #pragma omp target teams distribute parallel for device ( __homp_region ( "homp 6 kernel\nloc {{.*}} 110 1\ndevice all 4 0\ndevice host 0 0\nloop ge 1 cyclic 0\narray 1:x tofrom 1 0 0\ndim cyclic 0 -1 0 0 none none\naccess 1:x 1 1 L 0 0 0\nwork 1\n" , ( void * ) & __homp_chunk_5 , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 4 ) , ( long long ) ( void * ) ( x ) ) )
 // CHECK-NEXT: for ( int i = ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . first32 ) ) ; i >= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound ) : ( __typeof__ ( i ) ) ( __homp_chunk_5 . l [ 0 ] . bound32 ) ) ; i -= ( sizeof ( __typeof__ ( i ) ) > 4 ? ( __typeof__ ( i ) ) ( - __homp_chunk_5 . l [ 0 ] . step ) : ( __typeof__ ( i ) ) ( - ( long long ) __homp_chunk_5 . l [ 0 ] . step32 ) ) ) x [ i ] = 2 * x [ i ] ; }
 
 // 'dist_schedule(teams: KIND[, c])' becomes the standard 'dist_schedule',
@@ -142,5 +142,18 @@ void some_devices(double *x, double *y, int n, int k) {
     y[i] += x[i];
 }
 // CHECK-LABEL: homp region:
-// CHECK: "homp 6 kernel\nloc {{.*}}\ndevice all 0 0\nloop lt 0 block\narray 1:x to 1 2\ndim full -1 0 0 none none\narray 1:y tofrom 1 1\ndim block -1 0 0 none none\n
+// CHECK: "homp 6 kernel\nloc {{.*}}\ndevice all 0 0\nloop lt 0 block\narray 1:x to 1 2 0\ndim full -1 0 0 none none\narray 1:y tofrom 1 1 0\ndim block -1 0 0 none none\n
 // CHECK-SAME: ( long long ) ( void * ) ( x ) , ( long long ) sizeof ( ( x ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( k ) , ( long long ) ( k + 1 ) , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 0 ) ,
+
+// A topology of the item's own after its distribution: its rank, which
+// dimensions are given and its name, with the given dimensions' values
+// after the array's others; a later item can name it.
+void own_topology(double (*a)[64], double (*b)[64], int n, int m) {
+#pragma omp target device(*) map(tofrom: a[0:n][0:64] dist_data(BLOCK, BLOCK) topology(quad[m][*])) map(to: b[0:n][0:64] dist_data(BLOCK, BLOCK) topology(quad))
+  for (int i = 0; i < n; ++i)
+    a[i][0] += b[i][0];
+}
+// CHECK-LABEL: homp region:
+// CHECK: \narray 1:a tofrom 2 0 2 1 0 4:quad\ndim block -1 0 0 none none\ndim block -1 0 0 none none\narray 1:b to 2 0 2 1 0 4:quad\n
+// CHECK-SAME: ( long long ) ( sizeof ( ( a ) [ 0 ] ) / sizeof ( ( a ) [ 0 ] [ 0 ] ) ) , ( long long ) ( m ) , ( long long ) ( void * ) ( b ) ,
+// CHECK-SAME: ( long long ) ( sizeof ( ( b ) [ 0 ] ) / sizeof ( ( b ) [ 0 ] [ 0 ] ) ) , ( long long ) ( m ) , ( long long ) ( void * ) ( a ) ,

@@ -180,7 +180,8 @@ inline bool copiesOut(MapType M) {
 /// An array (or section) the construct maps. Values: the address of element
 /// [0]...[0], the element size, per dimension the section's lower index and
 /// length, per dimension d >= 1 the array's extent (its row length), and
-/// per Cyclic dimension the block size, then the ids of its device list.
+/// per Cyclic dimension the block size, then the ids of its device list and
+/// the given dimensions of its own topology.
 struct Array {
   std::string Name;
   MapType Map = MapType::ToFrom;
@@ -194,12 +195,16 @@ struct Array {
   /// the construct's devices with these ids (values: one per id, in the
   /// order written). 0: over every device of the construct.
   unsigned DeviceIds = 0;
+  /// 'topology([2][2])' after the distribution: the construct's devices
+  /// arranged in a topology of the item's own (values: its given
+  /// dimensions). Rank 0: the construct's topology.
+  Topology Topo;
 
   bool distributed() const;
   bool operator==(const Array &O) const {
     return Name == O.Name && Map == O.Map && Rank == O.Rank &&
            Dims == O.Dims && Axis == O.Axis && Halos == O.Halos &&
-           DeviceIds == O.DeviceIds;
+           DeviceIds == O.DeviceIds && Topo == O.Topo;
   }
 };
 
@@ -356,6 +361,7 @@ struct ValueSlot {
     ArrayExtent,
     ArrayBlock,
     ArrayDevice,
+    ArrayTopologyDim,
     AccessAddress,
     ReductionAddress,
     ReductionSize,

@@ -86,18 +86,30 @@ struct DistributionContext {
       LabelIndices;
 };
 
+/// The devices an item names after its distribution ('topology(...)'),
+/// with their run-time values: the ids of 'topology(0, 1)', or the
+/// dimensions of a topology of its own ('topology([2][*])'; std::nullopt
+/// for '*'). Neither: the construct's devices and topology.
+struct ItemDevices {
+  std::vector<int64_t> Ids;
+  std::vector<std::optional<int64_t>> TopologyDims;
+  bool operator==(const ItemDevices &O) const {
+    return Ids == O.Ids && TopologyDims == O.TopologyDims;
+  }
+};
+
 /// Distributes A, whose host shape is Shape and whose Cyclic dimensions
 /// have the block sizes Blocks (per dimension), over the devices of Ctx.
-/// With DeviceIds (A's 'topology(0, 1)'), only those of Ctx's devices get
-/// parts: they form a line of their own, in Ctx's order, and the others
-/// hold nothing; ids that are not Ctx's are ignored, and none left is an
-/// error. Returns std::nullopt with a message in Error when it cannot be
-/// done.
+/// Own.Ids (A's 'topology(0, 1)'): only those of Ctx's devices get parts;
+/// they form a line of their own, in Ctx's order, and the others hold
+/// nothing. Ids that are not Ctx's are ignored; none left is an error.
+/// Own.TopologyDims: Ctx's devices in that topology instead of Ctx's.
+/// Returns std::nullopt with a message in Error when it cannot be done.
 std::optional<Distribution>
 distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const std::array<int64_t, MaxRank> &Blocks,
                 const DistributionContext &Ctx, std::string &Error,
-                const std::vector<int64_t> &DeviceIds = {});
+                const ItemDevices &Own = {});
 
 } // namespace homp
 

@@ -47,9 +47,9 @@ struct KernelPlanInput {
   /// Per array of Desc: its host shape and block sizes.
   std::vector<ArrayShape> ItemShapes;
   std::vector<std::array<int64_t, MaxRank>> ItemBlocks;
-  /// Per array of Desc: the ids of its 'topology(0, 1)' list; none (or
-  /// fewer entries than arrays): over every device.
-  std::vector<std::vector<int64_t>> ItemDeviceIds;
+  /// Per array of Desc: the devices its 'topology(...)' names; none (or
+  /// fewer entries than arrays): the construct's.
+  std::vector<ItemDevices> ItemOwnDevices;
   /// Per array of Desc: its distribution when it is already resident in a
   /// data environment (it is used as it is there), else nullptr.
   std::vector<const Distribution *> ItemResidents;
