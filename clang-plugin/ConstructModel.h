@@ -143,11 +143,16 @@ struct ConstructValues {
   std::vector<Code> HaloAddresses; ///< per halo item
 };
 
-/// The code of the values of a device list and a topology.
+/// The code of the values of a device list.
 void deviceValues(llvm::ArrayRef<clang::Token> Toks,
                   llvm::ArrayRef<DeviceSpec> Specs, ConstructValues &V);
-void topologyValues(llvm::ArrayRef<clang::Token> Toks, const TopologySpec &T,
-                    ConstructValues &V);
+/// The code of a topology's dimensions' values, per dimension ('*': empty).
+std::vector<Code> topologyDims(llvm::ArrayRef<clang::Token> Toks,
+                               const TopologySpec &T);
+std::vector<Code> topologyDims(const NamedTopology &N);
+/// Declares T under its name, if it has one, for later constructs.
+void declareTopology(TopologyTable &Table, llvm::ArrayRef<clang::Token> Toks,
+                     const TopologySpec &T);
 
 /// The declaration of libhomp's entry point Name, as emitted code declares
 /// it: 'extern Result Name(Params)', with Name as its symbol.

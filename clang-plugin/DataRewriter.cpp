@@ -91,24 +91,11 @@ bool DataRewriter::clauses() {
           return false;
         }
         Topo.T = It->second.T;
-        for (const TokenVector &Dim : It->second.Dims) {
-          Code Cd;
-          if (!Dim.empty())
-            Cd.text("(long long)(")
-                .tokens(Dim, {0, static_cast<unsigned>(Dim.size())})
-                .text(")");
-          V.TopologyDims.push_back(std::move(Cd));
-        }
+        V.TopologyDims = topologyDims(It->second);
       } else if (!T->Target) {
         Topo = *T;
-        topologyValues(Body, Topo, V);
-        if (!Topo.T.Name.empty()) {
-          NamedTopology &N = RC.Topologies[Topo.T.Name];
-          N.T = Topo.T;
-          N.Dims.clear();
-          for (TokenRange R : Topo.Dims)
-            N.Dims.emplace_back(Body.begin() + R.Begin, Body.begin() + R.End);
-        }
+        V.TopologyDims = topologyDims(Body, Topo);
+        declareTopology(RC.Topologies, Body, Topo);
       }
     }
   MapItemParser Parser(PP, Body, Diags, RC.Ctx, Topo.T, RC.Topologies);

@@ -63,15 +63,39 @@ void deviceValues(ArrayRef<Token> Toks, ArrayRef<DeviceSpec> Specs,
   }
 }
 
-void topologyValues(ArrayRef<Token> Toks, const TopologySpec &T,
-                    ConstructValues &V) {
-  V.TopologyDims.clear();
+std::vector<Code> topologyDims(ArrayRef<Token> Toks, const TopologySpec &T) {
+  std::vector<Code> Dims;
   for (TokenRange R : T.Dims) {
     Code C;
     if (!R.empty())
       C.text("(long long)(").tokens(Toks, R).text(")");
-    V.TopologyDims.push_back(std::move(C));
+    Dims.push_back(std::move(C));
   }
+  return Dims;
+}
+
+std::vector<Code> topologyDims(const NamedTopology &N) {
+  std::vector<Code> Dims;
+  for (const TokenVector &Dim : N.Dims) {
+    Code C;
+    if (!Dim.empty())
+      C.text("(long long)(")
+          .tokens(Dim, {0, static_cast<unsigned>(Dim.size())})
+          .text(")");
+    Dims.push_back(std::move(C));
+  }
+  return Dims;
+}
+
+void declareTopology(TopologyTable &Table, ArrayRef<Token> Toks,
+                     const TopologySpec &T) {
+  if (T.T.Name.empty())
+    return;
+  NamedTopology &N = Table[T.T.Name];
+  N.T = T.T;
+  N.Dims.clear();
+  for (TokenRange R : T.Dims)
+    N.Dims.emplace_back(Toks.begin() + R.Begin, Toks.begin() + R.End);
 }
 
 void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {

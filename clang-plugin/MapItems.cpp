@@ -260,19 +260,8 @@ bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
       return true;
     }
     MI.A.Topo = T->T;
-    for (TokenRange R : T->Dims) {
-      Code C;
-      if (!R.empty())
-        C.text("(long long)(").tokens(Toks, R).text(")");
-      MI.TopologyDims.push_back(std::move(C));
-    }
-    if (!T->T.Name.empty()) {
-      NamedTopology &N = Named[T->T.Name];
-      N.T = T->T;
-      N.Dims.clear();
-      for (TokenRange R : T->Dims)
-        N.Dims.emplace_back(Toks.begin() + R.Begin, Toks.begin() + R.End);
-    }
+    MI.TopologyDims = topologyDims(Toks, *T);
+    declareTopology(Named, Toks, *T);
     return true;
   }
   if (Args.size() == 1 && First.is(tok::identifier)) {
@@ -282,14 +271,7 @@ bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
     if (auto It = Named.find(Name.str()); It != Named.end()) {
       // Another named topology: the construct's devices arranged as it is.
       MI.A.Topo = It->second.T;
-      for (const TokenVector &Dim : It->second.Dims) {
-        Code C;
-        if (!Dim.empty())
-          C.text("(long long)(")
-              .tokens(Dim, {0, static_cast<unsigned>(Dim.size())})
-              .text(")");
-        MI.TopologyDims.push_back(std::move(C));
-      }
+      MI.TopologyDims = topologyDims(It->second);
       return true;
     }
   }
