@@ -19,7 +19,8 @@ namespace homp {
 /// What a variable named in a directive is, as far as distributing it
 /// goes.
 struct VarShape {
-  enum KindTy { Scalar, Pointer, Array, Other } Kind = Other;
+  /// Value: a name that is not a variable (an enumerator, a function).
+  enum KindTy { Scalar, Pointer, Array, Other, Value } Kind = Other;
   /// Pointer and Array: how many subscripts reach an element through
   /// contiguous memory ('double *p': 1, 'double (*p)[8]': 2,
   /// 'double a[4][8]': 2, 'double **q': 1).

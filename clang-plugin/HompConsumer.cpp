@@ -84,9 +84,13 @@ std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
     return std::nullopt;
   // A variable, or a data member named inside a member function.
   const NamedDecl *Found = R.getFoundDecl();
+  homp::VarShape Shape;
+  if (isa<EnumConstantDecl, FunctionDecl>(Found)) {
+    Shape.Kind = homp::VarShape::Value;
+    return Shape;
+  }
   if (!isa<VarDecl, FieldDecl, IndirectFieldDecl>(Found))
     return std::nullopt;
-  homp::VarShape Shape;
   QualType T = cast<ValueDecl>(Found)->getType().getNonReferenceType();
   if (T->isDependentType()) {
     Shape.Dependent = true;

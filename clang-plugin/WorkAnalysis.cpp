@@ -116,7 +116,7 @@ bool Counter::countable(const CanonicalLoop &L) const {
                                           tok::period, tok::arrow,
                                           tok::l_square, tok::coloncolon);
       if (Shape && !Shape->Dependent && Shape->Kind != VarShape::Scalar &&
-          !Reached)
+          Shape->Kind != VarShape::Value && !Reached)
         return false;
     }
   return true;

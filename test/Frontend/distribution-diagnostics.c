@@ -219,3 +219,12 @@ void unknown_align(double *y, int n) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(target: ALIGN(z))
   for (int i = 0; i < n; ++i) y[i] = 0;
 }
+
+// A name that is not a variable in a map clause gets clang's own error,
+// nothing from homp.
+enum { Count = 8 };
+void enumerator(double *y) {
+  // expected-error@+1 {{expected addressable lvalue in 'map' clause}}
+#pragma omp target device(*) map(tofrom: y[0:Count] dist_data(BLOCK), Count)
+  for (int i = 0; i < Count; ++i) y[i] = 0;
+}
