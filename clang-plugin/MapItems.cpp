@@ -60,6 +60,17 @@ bool MapItemParser::mapClause(const Clause &C, std::vector<MapItem> &Items,
     MapItem MI;
     if (!item(R, M.Type, MI))
       return false;
+    // A device's copy of an array is one piece of storage: two distributed
+    // sections of one array (PMAM'15 Table 3's first row) would need two.
+    for (const MapItem &Other : Items)
+      if (MI.Described && Other.Described && MI.Name == Other.Name &&
+          (MI.Distributed || Other.Distributed)) {
+        Diags.report(MI.Loc, Diag::NotSupportedYet)
+            << ("mapping '" + MI.Name +
+                "' twice in one construct with a distribution (distribute "
+                "one section of it)");
+        return false;
+      }
     M.Items.push_back(static_cast<unsigned>(Items.size()));
     Items.push_back(std::move(MI));
   }
@@ -111,6 +122,8 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
   bool NotArray = Shape && !Shape->Dependent &&
                   Shape->Kind != VarShape::Pointer &&
                   Shape->Kind != VarShape::Array;
+  if (Shape && Shape->Kind == VarShape::Value && !DistAt)
+    return true; // not a variable: clang reports it
   if (Simple && Subscripts.empty() && !DistAt &&
       (!Shape || Shape->Dependent || NotArray) && abi::copiesOut(Type))
     return wholeVariable(Toks[E.Begin], Shape, MI);

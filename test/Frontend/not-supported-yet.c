@@ -3,6 +3,16 @@
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *u, int n, double (*m)[8]) {
+  // PMAM'15 Table 3's first row: one array in two items.
+  // expected-error@+1 {{homp: mapping 'u' twice in one construct with a distribution (distribute one section of it) is not supported yet}}
+#pragma omp target device(0, 1) map(to: u[0:n/2] dist_data(DUPLICATE) topology(0, 1), u[n/2:n/2] dist_data(DUPLICATE) topology(1), n)
+  for (int i = 0; i < n; ++i)
+    u[i] += 1;
+
+  // expected-error@+1 {{homp: mapping 'u' twice in one construct with a distribution}}
+#pragma omp target data device(*) map(to: u[0:n/2]) map(tofrom: u[0:n] dist_data(BLOCK))
+  {
+  }
   // expected-error@+1 {{homp: distributing a nest of more than 3 collapsed loops is not supported yet}}
 #pragma omp target teams distribute parallel for device(*) collapse(4) map(tofrom: m[0:n][0:8] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)
