@@ -630,17 +630,24 @@ static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
   }
   Width = *W;
   ++I;
-  if (I < End && Toks[I].is(tok::colon)) {
+  // 'left:right' ('halo(2:1)'): a width after the colon is the next side's.
+  if (I < End && Toks[I].is(tok::colon) &&
+      !(I + 1 < End && integerLiteral(Toks[I + 1]))) {
     ++I;
-    StringRef Name = I < End ? identifierName(Toks[I]) : StringRef();
+    if (I == End) {
+      Diags.report(Toks[End - 1].getLocation(), Diag::BadHalo);
+      return false;
+    }
+    StringRef Name = identifierName(Toks[I]);
+    if (Name.empty() && Toks[I].isLiteral())
+      Name = StringRef(Toks[I].getLiteralData(), Toks[I].getLength());
     std::optional<abi::Edge> Edge = StringSwitch<std::optional<abi::Edge>>(Name)
                                         .Case("periodic", abi::Edge::Periodic)
                                         .Case("reflecting", abi::Edge::Reflecting)
                                         .Case("none", abi::Edge::None)
                                         .Default(std::nullopt);
     if (!Edge) {
-      Diags.report(Toks[std::min(I, End - 1)].getLocation(), Diag::UnknownEdge)
-          << Name;
+      Diags.report(Toks[I].getLocation(), Diag::UnknownEdge) << Name;
       return false;
     }
     E = *Edge;
@@ -660,7 +667,7 @@ parseHalo(ArrayRef<Token> Toks, TokenRange Args, Diagnostics &Diags) {
         return std::nullopt;
       H.Right = H.Left;
       H.RightEdge = H.LeftEdge;
-      if (I < Spec.End && Toks[I].is(tok::pipe))
+      if (I < Spec.End && Toks[I].isOneOf(tok::pipe, tok::colon))
         ++I;
       if (I < Spec.End &&
           !haloSide(Toks, I, Spec.End, H.Right, H.RightEdge, Diags))

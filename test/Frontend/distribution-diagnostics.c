@@ -101,7 +101,7 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(gird))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge' or 'left[:edge] right[:edge]'}}
+  // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge', 'left:right' or 'left[:edge] right[:edge]'}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(one))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
@@ -111,6 +111,18 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 
   // expected-error@+1 {{homp: unknown halo edge 'wrap'; expected periodic, reflecting or none}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:wrap))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: unknown halo edge '1.5'; expected periodic, reflecting or none}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:1.5))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:2:3))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
   // expected-error@+1 {{homp: halo has 3 dimension specs but 'y' has 1 dimension}}

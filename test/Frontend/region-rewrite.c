@@ -157,3 +157,19 @@ void own_topology(double (*a)[64], double (*b)[64], int n, int m) {
 // CHECK: \narray 1:a tofrom 2 0 2 1 0 4:quad\ndim block -1 0 0 none none\ndim block -1 0 0 none none\narray 1:b to 2 0 2 1 0 4:quad\n
 // CHECK-SAME: ( long long ) ( sizeof ( ( a ) [ 0 ] ) / sizeof ( ( a ) [ 0 ] [ 0 ] ) ) , ( long long ) ( m ) , ( long long ) ( void * ) ( b ) ,
 // CHECK-SAME: ( long long ) ( sizeof ( ( b ) [ 0 ] ) / sizeof ( ( b ) [ 0 ] [ 0 ] ) ) , ( long long ) ( m ) , ( long long ) ( void * ) ( a ) ,
+
+// Halo forms: per dimension one width for both sides, 'left:right'
+// (issue 7's 'halo(2:1, 1)'), sides with edges, '|' between sides.
+void halo_forms(double (*u)[64], double (*v)[64], double *w, double *z, int n) {
+#pragma omp target teams distribute parallel for device(*) topology([2][2]) map(tofrom: u[0:n][0:64] dist_data(BLOCK, BLOCK) halo(2:1, 1)) map(to: v[0:n][0:64] dist_data(BLOCK, BLOCK) halo(2:reflecting 3:periodic, 0|1)) collapse(2) dist_iteration(BLOCK, BLOCK)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 64; ++j)
+      u[i][j] = v[i][j];
+#pragma omp target device(*) map(tofrom: w[0:n] dist_data(BLOCK) halo(1:2:periodic)) map(to: z[0:n] dist_data(BLOCK) halo(3:none|2))
+  for (int i = 0; i < n; ++i)
+    w[i] = z[i];
+}
+// CHECK-LABEL: homp region:
+// CHECK: \narray 1:u tofrom 2 0 0\ndim block -1 2 1 none none\ndim block -1 1 1 none none\narray 1:v to 2 0 0\ndim block -1 2 3 reflecting periodic\ndim block -1 0 1 none none\n
+// CHECK-LABEL: homp region:
+// CHECK: \narray 1:w tofrom 1 0 0\ndim block -1 1 2 none periodic\narray 1:z to 1 0 0\ndim block -1 3 2 none none\n
