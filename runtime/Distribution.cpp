@@ -64,8 +64,8 @@ bool Distribution::duplicated() const {
 
 bool Distribution::everywhere() const {
   return duplicated() &&
-         std::none_of(Owned.begin(), Owned.end(),
-                      [](const ProductSet &P) { return P.empty(); });
+         std::all_of(Owned.begin(), Owned.end(),
+                     [&](const ProductSet &P) { return P == Owned.front(); });
 }
 
 namespace {

@@ -383,7 +383,9 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       return false;
     }
     ProductSet Held = X.held(*Q);
-    if (Held.empty()) {
+    // A duplicate its device list leaves this device out of, whatever the
+    // subscripts (a split array's are checked below, dimension by dimension).
+    if (Held.empty() && X.duplicated()) {
       Error = "device " + std::to_string(Dev) +
               " runs iterations of this kernel but holds no part of '" +
               Use.Name + "'" + Resident;

@@ -652,6 +652,10 @@ TEST(DistributionDevices, ADuplicateOnSomeDevicesIsNotEverywhere) {
       distribute(array("x", {Full}), S, context(Topology{{3}}));
   ASSERT_TRUE(All);
   EXPECT_TRUE(All->everywhere());
+  std::optional<Distribution> Empty =
+      distribute(array("x", {Full}), shape({{0, 0}}), context(Topology{{3}}));
+  ASSERT_TRUE(Empty);
+  EXPECT_TRUE(Empty->everywhere()) << "nobody is left out of nothing";
 }
 
 // CYCLIC(3) over the listed devices deals the blocks among them only.

@@ -882,6 +882,23 @@ TEST(KernelPlan, ADeviceRunningIterationsWithoutTheArrayIsRefused) {
                         "no part of 'w'");
 }
 
+// A split array some devices hold nothing of (1 element over 4 devices)
+// is fine where their iterations use none of it (past its section: the
+// body guards them).
+TEST(KernelPlan, DevicesHoldingNoneOfASplitArrayMayRunOtherIterations) {
+  Kernel K({upTo(0, 8)}, {Block}, Topology::line(4));
+  K.array("y", {Block}, {{0, 8}})
+      .array("x", {Block}, {{0, 1}})
+      .access("y", {at()}, true)
+      .access("x", {at()}, false);
+  // (plan() would check every use against the parts, guards unseen.)
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(indicesRun(K, Plan, 3), range(6, 8));
+}
+
 TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
   Kernel K({upTo(0, 19)}, {Block}, Topology::line(2));
   K.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})

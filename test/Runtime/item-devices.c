@@ -88,6 +88,17 @@ int main(void) {
     y[i] += 1;
   expect("none listed", y, want, N);
 
+  // A split array that some devices hold none of (one element over four)
+  // does not stop them running iterations that do not use it.
+  for (int i = 0; i < N; ++i)
+    want[i] = y[i] + (i < 1 ? x[i] : 0);
+  // CHECK: homp: region {{.*}}item-devices.c:[[@LINE+1]]:1: 1000 iterations on 4 devices
+#pragma omp target teams distribute parallel for device(*) map(to: x[0:1] dist_data(BLOCK)) map(tofrom: y[0:N] dist_data(BLOCK))
+  for (int i = 0; i < N; ++i)
+    if (i < 1)
+      y[i] += x[i];
+  expect("guarded", y, want, N);
+
   // A stencil with halos over devices 0 and 2 only: they exchange halos
   // with each other.
   // CHECK: homp: halo update {{.*}}: 2 copies on 4 devices

@@ -64,7 +64,7 @@ struct Distribution {
   /// is split).
   bool duplicated() const;
   /// Whether every device of the construct owns every element: duplicated,
-  /// and not left out by a device list.
+  /// and no device left out by a device list.
   bool everywhere() const;
 };
 
