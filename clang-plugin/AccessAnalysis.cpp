@@ -2,6 +2,7 @@
 
 #include "AccessAnalysis.h"
 
+#include "CanonicalLoop.h"
 #include "Clauses.h"
 #include "StatementScanner.h"
 
@@ -14,11 +15,107 @@ namespace homp {
 
 namespace {
 
+bool isAssignment(const Token &T) {
+  return T.isOneOf(tok::equal, tok::plusequal, tok::minusequal, tok::starequal,
+                   tok::slashequal, tok::percentequal, tok::ampequal,
+                   tok::pipeequal, tok::caretequal) ||
+         T.isOneOf(tok::lesslessequal, tok::greatergreaterequal,
+                   tok::plusplus, tok::minusminus);
+}
+
+/// A loop of the body whose variable takes values in [Lo, Hi] known when
+/// the plugin reads it ('for (int a = -1; a <= 1; ++a)'): 'x[i + a]' then
+/// uses offsets -1..1 of i.
+struct OffsetLoop {
+  std::string Var;
+  TokenRange Body;
+  int64_t Lo = 0, Hi = 0;
+};
+
+/// A sum of integer literals ('-1', 'R + 1' with R a macro for 1).
+std::optional<int64_t> constantOf(ArrayRef<Token> Toks, TokenRange R) {
+  if (R.empty())
+    return std::nullopt;
+  int64_t Sum = 0;
+  for (unsigned I = R.Begin; I < R.End; ++I) {
+    // Signs, a literal, then a sign or the end.
+    bool Minus = false;
+    for (; I < R.End && Toks[I].isOneOf(tok::plus, tok::minus); ++I)
+      Minus ^= Toks[I].is(tok::minus);
+    std::optional<int64_t> V =
+        I < R.End ? integerLiteral(Toks[I]) : std::nullopt;
+    if (!V || (I + 1 < R.End && !Toks[I + 1].isOneOf(tok::plus, tok::minus)))
+      return std::nullopt;
+    Sum += Minus ? -*V : *V;
+  }
+  return Sum;
+}
+
+/// The loops of Body whose variable is declared in their header, runs
+/// between constants by a constant step, and is neither assigned nor
+/// declared again in their body.
+std::vector<OffsetLoop> offsetLoops(ArrayRef<Token> Toks, TokenRange Body) {
+  std::vector<OffsetLoop> Out;
+  for (unsigned I = Body.Begin; I < Body.End; ++I) {
+    if (Toks[I].isNot(tok::kw_for))
+      continue;
+    ArraySource Src(Toks.slice(I, Body.End - I));
+    TokenVector Probe;
+    ScanFailure Why;
+    if (!scanStatement(Src, Probe, Why))
+      continue;
+    LoopError Err;
+    std::optional<CanonicalLoop> L =
+        parseCanonicalLoop(Toks, I, I + Src.consumed(), Err);
+    if (!L || L->TypeTokens.empty())
+      continue;
+    std::optional<int64_t> First = constantOf(Toks, L->Lower);
+    std::optional<int64_t> Bound = constantOf(Toks, L->Bound);
+    std::optional<int64_t> Step =
+        L->Step.empty() ? std::optional<int64_t>(1) : constantOf(Toks, L->Step);
+    if (!First || !Bound || !Step || *Step <= 0)
+      continue;
+    OffsetLoop O{L->VarName, L->Body, 0, 0};
+    bool Up = !L->StepNegated;
+    switch (L->Op) {
+    case CompareOp::Less:
+      O.Lo = *First, O.Hi = *Bound - 1;
+      break;
+    case CompareOp::LessEqual:
+      O.Lo = *First, O.Hi = *Bound;
+      break;
+    case CompareOp::Greater:
+      O.Lo = *Bound + 1, O.Hi = *First;
+      Up = !Up;
+      break;
+    case CompareOp::GreaterEqual:
+      O.Lo = *Bound, O.Hi = *First;
+      Up = !Up;
+      break;
+    case CompareOp::NotEqual:
+      continue;
+    }
+    if (!Up || O.Lo > O.Hi)
+      continue;
+    bool Changed = is_contained(declaredNames(Toks, L->Body),
+                                StringRef(O.Var));
+    for (unsigned J = L->Body.Begin; J < L->Body.End && !Changed; ++J)
+      if (Toks[J].is(tok::identifier) && identifierName(Toks[J]) == O.Var)
+        Changed = (J + 1 < L->Body.End && isAssignment(Toks[J + 1])) ||
+                  (J > L->Body.Begin &&
+                   Toks[J - 1].isOneOf(tok::plusplus, tok::minusminus));
+    if (!Changed)
+      Out.push_back(std::move(O));
+  }
+  return Out;
+}
+
 class Analysis {
 public:
   Analysis(Preprocessor &PP, ArrayRef<Token> Toks, TokenRange Body,
            ArrayRef<std::string> Vars)
-      : PP(PP), Toks(Toks), Body(Body), Vars(Vars) {}
+      : PP(PP), Toks(Toks), Body(Body), Vars(Vars),
+        Offsets(offsetLoops(Toks, Body)) {}
 
   /// Reads the use of a variable at Toks[I] into Out (merged with earlier
   /// uses when Seen).
@@ -32,7 +129,17 @@ private:
         return L;
     return std::nullopt;
   }
-  abi::Subscript subscript(TokenRange S) const;
+  abi::Subscript subscript(TokenRange S, unsigned Use) const;
+  /// The offset loop whose variable T is, at the use Toks[Use].
+  const OffsetLoop *offsetOf(const Token &T, unsigned Use) const {
+    const OffsetLoop *Found = nullptr;
+    StringRef N = identifierName(T);
+    for (const OffsetLoop &O : Offsets)
+      if (N == O.Var && O.Body.Begin <= Use && Use < O.Body.End &&
+          (!Found || O.Body.Begin > Found->Body.Begin))
+        Found = &O; // the innermost
+    return Found;
+  }
   std::string spell(TokenRange R) const {
     std::string S;
     for (unsigned I = R.Begin; I < R.End; ++I)
@@ -44,29 +151,49 @@ private:
   ArrayRef<Token> Toks;
   TokenRange Body;
   ArrayRef<std::string> Vars;
+  std::vector<OffsetLoop> Offsets;
 };
 
-abi::Subscript Analysis::subscript(TokenRange S) const {
+abi::Subscript Analysis::subscript(TokenRange S, unsigned Use) const {
   abi::Subscript Out;
-  auto Linear = [&](unsigned L, int64_t C) {
+  // A sum of terms, each added or subtracted: one loop variable (added),
+  // integer literals, and variables of offset loops.
+  std::optional<unsigned> Loop;
+  int64_t Min = 0, Max = 0;
+  bool Linear = !S.empty();
+  for (unsigned I = S.Begin; I < S.End && Linear; ++I) {
+    bool Minus = false;
+    if (Toks[I].isOneOf(tok::plus, tok::minus)) {
+      Minus = Toks[I].is(tok::minus);
+      if (++I == S.End)
+        Linear = false;
+    } else if (I != S.Begin) {
+      Linear = false;
+    }
+    if (!Linear)
+      break;
+    const Token &T = Toks[I];
+    if (std::optional<unsigned> L = loopOf(T)) {
+      Linear = !Minus && !Loop;
+      Loop = L;
+    } else if (std::optional<int64_t> C = integerLiteral(T)) {
+      Min += Minus ? -*C : *C;
+      Max += Minus ? -*C : *C;
+    } else if (const OffsetLoop *O = offsetOf(T, Use)) {
+      Min += Minus ? -O->Hi : O->Lo;
+      Max += Minus ? -O->Lo : O->Hi;
+    } else {
+      Linear = false;
+    }
+    if (Linear && I + 1 < S.End && !Toks[I + 1].isOneOf(tok::plus, tok::minus))
+      Linear = false;
+  }
+  if (Linear && Loop) {
     Out.Kind = abi::Subscript::Linear;
-    Out.Loop = L;
-    Out.Min = Out.Max = C;
+    Out.Loop = *Loop;
+    Out.Min = Min;
+    Out.Max = Max;
     return Out;
-  };
-  if (S.size() == 1)
-    if (std::optional<unsigned> L = loopOf(Toks[S.Begin]))
-      return Linear(*L, 0);
-  if (S.size() == 3) {
-    const Token &Op = Toks[S.Begin + 1];
-    if (std::optional<unsigned> L = loopOf(Toks[S.Begin]))
-      if (Op.isOneOf(tok::plus, tok::minus))
-        if (std::optional<int64_t> C = integerLiteral(Toks[S.Begin + 2]))
-          return Linear(*L, Op.is(tok::plus) ? *C : -*C);
-    if (std::optional<unsigned> L = loopOf(Toks[S.End - 1]))
-      if (Op.is(tok::plus))
-        if (std::optional<int64_t> C = integerLiteral(Toks[S.Begin]))
-          return Linear(*L, *C);
   }
   for (unsigned I = S.Begin; I < S.End; ++I)
     if (loopOf(Toks[I]))
@@ -89,13 +216,6 @@ abi::Subscript merge(const abi::Subscript &A, const abi::Subscript &B) {
   return abi::Subscript();
 }
 
-bool isAssignment(const Token &T) {
-  return T.isOneOf(tok::equal, tok::plusequal, tok::minusequal, tok::starequal,
-                   tok::slashequal, tok::percentequal, tok::ampequal,
-                   tok::pipeequal, tok::caretequal) ||
-         T.isOneOf(tok::lesslessequal, tok::greatergreaterequal,
-                   tok::plusplus, tok::minusminus);
-}
 
 void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
   SmallVector<TokenRange, 3> Subs;
@@ -130,13 +250,13 @@ void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
   }
   unsigned Rank = std::min<unsigned>(Subs.size(), abi::MaxRank);
   for (unsigned D = 0; D < Rank; ++D) {
-    abi::Subscript S = subscript(Subs[D]);
+    abi::Subscript S = subscript(Subs[D], I);
     if (S.Kind != abi::Subscript::Linear)
       Unchecked(Out.Dims[D], Toks[I].getLocation(),
                 "subscript '" + spell(Subs[D]) + "' is not " +
                     (Vars.size() == 1 ? "'" + Vars[0] + "'"
                                       : std::string("a loop variable")) +
-                    " plus or minus a constant",
+                    " plus or minus constants and inner loops' variables",
                 S.Kind == abi::Subscript::Invariant);
     if (!Seen)
       A.Subs[D] = S;

@@ -1,0 +1,76 @@
+// A 9-point stencil written with inner loops over the offsets
+// ('u[i + a][j + b]' for a, b in -1..1), on 2x2 blocks with a halo of one:
+// the plugin reads the offsets from the inner loops' bounds, so libhomp
+// checks them against the halos. With no halo in dimension 1 the kernel
+// is refused, naming the offsets, and runs on the host (or stops under
+// MANDATORY). Checked against sequential code.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: %t 2>&1 | FileCheck %s
+// RUN: env HOMP_DEVICES=0,2 %t 2>&1 | FileCheck %s
+// RUN: not env OMP_TARGET_OFFLOAD=MANDATORY %t 2>&1 | FileCheck %s --check-prefix=MANDATORY
+
+#include <stdio.h>
+
+enum { N = 37, M = 29 };
+static double u[N][M], v[N][M], w[N][M], r[N][M];
+static int failures;
+
+static void check(const char *what, double (*got)[M]) {
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < M - 1; ++j)
+      if (got[i][j] != r[i][j]) {
+        printf("FAIL %s: [%d][%d] = %g, want %g\n", what, i, j, got[i][j],
+               r[i][j]);
+        ++failures;
+        return;
+      }
+}
+
+int main(void) {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < M; ++j)
+      u[i][j] = (i * 7 + j * 3) % 11;
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < M - 1; ++j)
+      for (int a = -1; a <= 1; ++a)
+        for (int b = -1; b <= 1; ++b)
+          r[i][j] += (a == 0 && b == 0 ? 4 : 1) * u[i + a][j + b];
+
+  // CHECK-NOT: homp: warning
+  // CHECK-NOT: homp cannot check
+#pragma omp target data device(*) topology([*][*]) \
+    map(to: u[0:N][0:M] dist_data(BLOCK, BLOCK) halo(1, 1)) \
+    map(tofrom: v[0:N][0:M] dist_data(BLOCK, BLOCK))
+#pragma omp target teams distribute parallel for collapse(2) device(*) \
+    topology([*][*]) map(to: u[0:N][0:M]) map(tofrom: v[0:N][0:M]) \
+    dist_iteration(BLOCK, BLOCK)
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < M - 1; ++j) {
+      double s = 0;
+      for (int a = -1; a <= 1; ++a)
+        for (int b = -1; b < 2; b++)
+          s += (a == 0 && b == 0 ? 4 : 1) * u[i + a][j + b];
+      v[i][j] = s;
+    }
+  check("halo", v);
+
+  // CHECK: homp: warning: region {{.*}}offset-loops.c:[[@LINE+3]]:1: device {{[0-9]+}} would use elements {{.*}} of dimension 1 of 'u' but holds only {{.*}}; the loop uses 'u' at offsets -1..1 of its index and its halo there is 0:0 wide{{.*}}; running it on the host
+  // MANDATORY: homp: error: region {{.*}}offset-loops.c:[[@LINE+2]]:1: device {{[0-9]+}} would use elements {{.*}} of dimension 1 of 'u' but holds only {{.*}}; the loop uses 'u' at offsets -1..1 of its index and its halo there is 0:0 wide
+  // MANDATORY-NOT: PASS
+#pragma omp target teams distribute parallel for collapse(2) device(*) \
+    topology([*][*]) map(to: u[0:N][0:M] dist_data(BLOCK, BLOCK) halo(1, 0)) \
+    map(tofrom: w[0:N][0:M] dist_data(BLOCK, BLOCK)) dist_iteration(BLOCK, BLOCK)
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < M - 1; ++j) {
+      double s = 0;
+      for (int a = -1; a <= 1; ++a)
+        for (int b = -1; b < 2; b++)
+          s += (a == 0 && b == 0 ? 4 : 1) * u[i + a][j + b];
+      w[i][j] = s;
+    }
+  check("narrow halo, on the host", w);
+  // CHECK: PASS
+  if (!failures)
+    printf("PASS\n");
+  return failures != 0;
+}
