@@ -2,7 +2,6 @@
 
 #include "AccessAnalysis.h"
 
-#include "CanonicalLoop.h"
 #include "Clauses.h"
 #include "StatementScanner.h"
 
@@ -51,23 +50,14 @@ std::optional<int64_t> constantOf(ArrayRef<Token> Toks, TokenRange R) {
   return Sum;
 }
 
-/// The loops of Body whose variable is declared in their header, runs
+/// The loops of BodyLoops whose variable is declared in their header, runs
 /// between constants by a constant step, and is neither assigned nor
 /// declared again in their body.
-std::vector<OffsetLoop> offsetLoops(ArrayRef<Token> Toks, TokenRange Body) {
+std::vector<OffsetLoop> offsetLoops(ArrayRef<Token> Toks,
+                                    ArrayRef<CanonicalLoop> BodyLoops) {
   std::vector<OffsetLoop> Out;
-  for (unsigned I = Body.Begin; I < Body.End; ++I) {
-    if (Toks[I].isNot(tok::kw_for))
-      continue;
-    ArraySource Src(Toks.slice(I, Body.End - I));
-    TokenVector Probe;
-    ScanFailure Why;
-    if (!scanStatement(Src, Probe, Why))
-      continue;
-    LoopError Err;
-    std::optional<CanonicalLoop> L =
-        parseCanonicalLoop(Toks, I, I + Src.consumed(), Err);
-    if (!L || L->TypeTokens.empty())
+  for (const CanonicalLoop *L = BodyLoops.begin(); L != BodyLoops.end(); ++L) {
+    if (L->TypeTokens.empty())
       continue;
     std::optional<int64_t> First = constantOf(Toks, L->Lower);
     std::optional<int64_t> Bound = constantOf(Toks, L->Bound);
@@ -113,9 +103,9 @@ std::vector<OffsetLoop> offsetLoops(ArrayRef<Token> Toks, TokenRange Body) {
 class Analysis {
 public:
   Analysis(Preprocessor &PP, ArrayRef<Token> Toks, TokenRange Body,
-           ArrayRef<std::string> Vars)
+           ArrayRef<std::string> Vars, ArrayRef<CanonicalLoop> BodyLoops)
       : PP(PP), Toks(Toks), Body(Body), Vars(Vars),
-        Offsets(offsetLoops(Toks, Body)) {}
+        Offsets(offsetLoops(Toks, BodyLoops)) {}
 
   /// Reads the use of a variable at Toks[I] into Out (merged with earlier
   /// uses when Seen).
@@ -216,7 +206,6 @@ abi::Subscript merge(const abi::Subscript &A, const abi::Subscript &B) {
   return abi::Subscript();
 }
 
-
 void Analysis::use(unsigned I, AccessInfo &Out, bool Seen) {
   SmallVector<TokenRange, 3> Subs;
   unsigned J = I + 1;
@@ -283,10 +272,11 @@ std::vector<AccessInfo> analyzeAccesses(Preprocessor &PP, ArrayRef<Token> Toks,
                                         TokenRange Body,
                                         ArrayRef<std::string> Vars,
                                         ArrayRef<std::string> Always,
+                                        ArrayRef<CanonicalLoop> BodyLoops,
                                         const SyntaxContext &Ctx) {
   std::vector<AccessInfo> Out;
   std::vector<bool> Dead; // a use made the access unknowable
-  Analysis An(PP, Toks, Body, Vars);
+  Analysis An(PP, Toks, Body, Vars, BodyLoops);
   std::vector<StringRef> Declared;
   if (Ctx.CPlusPlus)
     Declared = declaredNames(Toks, Body);

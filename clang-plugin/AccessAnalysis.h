@@ -12,6 +12,7 @@
 #ifndef HOMP_CLANG_PLUGIN_ACCESSANALYSIS_H
 #define HOMP_CLANG_PLUGIN_ACCESSANALYSIS_H
 
+#include "CanonicalLoop.h"
 #include "Directive.h"
 #include "Extensions.h"
 
@@ -45,7 +46,9 @@ struct AccessInfo {
 };
 
 /// The footprint of the loop body [Body) of Toks, whose nest has the loop
-/// variables Vars (outermost first). Names are the body's subscripted
+/// variables Vars (outermost first) and whose body has the canonical loops
+/// BodyLoops (WorkInfo::Headers: a subscript may add the variable of one
+/// that runs between constants). Names are the body's subscripted
 /// variables that Ctx knows as arrays or pointers (in C++, also those whose
 /// type is not known yet: AccessInfo::Dependent), and every name of Always,
 /// in order of first use.
@@ -54,6 +57,7 @@ std::vector<AccessInfo> analyzeAccesses(clang::Preprocessor &PP,
                                         TokenRange Body,
                                         llvm::ArrayRef<std::string> Vars,
                                         llvm::ArrayRef<std::string> Always,
+                                        llvm::ArrayRef<CanonicalLoop> BodyLoops,
                                         const SyntaxContext &Ctx);
 
 } // namespace homp

@@ -146,6 +146,8 @@ struct ConstructValues {
 /// The code of the values of a device list.
 void deviceValues(llvm::ArrayRef<clang::Token> Toks,
                   llvm::ArrayRef<DeviceSpec> Specs, ConstructValues &V);
+/// The code of the value of the expression R of Toks: '(long long)(R)'.
+Code valueOf(llvm::ArrayRef<clang::Token> Toks, TokenRange R);
 /// The code of a topology's dimensions' values, per dimension ('*': empty).
 std::vector<Code> topologyDims(llvm::ArrayRef<clang::Token> Toks,
                                const TopologySpec &T);

@@ -37,10 +37,16 @@ void Code::emit(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc) const {
   }
 }
 
+Code valueOf(ArrayRef<Token> Toks, TokenRange R) {
+  Code C("(long long)(");
+  C.tokens(Toks, R).text(")");
+  return C;
+}
+
 LoopValues loopValues(ArrayRef<Token> Toks, const CanonicalLoop &L) {
   LoopValues V;
-  V.First.text("(long long)(").tokens(Toks, L.Lower).text(")");
-  V.Bound.text("(long long)(").tokens(Toks, L.Bound).text(")");
+  V.First = valueOf(Toks, L.Lower);
+  V.Bound = valueOf(Toks, L.Bound);
   V.Step.text(L.StepNegated ? "-(long long)(" : "(long long)(");
   L.Step.empty() ? V.Step.text("1") : V.Step.tokens(Toks, L.Step);
   V.Step.text(")");
@@ -58,32 +64,23 @@ void deviceValues(ArrayRef<Token> Toks, ArrayRef<DeviceSpec> Specs,
       V.Devices.push_back(std::move(C.text(")")));
     }
     if (K == abi::DeviceSpec::Range)
-      V.Devices.push_back(
-          std::move(Code("(long long)(").tokens(Toks, S.Count).text(")")));
+      V.Devices.push_back(valueOf(Toks, S.Count));
   }
 }
 
 std::vector<Code> topologyDims(ArrayRef<Token> Toks, const TopologySpec &T) {
   std::vector<Code> Dims;
-  for (TokenRange R : T.Dims) {
-    Code C;
-    if (!R.empty())
-      C.text("(long long)(").tokens(Toks, R).text(")");
-    Dims.push_back(std::move(C));
-  }
+  for (TokenRange R : T.Dims)
+    Dims.push_back(R.empty() ? Code() : valueOf(Toks, R));
   return Dims;
 }
 
 std::vector<Code> topologyDims(const NamedTopology &N) {
   std::vector<Code> Dims;
-  for (const TokenVector &Dim : N.Dims) {
-    Code C;
-    if (!Dim.empty())
-      C.text("(long long)(")
-          .tokens(Dim, {0, static_cast<unsigned>(Dim.size())})
-          .text(")");
-    Dims.push_back(std::move(C));
-  }
+  for (const TokenVector &Dim : N.Dims)
+    Dims.push_back(Dim.empty() ? Code()
+                               : valueOf(Dim, {0, static_cast<unsigned>(
+                                                      Dim.size())}));
   return Dims;
 }
 

@@ -655,9 +655,11 @@ void Rewriter::accesses() {
     if (MI.Described && (MI.Distributed || !MI.WholeVariable))
       Always.push_back(MI.Name);
   const CanonicalLoop &Inner = Nest.back();
-  Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, RC.Ctx);
-  // And how much the body computes, for the machine model.
+  // How much the body computes, for the machine model; its loops also give
+  // subscripts' offsets.
   Work = analyzeWork(Stmt, Inner.Body, Vars, RC.Ctx);
+  Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, Work.Headers,
+                             RC.Ctx);
   // Warn where the footprint of a distributed array cannot be checked: a
   // use without subscripts, or another subscript in a split dimension (for
   // arrays of enclosing data regions, whose split is not known here, any

@@ -297,9 +297,7 @@ bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
       Diags.report(Toks[Bad].getLocation(), Diag::BadItemDevices);
       return false;
     }
-    Code C;
-    C.text("(long long)(").tokens(Toks, Id).text(")");
-    MI.DeviceIds.push_back(std::move(C));
+    MI.DeviceIds.push_back(valueOf(Toks, Id));
   }
   MI.A.DeviceIds = static_cast<unsigned>(MI.DeviceIds.size());
   return true;

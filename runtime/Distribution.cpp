@@ -148,14 +148,14 @@ distributeArray(const abi::Array &A, const ArrayShape &Shape,
     return std::nullopt;
   // Every device of the construct keeps its position; the others hold an
   // empty part.
-  Distribution Out = *Part;
-  Out.Devices = Ctx.Devices;
+  std::vector<ProductSet> Parts = std::move(Part->Owned);
   ProductSet Nothing;
   Nothing.Rank = Shape.Rank;
-  Out.Owned.assign(Ctx.Devices.size(), Nothing);
+  Part->Devices = Ctx.Devices;
+  Part->Owned.assign(Ctx.Devices.size(), Nothing);
   for (unsigned I = 0; I < Listed.size(); ++I)
-    Out.Owned[Listed[I]] = Part->Owned[I];
-  return Out;
+    Part->Owned[Listed[I]] = std::move(Parts[I]);
+  return Part;
 }
 
 static std::optional<Distribution>
