@@ -34,7 +34,7 @@ const char *const Variables[] = {
     "HOMP_HALO_ROUTE",   "HOMP_TRACE",         "HOMP_SCHEDULE",
     "LOOP_DIST_POLICY",  "HOMP_CUTOFF",        "HOMP_EMULATE",
     "HOMP_MACHINE",      "OMP_DEV_SPEC_FILE",  "HOMP_PROFILES",
-    "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
+    "HOMP_BIND",         "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
 
 const char *pluginOf(unsigned Type) {
   switch (Type) {

@@ -4,10 +4,14 @@
 
 #include "ProxyPool.h"
 
+#include "Devices.h"
 #include "Tracer.h"
+
+#include "homp/CoreShares.h"
 
 #include <omp.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <optional>
 
@@ -15,6 +19,7 @@
 #include <chrono>
 
 #include <pthread.h>
+#include <sched.h>
 
 namespace homp {
 
@@ -208,6 +213,48 @@ std::atomic<int> AsyncPending{0};
 pthread_t MainThread = pthread_self();
 bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
 
+/// The process's CPUs, read when libhomp is loaded (on the program's
+/// thread, before any proxy is bound).
+std::vector<int> readProcessCpus() {
+  std::vector<int> Cpus;
+  for (int Size = 1024; Size <= 1 << 18; Size *= 2) {
+    cpu_set_t *Set = CPU_ALLOC(Size);
+    const size_t Bytes = CPU_ALLOC_SIZE(Size);
+    CPU_ZERO_S(Bytes, Set);
+    const bool Read = sched_getaffinity(0, Bytes, Set) == 0;
+    for (int C = 0; Read && C < Size; ++C)
+      if (CPU_ISSET_S(C, Bytes, Set))
+        Cpus.push_back(C);
+    CPU_FREE(Set);
+    if (Read || errno != EINVAL) // EINVAL: the set is too small
+      break;
+  }
+  return Cpus;
+}
+const std::vector<int> ProcessCpus = readProcessCpus();
+
+/// On a proxy: binds its thread to the Share-th of Shares shares of the
+/// process's CPUs (CoreShares.h), unless it is bound there already, the
+/// device is not on the host's cores (Share < 0) or HOMP_BIND says not to.
+/// The kernels' OpenMP workers are libomp's to place. A binding the system
+/// refuses leaves the thread where it was.
+void bindToShare(int Share, int Shares) {
+  thread_local std::pair<int, int> Bound{-1, 0};
+  if (Share < 0 || ProcessCpus.size() < 2 || Bound == std::pair{Share, Shares} ||
+      !settings().Bind)
+    return;
+  Bound = {Share, Shares};
+  std::vector<int> Cpus = coreShare(Share, Shares, ProcessCpus);
+  const int Size = *std::max_element(Cpus.begin(), Cpus.end()) + 1;
+  cpu_set_t *Set = CPU_ALLOC(Size);
+  const size_t Bytes = CPU_ALLOC_SIZE(Size);
+  CPU_ZERO_S(Bytes, Set);
+  for (int C : Cpus)
+    CPU_SET_S(C, Bytes, Set);
+  pthread_setaffinity_np(pthread_self(), Bytes, Set);
+  CPU_FREE(Set);
+}
+
 /// The OpenMP threads each of Devices devices uses when it runs on the
 /// host's cores: an equal share of the processors, at most what the program
 /// would use by default (OMP_NUM_THREADS).
@@ -242,6 +289,8 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
       AsyncPending.load(std::memory_order_acquire) == 0)
     Here = static_cast<unsigned>(Devices.size() - 1);
   int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
+  int Shares = 0;
+  const std::vector<int> Share = cpuShares(Devices, deviceTypes(), Shares);
   Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
   // When each job ended; written before done(), read after wait().
   const bool Traced = tracing() && !WaitName.empty();
@@ -251,6 +300,7 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     if (Here && I == *Here)
       continue;
     ProxyPool::get().run(Devices[I], [&, I] {
+      bindToShare(Share[I], Shares);
       useThreadsOnProxy(Threads);
       Job(I);
       if (Traced)
@@ -291,14 +341,19 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     std::function<void()> Last;
     std::atomic<int> Left;
     int Threads;
+    std::vector<int> Share; ///< per position, as cpuShares gives it
+    int Shares = 0;
   };
   auto *S = new Shared{std::move(Job), std::move(Last),
                        {static_cast<int>(Devices.size())},
-                       cpuThreadsPerDevice(static_cast<int>(Devices.size()))};
+                       cpuThreadsPerDevice(static_cast<int>(Devices.size())),
+                       {}, 0};
+  S->Share = cpuShares(Devices, deviceTypes(), S->Shares);
   AsyncPending.fetch_add(static_cast<int>(Devices.size()),
                          std::memory_order_acq_rel);
   for (unsigned I = 0; I < Devices.size(); ++I)
     ProxyPool::get().run(Devices[I], [S, I] {
+      bindToShare(S->Share[I], S->Shares);
       useThreadsOnProxy(S->Threads);
       S->Job(I);
       if (S->Left.fetch_sub(1, std::memory_order_acq_rel) == 1) {

@@ -68,7 +68,8 @@ private:
 /// initial device HostId) or, when the calling thread may launch kernels
 /// itself (the program's main thread outside parallel regions), for one
 /// device. Returns when every job is done. Devices on the host's CPU share
-/// its cores: each job runs its OpenMP teams with its share of them.
+/// its cores: each job runs its OpenMP teams with its share of them, on a
+/// proxy bound to that share (HOMP_BIND, CoreShares.h).
 /// With HOMP_TRACE and a WaitName, each device's track shows a "wait" span
 /// of that name from the end of its job to the end of the last one.
 /// ShortJobs: the jobs are expected to be short. Without a core for every

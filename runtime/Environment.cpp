@@ -13,6 +13,18 @@ static std::string lower(std::string S) {
   return S;
 }
 
+/// A switch's value: 1/0, true/false, on/off, yes/no in any case; empty is
+/// off. std::nullopt for anything else.
+static std::optional<bool> parseSwitch(const char *V) {
+  std::string Value = lower(V);
+  if (Value == "1" || Value == "true" || Value == "on" || Value == "yes")
+    return true;
+  if (Value == "0" || Value == "false" || Value == "off" || Value == "no" ||
+      Value.empty())
+    return false;
+  return std::nullopt;
+}
+
 std::optional<std::vector<FaultSpec>> parseFaults(const std::string &Text,
                                                   std::string &Error) {
   std::vector<FaultSpec> Out;
@@ -69,18 +81,14 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
              std::string &Error) {
   Settings S;
   if (const char *V = GetEnv("HOMP_INFO")) {
-    std::string Value = lower(V);
-    if (Value == "1" || Value == "true" || Value == "on" || Value == "yes")
-      S.Info = true;
-    else if (Value == "0" || Value == "false" || Value == "off" ||
-             Value == "no" || Value.empty())
-      S.Info = false;
-    else {
+    std::optional<bool> On = parseSwitch(V);
+    if (!On) {
       Error = "HOMP_INFO='" + std::string(V) +
               "' is not valid; expected 1 (print each region's devices, "
               "ranges, bytes and times) or 0";
       return std::nullopt;
     }
+    S.Info = *On;
   }
   if (const char *V = GetEnv("HOMP_HALO_ROUTE")) {
     std::string Value = lower(V);
@@ -157,6 +165,23 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
     }
     S.MachineFile = V; // read (and checked) when the model is first needed
     S.MachineVariable = Name;
+  }
+  // Empty is unset.
+  if (const char *V = GetEnv("HOMP_BIND"); V && *V) {
+    std::optional<bool> On = parseSwitch(V);
+    if (!On) {
+      Error = "HOMP_BIND='" + std::string(V) +
+              "' is not valid; expected 1 (bind each CPU device's proxy to "
+              "its share of the cores) or 0";
+      return std::nullopt;
+    }
+    S.Bind = *On;
+  } else {
+    // The program places OpenMP's threads itself: homp leaves them be.
+    const char *ProcBind = GetEnv("OMP_PROC_BIND");
+    if ((ProcBind && lower(ProcBind) != "false") || GetEnv("OMP_PLACES") ||
+        GetEnv("KMP_AFFINITY") || GetEnv("GOMP_CPU_AFFINITY"))
+      S.Bind = false;
   }
   // OpenMP's own variable; libomptarget rejects bad values itself.
   if (const char *V = GetEnv("OMP_TARGET_OFFLOAD")) {

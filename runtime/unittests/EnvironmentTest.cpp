@@ -1,6 +1,6 @@
 //===-- EnvironmentTest.cpp - homp's environment variables ----------------===//
 //
-// readSettings with the environment answered from a map: HOMP_INFO,
+// readSettings with the environment answered from a map: HOMP_INFO, HOMP_BIND,
 // HOMP_DEVICES and OMP_TARGET_OFFLOAD, their accepted spellings, and the
 // messages for values that are not.
 //
@@ -236,4 +236,28 @@ TEST(Environment, MachineFile) {
                    "machine file (HOMP's INI format)");
   EXPECT_FALSE(read({{"OMP_DEV_SPEC_FILE", ""}}, Error));
   EXPECT_EQ(Error.rfind("OMP_DEV_SPEC_FILE='' is not valid", 0), 0u) << Error;
+}
+
+TEST(Environment, Bind) {
+  // Bound by default, and when asked.
+  EXPECT_TRUE(read({})->Bind);
+  for (const char *V : {"1", "true", "ON", "yes", ""})
+    EXPECT_TRUE(read({{"HOMP_BIND", V}})->Bind) << "'" << V << "'";
+  for (const char *V : {"0", "false", "OFF", "no"})
+    EXPECT_FALSE(read({{"HOMP_BIND", V}})->Bind) << V;
+  // A program that places OpenMP's threads itself is left to do it...
+  for (const char *Var :
+       {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
+    EXPECT_FALSE(read({{Var, "close"}})->Bind) << Var;
+  EXPECT_TRUE(read({{"OMP_PROC_BIND", "false"}})->Bind);
+  EXPECT_TRUE(read({{"OMP_PROC_BIND", "FALSE"}})->Bind);
+  // ... unless HOMP_BIND says otherwise.
+  EXPECT_TRUE(read({{"OMP_PLACES", "cores"}, {"HOMP_BIND", "1"}})->Bind);
+  for (const char *V : {"2", "cores", "maybe", " 1"}) {
+    std::string Error;
+    EXPECT_FALSE(read({{"HOMP_BIND", V}}, Error).has_value()) << V;
+    EXPECT_NE(Error.find("HOMP_BIND='" + std::string(V) + "'"),
+              std::string::npos)
+        << Error;
+  }
 }

@@ -59,6 +59,11 @@ struct Settings {
   /// written to at exit (SavedProfiles.h); empty: none (AUTO learns anew
   /// in every run).
   std::string ProfilesPath;
+  /// HOMP_BIND: whether the proxies of devices on the host's CPU are bound
+  /// to their share of its cores (CoreShares.h). Unset, they are unless
+  /// the program asks OpenMP to place threads itself (OMP_PROC_BIND other
+  /// than false, OMP_PLACES, KMP_AFFINITY or GOMP_CPU_AFFINITY set).
+  bool Bind = true;
 };
 
 /// Reads the settings through GetEnv (getenv in libhomp, a map in tests).

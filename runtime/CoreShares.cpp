@@ -1,0 +1,31 @@
+//===-- CoreShares.cpp - Devices on the host's cores ----------------------===//
+
+#include "homp/CoreShares.h"
+
+#include <algorithm>
+
+namespace homp {
+
+std::vector<int> coreShare(int Share, int Shares,
+                           const std::vector<int> &Cpus) {
+  std::vector<int> Out;
+  if (Cpus.empty() || Share < 0 || Shares <= Share)
+    return Out;
+  const int N = static_cast<int>(Cpus.size());
+  const int Each = std::max(1, N / Shares);
+  for (int I = 0; I < Each; ++I)
+    Out.push_back(Cpus[(static_cast<long long>(Share) * Each + I) % N]);
+  return Out;
+}
+
+std::vector<int> cpuShares(const std::vector<int> &Devices,
+                           const DeviceEnvironment &Env, int &Shares) {
+  std::vector<int> Out(Devices.size(), -1);
+  Shares = 0;
+  for (size_t I = 0; I < Devices.size(); ++I)
+    if (Env.typeOf(Devices[I]) & (abi::TypeCPU | abi::TypeHost))
+      Out[I] = Shares++;
+  return Out;
+}
+
+} // namespace homp
