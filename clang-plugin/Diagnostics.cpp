@@ -2,6 +2,9 @@
 
 #include "Diagnostics.h"
 
+#include "clang/Basic/DiagnosticParse.h"
+#include "clang/Basic/TokenKinds.h"
+
 using namespace clang;
 
 namespace homp {
@@ -27,6 +30,11 @@ Diagnostics::Diagnostics(DiagnosticsEngine &Engine) : Engine(Engine) {
 
 DiagnosticBuilder Diagnostics::report(SourceLocation Loc, Diag D) {
   return target().Report(Loc, IDs[static_cast<unsigned>(D)]);
+}
+
+void Diagnostics::reportUnclosed(SourceLocation End, SourceLocation Open) {
+  reportClang(End, diag::err_expected) << tok::r_paren;
+  reportClang(Open, diag::note_matching) << tok::l_paren;
 }
 
 void Diagnostics::Keeper::HandleDiagnostic(DiagnosticsEngine::Level Level,

@@ -36,6 +36,10 @@ public:
     return target().Report(Loc, ClangID);
   }
 
+  /// clang's own "expected ')'" at End (where a pragma line's tokens end),
+  /// with "to match this '('" at Open.
+  void reportUnclosed(clang::SourceLocation End, clang::SourceLocation Open);
+
   bool hasErrors() const { return Engine.hasErrorOccurred(); }
 
   /// Keeps the diagnostics reported from now on back, until release().

@@ -113,7 +113,13 @@ std::optional<unsigned> Directive::findWord(StringRef Name) const {
   return std::nullopt;
 }
 
-std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
+std::optional<Directive> parseDirective(ArrayRef<Token> Toks,
+                                        ShapeError *Error) {
+  auto Fail = [&](unsigned Index, bool Unclosed) -> std::optional<Directive> {
+    if (Error)
+      *Error = {Index, Unclosed};
+    return std::nullopt;
+  };
   Directive D;
   D.Toks = Toks;
   unsigned I = 0;
@@ -146,12 +152,12 @@ std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
       // 'halo_exchange(A)': the parenthesised list right after the word.
       if (!(Toks[I].is(tok::l_paren) && !D.Words.empty() &&
             D.Words.back().Index + 1 == I))
-        return std::nullopt;
+        return Fail(I, false);
       C.Name = D.Words.back().Name;
       C.All.Begin = I;
       std::optional<unsigned> Close = findClosing(Toks, I, N);
       if (!Close)
-        return std::nullopt;
+        return Fail(I, true);
       C.HasParens = true;
       C.Args = {I + 1, *Close};
       C.All.End = *Close + 1;
@@ -171,7 +177,7 @@ std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
     if (I < N && Toks[I].is(tok::l_paren)) {
       std::optional<unsigned> Close = findClosing(Toks, I, N);
       if (!Close)
-        return std::nullopt;
+        return Fail(I, true);
       C.HasParens = true;
       C.Args = {I + 1, *Close};
       I = *Close + 1;
@@ -180,6 +186,26 @@ std::optional<Directive> parseDirective(ArrayRef<Token> Toks) {
     D.Clauses.push_back(C);
   }
   return D;
+}
+
+bool mentionsExtension(ArrayRef<Token> Toks) {
+  for (unsigned I = 0; I < Toks.size(); ++I) {
+    StringRef Name = identifierName(Toks[I]);
+    bool Call = I + 1 < Toks.size() && Toks[I + 1].is(tok::l_paren);
+    if (StringSwitch<bool>(Name)
+            .Cases("dist_data", "partition", "halo", "topology", Call)
+            .Cases("dist_iteration", "cutoff", Call)
+            .Cases("halo_exchange", "halo_update", true)
+            .Default(false))
+      return true;
+    // dist_schedule(target: ...), device(*...)
+    if (Call && I + 2 < Toks.size() &&
+        ((Name == "dist_schedule" &&
+          identifierName(Toks[I + 2]) == "target") ||
+         (Name == "device" && Toks[I + 2].is(tok::star))))
+      return true;
+  }
+  return false;
 }
 
 } // namespace homp

@@ -54,9 +54,23 @@ struct Directive {
   std::optional<unsigned> findWord(llvm::StringRef Name) const;
 };
 
+/// Where the tokens of a pragma stop having the shape 'words clause*'.
+struct ShapeError {
+  unsigned Index = 0;   ///< the token
+  bool Unclosed = false; ///< Toks[Index] is a '(' that is never closed
+};
+
 /// Splits Toks into a directive. Returns std::nullopt when the tokens do not
-/// have the shape 'words clause*'; such pragmas are left to clang.
-std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks);
+/// have the shape 'words clause*' (then *Error, if given, says where); such
+/// pragmas are left to clang.
+std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks,
+                                        ShapeError *Error = nullptr);
+
+/// Whether Toks, which parseDirective rejected, name one of homp's
+/// extensions (a distribution, halo or topology clause, halo_exchange,
+/// dist_schedule(target: ...), a device list with '*'): clang, which knows
+/// none of them, would report the extension instead of the real mistake.
+bool mentionsExtension(llvm::ArrayRef<clang::Token> Toks);
 
 /// The spelling of an identifier or keyword token, else an empty string.
 llvm::StringRef identifierName(const clang::Token &Tok);

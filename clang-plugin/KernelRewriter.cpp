@@ -136,7 +136,6 @@ private:
 
   // The inner loop directive (split form), as indices into Stmt.
   std::optional<Directive> Inner;
-  bool InnerVerbatim = false;            ///< malformed: clang reports it
   unsigned InnerBegin = 0, InnerEnd = 0; ///< annotation tokens included
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
@@ -393,17 +392,17 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   InnerBegin = Begin;
   InnerEnd = End;
   ArrayRef<Token> Toks = Stmt.slice(Begin + 1, End - Begin - 2);
-  Inner = parseDirective(Toks);
+  ShapeError Shape;
+  Inner = parseDirective(Toks, &Shape);
   if (!Inner) {
-    // clang reports an unclosed bracket itself; other stray tokens it only
-    // warns about and ignores, with whatever clauses follow them, which
-    // homp could not account for.
-    for (unsigned I = 0; I < Toks.size(); ++I)
-      if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace) &&
-          !findClosing(Toks, I, Toks.size())) {
-        InnerVerbatim = true;
-        return true;
-      }
+    // Reported here: clang only warns about stray tokens and ignores them,
+    // with whatever clauses (and unclosed brackets) follow them, which homp
+    // could not account for.
+    if (Shape.Unclosed) {
+      Diags.reportUnclosed(PP.getLocForEndOfToken(Toks.back().getLocation()),
+                           Toks[Shape.Index].getLocation());
+      return false;
+    }
     Diags.report(Toks.empty() ? Stmt[Begin].getLocation()
                               : Toks.front().getLocation(),
                  Diag::UnreadableDirective);
@@ -956,8 +955,6 @@ std::optional<TokenVector> Rewriter::run() {
       else if (!isHompLoopClause(Inner->Toks, C))
         toks(Inner->Toks, C.All);
     Out.push_back(Stmt[InnerEnd - 1]);
-  } else if (InnerVerbatim) {
-    toks(Stmt, {InnerBegin, InnerEnd});
   }
   emitLoop(0);
   if (Braced)

@@ -151,6 +151,27 @@ static std::optional<std::string> regionOnlyClause(const Directive &D) {
   return std::nullopt;
 }
 
+/// For a pragma line (annot_pragma_openmp ... annot_pragma_openmp_end) that
+/// parseDirective rejected with Shape: when it names homp's extensions,
+/// reports where its shape breaks, as clang does for its own clauses ("expected
+/// ')'" after the last token, "to match this '('"), and returns true: the
+/// line is dropped. Given to clang, it would report the extensions it does
+/// not know instead ("call to undeclared function 'dist_data'", ...).
+static bool reportShape(Preprocessor &PP, Diagnostics &Diags,
+                        ArrayRef<Token> Line, const ShapeError &Shape) {
+  ArrayRef<Token> Body = Line.drop_front().drop_back();
+  if (!mentionsExtension(Body) || Shape.Index >= Body.size())
+    return false;
+  const Token &At = Body[Shape.Index];
+  if (Shape.Unclosed) {
+    Diags.reportUnclosed(PP.getLocForEndOfToken(Body.back().getLocation()),
+                         At.getLocation());
+  } else {
+    Diags.report(At.getLocation(), Diag::ExpectedClause) << PP.getSpelling(At);
+  }
+  return true;
+}
+
 TokenVector OmpPragmaHandler::deferDirectives(Preprocessor &PP,
                                               ArrayRef<Token> Stmt,
                                               const Scope &Around) {
@@ -169,8 +190,13 @@ TokenVector OmpPragmaHandler::deferDirectives(Preprocessor &PP,
       break;
     }
     ArrayRef<Token> Line = Stmt.slice(I, End + 1 - I);
+    ShapeError Shape;
     std::optional<Directive> D =
-        parseDirective(Line.drop_front().drop_back());
+        parseDirective(Line.drop_front().drop_back(), &Shape);
+    if (!D && reportShape(PP, Diags, Line, Shape)) {
+      I = End;
+      continue;
+    }
     if (!D || !findExtension(*D, Ctx)) {
       Out.append(Line.begin(), Line.end());
     } else {
@@ -355,7 +381,10 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
     return;
   }
 
-  std::optional<Directive> D = parseDirective(Body);
+  ShapeError Shape;
+  std::optional<Directive> D = parseDirective(Body, &Shape);
+  if (!D && reportShape(PP, Diags, Line, Shape))
+    return;
   // Later constructs run on the host's memory on every device.
   if (D && D->hasWord("requires"))
     for (const Clause &C : D->Clauses)
