@@ -188,24 +188,4 @@ std::optional<Directive> parseDirective(ArrayRef<Token> Toks,
   return D;
 }
 
-bool mentionsExtension(ArrayRef<Token> Toks) {
-  for (unsigned I = 0; I < Toks.size(); ++I) {
-    StringRef Name = identifierName(Toks[I]);
-    bool Call = I + 1 < Toks.size() && Toks[I + 1].is(tok::l_paren);
-    if (StringSwitch<bool>(Name)
-            .Cases("dist_data", "partition", "halo", "topology", Call)
-            .Cases("dist_iteration", "cutoff", Call)
-            .Cases("halo_exchange", "halo_update", true)
-            .Default(false))
-      return true;
-    // dist_schedule(target: ...), device(*...)
-    if (Call && I + 2 < Toks.size() &&
-        ((Name == "dist_schedule" &&
-          identifierName(Toks[I + 2]) == "target") ||
-         (Name == "device" && Toks[I + 2].is(tok::star))))
-      return true;
-  }
-  return false;
-}
-
 } // namespace homp

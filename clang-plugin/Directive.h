@@ -66,11 +66,6 @@ struct ShapeError {
 std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks,
                                         ShapeError *Error = nullptr);
 
-/// Whether Toks, which parseDirective rejected, name one of homp's
-/// extensions (a distribution, halo or topology clause, halo_exchange,
-/// dist_schedule(target: ...), a device list with '*'): clang, which knows
-/// none of them, would report the extension instead of the real mistake.
-bool mentionsExtension(llvm::ArrayRef<clang::Token> Toks);
 
 /// The spelling of an identifier or keyword token, else an empty string.
 llvm::StringRef identifierName(const clang::Token &Tok);

@@ -230,4 +230,42 @@ std::optional<ExtensionUse> findExtension(const Directive &D,
   return std::nullopt;
 }
 
+bool mentionsExtension(ArrayRef<Token> Toks) {
+  auto NameAt = [&](unsigned I) {
+    return I < Toks.size() ? identifierName(Toks[I]) : StringRef();
+  };
+  // HOMP'16's directives: 'parallel target', halo_exchange, halo_update.
+  if ((NameAt(0) == "parallel" && NameAt(1) == "target") ||
+      NameAt(0) == "halo_exchange" || NameAt(0) == "halo_update")
+    return true;
+  // The clause each open '(' belongs to ("" for other brackets).
+  SmallVector<StringRef, 4> Open;
+  for (unsigned I = 0; I < Toks.size(); ++I) {
+    if (Toks[I].isOneOf(tok::l_paren, tok::l_square, tok::l_brace)) {
+      Open.push_back(Toks[I].is(tok::l_paren) && I > 0 ? NameAt(I - 1) : "");
+      continue;
+    }
+    if (Toks[I].isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
+      if (!Open.empty())
+        Open.pop_back();
+      continue;
+    }
+    StringRef Name = NameAt(I);
+    bool Call = I + 1 < Toks.size() && Toks[I + 1].is(tok::l_paren);
+    if (!Call)
+      continue;
+    // A distribution after a map item; homp's clauses at the top level.
+    if (!Open.empty() && Open.back() == "map" && Open.size() == 1 &&
+        isItemDistributionName(Name))
+      return true;
+    if (Open.empty() &&
+        (Name == "dist_iteration" || Name == "cutoff" ||
+         (Name == "dist_schedule" && NameAt(I + 2) == "target") ||
+         (Name == "device" && I + 2 < Toks.size() &&
+          Toks[I + 2].is(tok::star))))
+      return true;
+  }
+  return false;
+}
+
 } // namespace homp

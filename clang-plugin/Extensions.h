@@ -90,6 +90,12 @@ bool isDeviceTypeToken(const clang::Token &Tok, const SyntaxContext &Ctx);
 /// 'halo', 'topology').
 bool isItemDistributionName(llvm::StringRef Name);
 
+/// Whether the tokens of a pragma that parseDirective rejected use homp's
+/// extensions: HOMP'16's directives, a distribution after a map item,
+/// dist_iteration, cutoff, dist_schedule(target: ...), device(*...). clang,
+/// which knows none of them, would report those instead of the mistake.
+bool mentionsExtension(llvm::ArrayRef<clang::Token> Toks);
+
 /// In a map item, the index of the token that starts its distribution
 /// clauses ('y[0:n] dist_data(BLOCK)': the index of 'dist_data'), if any.
 std::optional<unsigned> findItemDistribution(llvm::ArrayRef<clang::Token> Toks,

@@ -383,8 +383,10 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
 
   ShapeError Shape;
   std::optional<Directive> D = parseDirective(Body, &Shape);
-  if (!D && reportShape(PP, Diags, Line, Shape))
+  if (!D && reportShape(PP, Diags, Line, Shape)) {
+    OnExtension(Body.front().getLocation());
     return;
+  }
   // Later constructs run on the host's memory on every device.
   if (D && D->hasWord("requires"))
     for (const Clause &C : D->Clauses)
