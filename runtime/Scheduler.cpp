@@ -138,7 +138,7 @@ double cutoffRatio(const abi::Cutoff &Clause, const abi::Cutoff &Env,
   case abi::Cutoff::Given:
     return C.Value;
   case abi::Cutoff::Auto:
-    return Devices ? 1.0 / Devices : 0;
+    return Devices ? AutoCutoffMargin / Devices : 0;
   }
   return 0;
 }

@@ -133,7 +133,7 @@ TEST(Cutoff, RatiosPercentagesAndAuto) {
   Clause.Value = 0.3;
   Env.Kind = abi::Cutoff::Auto;
   EXPECT_DOUBLE_EQ(cutoffRatio(Clause, Env, 4), 0.3); // the clause wins
-  EXPECT_DOUBLE_EQ(cutoffRatio(None, Env, 4), 0.25);  // auto: 1 / devices
+  EXPECT_DOUBLE_EQ(cutoffRatio(None, Env, 4), 0.2);   // auto: 0.8 / devices
   EXPECT_DOUBLE_EQ(cutoffRatio(None, None, 4), 0);
 }
 
@@ -201,6 +201,26 @@ TEST(Shares, CutoffDropsSmallSharesButNeverAll) {
   // Everything below the ratio: the largest remains.
   S = sharesByRates({1, 2, 1}, 0.9);
   EXPECT_EQ(S, (std::vector<double>{0, 1, 0}));
+}
+
+TEST(Shares, AutoCutoffKeepsEqualDevicesAndCutsSlowOnes) {
+  abi::Cutoff Auto, None;
+  Auto.Kind = abi::Cutoff::Auto;
+  double Ratio = cutoffRatio(Auto, None, 4);
+  // Equal devices whose measured rates scatter around the mean: all stay.
+  std::vector<double> S = sharesByRates({27, 26, 24, 23}, Ratio);
+  for (double Share : S)
+    EXPECT_GT(Share, 0);
+  // Device 0 four times slower than the others (0.11 of the loop), device
+  // 1 twenty times (0.02): both cut; the two equal ones keep half each.
+  S = sharesByRates({0.25, 0.05, 1, 1}, Ratio);
+  EXPECT_EQ(S[0], 0);
+  EXPECT_EQ(S[1], 0);
+  EXPECT_DOUBLE_EQ(S[2], 0.5);
+  // With two devices: one a third as fast as the other (0.25) is cut
+  // only under the 0.4 auto ratio, and it is.
+  S = sharesByRates({1, 3}, cutoffRatio(Auto, None, 2));
+  EXPECT_EQ(S, (std::vector<double>{0, 1}));
 }
 
 TEST(Shares, NormalizedToOneOrEqual) {
