@@ -191,11 +191,9 @@ bool copyElements(Direction Dir, const ArrayShape &Shape, char *Host,
   return Ok;
 }
 
-/// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.
-bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
-             const Box &SrcBox) {
+BoxCopy planBoxCopy(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
+                    BoxEnd Src, const Box &SrcBox) {
   const unsigned Rank = Shape.Rank;
-  const size_t ES = static_cast<size_t>(Shape.ElementSize);
   auto First = [&](const BoxEnd &E, const Box &B) {
     if (E.Dense)
       return E.Base;
@@ -204,6 +202,12 @@ bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
       I[D] = B.Dims[D].Begin;
     return E.Base + Shape.offset(I) * Shape.ElementSize;
   };
+  BoxCopy C;
+  C.Dst = First(Dst, DstBox);
+  C.Src = First(Src, SrcBox);
+  C.DstDevice = Dst.Device;
+  C.SrcDevice = Src.Device;
+  C.ElementSize = static_cast<size_t>(Shape.ElementSize);
   // Dimensions from Inner on are one run on both sides: every dimension
   // after Inner covers its whole row, so their elements lie back to back.
   // Several runs are one rectangular copy (libomptarget walks the rows; we
@@ -213,29 +217,46 @@ bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
   while (Inner > 0 && SrcBox.Dims[Inner] == Range{0, Shape.Extent[Inner]} &&
          DstBox.Dims[Inner] == SrcBox.Dims[Inner])
     --Inner;
-  char *DstP = First(Dst, DstBox);
-  char *SrcP = First(Src, SrcBox);
-  if (Inner == 0)
-    return omp_target_memcpy(DstP, SrcP,
-                             static_cast<size_t>(SrcBox.volume()) * ES, 0, 0,
-                             Dst.Device, Src.Device) == 0;
-  size_t Volume[MaxRank], Zero[MaxRank] = {}, DstDims[MaxRank],
-                          SrcDims[MaxRank];
+  C.Dims = Inner + 1;
+  if (Inner == 0) {
+    C.Volume[0] = static_cast<size_t>(SrcBox.volume());
+    return C;
+  }
   for (unsigned D = 0; D <= Inner; ++D) {
-    Volume[D] = static_cast<size_t>(SrcBox.Dims[D].size());
-    size_t Row = static_cast<size_t>(D == 0 ? Volume[0] : Shape.Extent[D]);
-    DstDims[D] = Dst.Dense ? Volume[D] : Row;
-    SrcDims[D] = Src.Dense ? Volume[D] : Row;
+    C.Volume[D] = static_cast<size_t>(SrcBox.Dims[D].size());
+    size_t Row = static_cast<size_t>(D == 0 ? C.Volume[0] : Shape.Extent[D]);
+    C.DstDims[D] = Dst.Dense ? C.Volume[D] : Row;
+    C.SrcDims[D] = Src.Dense ? C.Volume[D] : Row;
   }
   for (unsigned D = Inner + 1; D < Rank; ++D) {
     size_t Row = static_cast<size_t>(Shape.Extent[D]);
-    Volume[Inner] *= Row;
-    DstDims[Inner] *= Row;
-    SrcDims[Inner] *= Row;
+    C.Volume[Inner] *= Row;
+    C.DstDims[Inner] *= Row;
+    C.SrcDims[Inner] *= Row;
   }
-  return omp_target_memcpy_rect(DstP, SrcP, ES, static_cast<int>(Inner) + 1,
-                                Volume, Zero, Zero, DstDims, SrcDims,
-                                Dst.Device, Src.Device) == 0;
+  return C;
+}
+
+bool runBoxCopy(const BoxCopy &C, ptrdiff_t DstShift, ptrdiff_t SrcShift) {
+  // Integer arithmetic: a copy planned in a staging buffer holds offsets.
+  auto Moved = [](char *P, ptrdiff_t By) {
+    return reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(P) + By);
+  };
+  char *Dst = Moved(C.Dst, DstShift), *Src = Moved(C.Src, SrcShift);
+  if (C.Dims == 1)
+    return omp_target_memcpy(Dst, Src, C.Volume[0] * C.ElementSize, 0, 0,
+                             C.DstDevice, C.SrcDevice) == 0;
+  const size_t Zero[MaxRank] = {};
+  return omp_target_memcpy_rect(Dst, Src, C.ElementSize,
+                                static_cast<int>(C.Dims), C.Volume, Zero, Zero,
+                                C.DstDims, C.SrcDims, C.DstDevice,
+                                C.SrcDevice) == 0;
+}
+
+/// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.
+bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
+             const Box &SrcBox) {
+  return runBoxCopy(planBoxCopy(Shape, Dst, DstBox, Src, SrcBox));
 }
 
 std::string edgeHalosOnHost(const std::string &Name) {

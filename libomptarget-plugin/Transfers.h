@@ -71,6 +71,22 @@ struct BoxEnd {
 bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
              BoxEnd Src, const Box &SrcBox);
 
+/// copyBox's copy, worked out once (for copies that repeat): one
+/// omp_target_memcpy when Dims is 1, else one omp_target_memcpy_rect.
+struct BoxCopy {
+  char *Dst = nullptr, *Src = nullptr;
+  int DstDevice = 0, SrcDevice = 0;
+  size_t ElementSize = 0;
+  unsigned Dims = 1;
+  size_t Volume[MaxRank] = {}, DstDims[MaxRank] = {}, SrcDims[MaxRank] = {};
+};
+BoxCopy planBoxCopy(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
+                    BoxEnd Src, const Box &SrcBox);
+/// Runs C with its destination and source moved by DstShift and SrcShift
+/// bytes (a staging buffer's address, for copies planned at offsets in it).
+bool runBoxCopy(const BoxCopy &C, ptrdiff_t DstShift = 0,
+                ptrdiff_t SrcShift = 0);
+
 /// The error for a host that would hold halo cells past the ends of Name:
 /// it works on the array in place.
 std::string edgeHalosOnHost(const std::string &Name);
