@@ -16,16 +16,34 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { MaxDevices = 64 };
+enum { MaxDevices = 64, MaxCpus = 1024 };
+
+// The CPUs the calling thread may run on: how many, and the lowest in
+// *First (the CPUs themselves in Cpus, if given). A GPU's image of this
+// program parses it with the GPU's headers, which have no CPU affinity;
+// its code never runs here.
+static int affinity(int *First, int *Cpus) {
+  int Count = 0;
+  *First = -1;
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+  cpu_set_t Set;
+  sched_getaffinity(0, sizeof Set, &Set);
+  for (int C = 0; C < CPU_SETSIZE && C < MaxCpus; ++C)
+    if (CPU_ISSET(C, &Set)) {
+      if (*First < 0)
+        *First = C;
+      if (Cpus)
+        Cpus[Count] = C;
+      ++Count;
+    }
+#endif
+  return Count;
+}
 
 int main(int argc, char **argv) {
   int Unbound = argc > 1 && !strcmp(argv[1], "unbound");
-  cpu_set_t Process;
-  sched_getaffinity(0, sizeof Process, &Process);
-  int Cpus[CPU_SETSIZE], P = 0;
-  for (int C = 0; C < CPU_SETSIZE; ++C)
-    if (CPU_ISSET(C, &Process))
-      Cpus[P++] = C;
+  int Cpus[MaxCpus], Lowest;
+  int P = affinity(&Lowest, Cpus);
   int D = omp_get_num_devices(), n = D;
   if (D < 1 || D > MaxDevices) {
     printf("FAIL: %d devices\n", D);
@@ -37,15 +55,8 @@ int main(int argc, char **argv) {
 #pragma omp target device(*) map(from: Count[0:n] dist_data(BLOCK), \
     First[0:n] dist_data(BLOCK))
 #pragma omp parallel for
-    for (int i = 0; i < n; ++i) {
-      cpu_set_t Mine;
-      sched_getaffinity(0, sizeof Mine, &Mine);
-      Count[i] = CPU_COUNT(&Mine);
-      First[i] = -1;
-      for (int C = CPU_SETSIZE - 1; C >= 0; --C)
-        if (CPU_ISSET(C, &Mine))
-          First[i] = C;
-    }
+    for (int i = 0; i < n; ++i)
+      Count[i] = affinity(&First[i], NULL);
     int Each = P / D > 0 ? P / D : 1, Bound = 0, Bad = 0;
     for (int d = 0; d < D; ++d) {
       if (Count[d] == P && (Unbound || P < 2 || Each == P))
