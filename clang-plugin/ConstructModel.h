@@ -193,9 +193,24 @@ void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,
 /// What the plugin knows of the constructs around one: the arrays that
 /// enclosing data regions (and earlier 'target enter data' directives of
 /// the file) distribute, and the loop labels enclosing data regions split.
+/// The dimensions of A that its distribution splits in BLOCKs, as a bit
+/// mask (bit d: dimension d).
+inline unsigned blockDims(const abi::Array &A) {
+  unsigned Mask = 0;
+  for (unsigned D = 0; D < A.Rank; ++D)
+    if (A.Dims[D].Kind == abi::Policy::Block)
+      Mask |= 1u << D;
+  return Mask;
+}
+
 struct Scope {
+  /// Per array, a bit mask of the dimensions a distribution splits in
+  /// BLOCKs (the ones an inner loop without a policy may follow).
+  using BlockDimList = std::vector<std::pair<std::string, unsigned>>;
+
   std::vector<std::string> Distributed;
   std::vector<std::string> WithHalo; ///< those of Distributed with a halo
+  BlockDimList BlockDims;            ///< of those of Distributed split so
   std::vector<std::string> Labels;
   bool distributes(llvm::StringRef Name) const {
     return llvm::is_contained(Distributed, Name.str());
@@ -206,16 +221,30 @@ struct Scope {
   bool hasHalo(llvm::StringRef Name) const {
     return llvm::is_contained(WithHalo, Name.str());
   }
-  /// Adds arrays a data construct distributes (Halo: those with a halo).
+  /// Whether Name is split in BLOCKs along dimension Dim.
+  bool splitsInBlocks(llvm::StringRef Name, unsigned Dim) const {
+    for (const auto &[N, Mask] : BlockDims)
+      if (N == Name)
+        return Mask >> Dim & 1;
+    return false;
+  }
+  /// Adds arrays a data construct distributes (Halo: those with a halo;
+  /// Block: the dimensions split in BLOCKs).
   void add(const std::vector<std::string> &Names,
-           const std::vector<std::string> &Halo) {
+           const std::vector<std::string> &Halo,
+           const BlockDimList &Block = {}) {
     for (const std::string &N : Names) {
       if (!distributes(N))
         Distributed.push_back(N);
-      // A later construct may give the same name a halo, or none.
+      // A later construct may give the same name a halo, or none, and
+      // another split.
       llvm::erase(WithHalo, N);
       if (llvm::is_contained(Halo, N))
         WithHalo.push_back(N);
+      llvm::erase_if(BlockDims, [&](const auto &B) { return B.first == N; });
+      for (const auto &B : Block)
+        if (B.first == N)
+          BlockDims.push_back(B);
     }
   }
 };

@@ -79,6 +79,10 @@ private:
   bool innerDirective(unsigned Begin, unsigned End);
   bool statement();
   bool loopPolicies();
+  /// Marks the inner loops without a policy that subscript a dimension a
+  /// distributed array splits in BLOCKs (abi::Loop::Implicit): they follow
+  /// its parts. The others keep their own headers (FULL).
+  void implicitLoops();
   bool cutoff();
   bool resolveAlignments();
   bool isAlignTarget(StringRef Name) const;
@@ -685,6 +689,27 @@ void Rewriter::accesses() {
   }
 }
 
+void Rewriter::implicitLoops() {
+  // Loop 0 without a policy is BLOCK already, which follows the arrays.
+  unsigned From = LoopPolicies ? static_cast<unsigned>(LoopPolicies->size()) : 1;
+  auto SplitsInBlocks = [&](const std::string &Name, unsigned Dim) {
+    for (const MapItem &MI : Items)
+      if (MI.Distributed && MI.Name == Name)
+        return (blockDims(MI.A) >> Dim & 1) != 0;
+    return RC.Around.splitsInBlocks(Name, Dim);
+  };
+  for (unsigned L = std::max(From, 1u); L < D.Loops.size(); ++L)
+    for (const AccessInfo &A : Accesses)
+      for (unsigned Dm = 0; Dm < A.A.Rank; ++Dm)
+        if (A.A.Subs[Dm].Kind == abi::Subscript::Linear &&
+            A.A.Subs[Dm].Loop == L &&
+            SplitsInBlocks(A.A.Name, Dm)) {
+          D.Loops[L].Dist = abi::Policy();
+          D.Loops[L].Dist.Kind = abi::Policy::Block;
+          D.Loops[L].Implicit = true;
+        }
+}
+
 void Rewriter::describe() {
   D.Kind = abi::ConstructKind::Kernel;
   setLocation(PP, loc(), D);
@@ -933,6 +958,7 @@ std::optional<TokenVector> Rewriter::run() {
   if (!targetClauses() || !statement() || !loopPolicies())
     return std::nullopt;
   accesses();
+  implicitLoops();
   if (!resolveAlignments())
     return std::nullopt;
   describe();

@@ -5,11 +5,11 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 6 KIND                         kernel|data|enter|exit|update|halo
+//   homp 7 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
-//   loop OP STRIDED POLICY              lt|le|gt|ge|ne, 0|1
+//   loop OP FLAGS POLICY                lt|le|gt|ge|ne, 0-3 (1 strided, 2 implicit)
 //   label STR
 //   array STR MAP RANK IDS TRANK [GIVEN... STR]
 //                                       then RANK 'dim' lines; IDS: its
@@ -189,8 +189,15 @@ private:
   bool AtStart = true;
 };
 
+/// A loop's flags field: 1 strided, 2 implicit.
+int loopFlags(const Loop &L) { return (L.Strided ? 1 : 0) | (L.Implicit ? 2 : 0); }
+void setLoopFlags(Loop &L, int Flags) {
+  L.Strided = Flags & 1;
+  L.Implicit = Flags & 2;
+}
+
 void writeLoop(Writer &W, const Loop &L) {
-  W.word("loop").word(compareOpName(L.Op)).num(L.Strided).policy(L.Dist);
+  W.word("loop").word(compareOpName(L.Op)).num(loopFlags(L)).policy(L.Dist);
   W.endLine();
 }
 
@@ -302,8 +309,12 @@ public:
   }
   bool loop(Loop &L) {
     std::string W;
-    return word(W) && W == "loop" && word(W) && valueOf(CompareOps, W, L.Op) &&
-           num(L.Strided, 0, 1) && policy(L.Dist) && endLine();
+    int Flags = 0;
+    bool Ok = word(W) && W == "loop" && word(W) &&
+              valueOf(CompareOps, W, L.Op) && num(Flags, 0, 3) &&
+              policy(L.Dist) && endLine();
+    setLoopFlags(L, Flags);
+    return Ok;
   }
   unsigned line() const { return LineNo; }
 
@@ -598,8 +609,10 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
     } else if (Key == "loop") {
       Loop L;
       std::string Op;
+      int Flags = 0;
       Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) &&
-           R.num(L.Strided, 0, 1) && R.policy(L.Dist);
+           R.num(Flags, 0, 3) && R.policy(L.Dist);
+      setLoopFlags(L, Flags);
       Out.Loops.push_back(L);
     } else if (Key == "label") {
       Ok = Out.Label.empty() && R.str(Out.Label) && !Out.Label.empty();

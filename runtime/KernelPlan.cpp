@@ -103,7 +103,8 @@ bool Planner::distributeItems(bool Final) {
       return false;
     }
     for (unsigned L = 0; L < D.Loops.size(); ++L)
-      if (D.Loops[L].Dist.distributed() && K-- == 0) {
+      if (D.Loops[L].Dist.distributed() && !D.Loops[L].Implicit &&
+          K-- == 0) {
         S = indicesOf(Nest.Loops[L], LoopSets[L][Pos]);
         return true;
       }
@@ -252,6 +253,17 @@ bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {
     Sets.assign(P, IndexSet(Range{0, Trip}));
     return true;
   }
+  // A loop the program gave no policy follows the arrays split along it;
+  // without one it runs whole, taking no axis of the topology.
+  if (D.Loops[L].Implicit) {
+    if (std::optional<Source> S = ownerOf(L)) {
+      fromSource(L, *S);
+      coverGaps(L);
+    } else {
+      Sets.assign(P, IndexSet(Range{0, Trip}));
+    }
+    return true;
+  }
   unsigned Axis = NextAxis++;
   auto FromLabel = [&](const std::string &Label, unsigned K) {
     std::vector<IndexSet> Found(P);
@@ -340,11 +352,20 @@ bool Planner::checkDisjoint() {
   for (unsigned A = 0; A < P; ++A)
     for (unsigned B = A + 1; B < P; ++B)
       if (!Out.Work[A].Iterations.intersect(Out.Work[B].Iterations).empty()) {
+        unsigned SplitLoops = 0;
+        for (const abi::Loop &L : D.Loops)
+          SplitLoops += L.Dist.distributed();
         Error = "devices " + std::to_string(In.Devices[A]) + " and " +
                 std::to_string(In.Devices[B]) +
-                " would both run some iterations: the loop nest splits fewer "
-                "loops than the devices' topology (" +
-                In.Topo.str() + ") has dimensions";
+                " would both run some iterations: " +
+                (SplitLoops < In.Topo.rank()
+                     ? "the loop nest splits fewer loops than the devices' "
+                       "topology (" +
+                           In.Topo.str() + ") has dimensions"
+                     : std::string("the arrays its loops follow are split "
+                                   "in more dimensions than the nest "
+                                   "splits loops (a FULL loop over a split "
+                                   "dimension?)"));
         return false;
       }
   // A scheduler's chunk covers part of the loop on purpose.

@@ -376,6 +376,9 @@ std::set<int64_t> asSet(const IndexSet &S) {
   return std::set<int64_t>(M.begin(), M.end());
 }
 
+std::set<int64_t> range(int64_t Begin, int64_t End);
+std::set<int64_t> rangeOf(Range R) { return range(R.Begin, R.End); }
+
 std::set<int64_t> range(int64_t Begin, int64_t End) {
   std::set<int64_t> S;
   for (int64_t I = Begin; I < End; ++I)
@@ -1086,6 +1089,65 @@ TEST(KernelPlan, CollapsedBlockBlockOverATwoByTwoGivesRectangles) {
           << D;
       EXPECT_EQ(Plan->Work[D].Pieces.size(), 1u);
     }
+  }
+}
+
+// An inner loop the program gave no policy (abi::Loop::Implicit) follows
+// the array split along it: a data region's 2-D blocks over 2x2 devices,
+// used by a kernel over the line of the same four devices ('device(*)'),
+// where dist_iteration(BLOCK, BLOCK) would need two topology dimensions.
+TEST(KernelPlan, AnImplicitInnerLoopFollowsTheArraySplitAlongIt) {
+  Distribution A;
+  A.Shape.Rank = 2;
+  A.Shape.ElementSize = 8;
+  A.Shape.Extent[1] = 9;
+  A.Shape.Section.Rank = 2;
+  A.Shape.Section.Dims[0] = {0, 7};
+  A.Shape.Section.Dims[1] = {0, 9};
+  A.Devices = {10, 11, 12, 13};
+  for (unsigned D = 0; D < 4; ++D) {
+    ProductSet P;
+    P.Rank = 2;
+    P.Dims[0] = IndexSet(handWrittenBlock(7, 2, D / 2));
+    P.Dims[1] = IndexSet(handWrittenBlock(9, 2, D % 2));
+    A.Owned.push_back(P);
+  }
+  A.Split[0] = A.Split[1] = true;
+  A.Kinds[0] = A.Kinds[1] = Policy::Block;
+  for (bool Implicit : {false, true}) {
+    Kernel K({upTo(0, 7), upTo(0, 9)}, {Block, Implicit ? Block : Full},
+             Topology::line(4));
+    K.Desc.Loops[1].Implicit = Implicit;
+    K.access("a", {at(0, 0), at(0, 1)}, true, &A);
+    if (!Implicit) {
+      // The inner loop whole on each device: two run each iteration.
+      EXPECT_EQ(refusal(K), "devices 10 and 11 would both run some "
+                            "iterations: the arrays its loops follow are "
+                            "split in more dimensions than the nest splits "
+                            "loops (a FULL loop over a split dimension?)");
+      continue;
+    }
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan);
+    for (unsigned D = 0; D < 4; ++D) {
+      EXPECT_EQ(indicesRun(K, *Plan, D, 0), rangeOf(handWrittenBlock(7, 2, D / 2)));
+      EXPECT_EQ(indicesRun(K, *Plan, D, 1), rangeOf(handWrittenBlock(9, 2, D % 2)));
+    }
+  }
+}
+
+// Without an array split along it, it runs whole on every device and takes
+// no dimension of the topology.
+TEST(KernelPlan, AnImplicitInnerLoopWithoutASplitArrayRunsWhole) {
+  Kernel K({upTo(0, 8), upTo(0, 5)}, {Block, Block}, Topology::line(2));
+  K.Desc.Loops[1].Implicit = true;
+  K.array("a", {Block, Full}, {{0, 8}, {0, 5}})
+      .access("a", {at(0, 0), at(0, 1)}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 2; ++D) {
+    EXPECT_EQ(indicesRun(K, *Plan, D, 0), rangeOf(handWrittenBlock(8, 2, D)));
+    EXPECT_EQ(indicesRun(K, *Plan, D, 1), range(0, 5));
   }
 }
 

@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 6;
+constexpr int Version = 7;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -248,8 +248,16 @@ struct Loop {
   /// run a strided set of iterations; otherwise each launch runs
   /// consecutive iterations.
   bool Strided = false;
+  /// The program gave this loop no policy (an inner loop of a collapsed
+  /// nest without dist_iteration, or past its last policy), and the
+  /// plugin saw it subscript a split dimension of a distributed array: it
+  /// follows the array's parts (owner computes), and runs whole on every
+  /// device when no array it uses is split along it after all. Its Dist is
+  /// BLOCK.
+  bool Implicit = false;
   bool operator==(const Loop &O) const {
-    return Op == O.Op && Dist == O.Dist && Strided == O.Strided;
+    return Op == O.Op && Dist == O.Dist && Strided == O.Strided &&
+           Implicit == O.Implicit;
   }
 };
 
