@@ -11,6 +11,7 @@
 #include "Devices.h"
 #include "GpuInfo.h"
 #include "Machine.h"
+#include "ProxyPool.h"
 
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
@@ -134,6 +135,24 @@ extern "C" int homp_print_info(int Json) {
   std::string ModelError;
   const MachineModel *Model = tryMachineModel(ModelError);
   Invalid += Model == nullptr;
+  // Where each device's proxy works in a construct over every device
+  // (libhomp's settings, which exist only when the environment is valid).
+  const bool EnvValid = Invalid == (Model == nullptr ? 1 : 0);
+  std::vector<int> Every;
+  for (const Device &D : Devices)
+    Every.push_back(D.Id);
+  std::vector<std::vector<int>> Cpus(Every.size());
+  bool AnyBound = false;
+  for (unsigned P = 0; P < Every.size() && EnvValid; ++P) {
+    Cpus[P] = proxyCpus(Every, P);
+    AnyBound |= !Cpus[P].empty();
+  }
+  auto CpuList = [](const std::vector<int> &C, const char *Sep) {
+    std::string Out;
+    for (size_t I = 0; I < C.size(); ++I)
+      Out += (I ? Sep : "") + std::to_string(C[I]);
+    return Out;
+  };
 
   if (Json) {
     std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";
@@ -177,6 +196,10 @@ extern "C" int homp_print_info(int Json) {
         Out += std::string(I ? "," : "") + traceString(Model->Notes[I]);
       Out += "]";
     }
+    Out += "},\"proxy_cpus\":{";
+    for (size_t I = 0; I < Devices.size(); ++I)
+      Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":" +
+             (Cpus[I].empty() ? "null" : "[" + CpuList(Cpus[I], ",") + "]");
     Out += "},\"environment\":{";
     for (size_t I = 0; I < std::size(Variables); ++I) {
       const char *V = std::getenv(Variables[I]);
@@ -227,6 +250,22 @@ extern "C" int homp_print_info(int Json) {
     }
     for (const std::string &Note : Model->Notes)
       std::printf("  note: %s\n", Note.c_str());
+  }
+  if (!EnvValid) {
+    std::printf("\nproxy binding (HOMP_BIND): unknown (an invalid "
+                "variable below)\n");
+  } else if (!AnyBound) {
+    std::printf("\nproxy binding (HOMP_BIND): off\n");
+  } else {
+    std::printf("\nproxy binding (HOMP_BIND), in a construct over every "
+                "device:\n");
+    for (size_t I = 0; I < Devices.size(); ++I)
+      std::printf("  %-6s %s\n", Name(Devices[I]).c_str(),
+                  Cpus[I].empty()
+                      ? (Devices[I].Type == abi::TypeHost
+                             ? "not bound (the program's thread)"
+                             : "not bound")
+                      : ("CPU " + CpuList(Cpus[I], ", ")).c_str());
   }
   std::printf("\nenvironment:\n");
   for (size_t I = 0; I < std::size(Variables); ++I) {

@@ -238,13 +238,21 @@ const std::vector<int> ProcessCpus = readProcessCpus();
 /// device is not on the host's cores (Share < 0) or HOMP_BIND says not to.
 /// The kernels' OpenMP workers are libomp's to place. A binding the system
 /// refuses leaves the thread where it was.
+/// The CPUs of the Share-th of Shares; empty when proxies are not bound.
+std::vector<int> shareCpus(int Share, int Shares) {
+  if (Share < 0 || ProcessCpus.size() < 2 || !settings().Bind)
+    return {};
+  return coreShare(Share, Shares, ProcessCpus);
+}
+
 void bindToShare(int Share, int Shares) {
   thread_local std::pair<int, int> Bound{-1, 0};
-  if (Share < 0 || ProcessCpus.size() < 2 || Bound == std::pair{Share, Shares} ||
-      !settings().Bind)
+  if (Bound == std::pair{Share, Shares})
+    return;
+  std::vector<int> Cpus = shareCpus(Share, Shares);
+  if (Cpus.empty())
     return;
   Bound = {Share, Shares};
-  std::vector<int> Cpus = coreShare(Share, Shares, ProcessCpus);
   const int Size = *std::max_element(Cpus.begin(), Cpus.end()) + 1;
   cpu_set_t *Set = CPU_ALLOC(Size);
   const size_t Bytes = CPU_ALLOC_SIZE(Size);
@@ -362,6 +370,15 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
       }
       AsyncPending.fetch_sub(1, std::memory_order_acq_rel);
     });
+}
+
+std::vector<int> proxyCpus(const std::vector<int> &Devices,
+                           unsigned Position) {
+  int Shares = 0;
+  std::vector<int> Share = cpuShares(Devices, deviceTypes(), Shares);
+  if (Position >= Devices.size() || Devices[Position] == hostDevice())
+    return {};
+  return shareCpus(Share[Position], Shares);
 }
 
 bool asyncWorkPending() {

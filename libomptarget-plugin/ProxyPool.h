@@ -93,6 +93,12 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
 /// Whether jobs runOnDevicesAsync queued are still queued or running.
 bool asyncWorkPending();
 
+/// The CPUs the proxy of Devices[Position] is bound to while it works for a
+/// construct over Devices (HOMP_BIND, CoreShares.h); empty when it is not
+/// bound (binding is off, the device is a GPU or the host, or the process
+/// has one CPU).
+std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
