@@ -56,7 +56,7 @@ struct Directive {
 
 /// Where the tokens of a pragma stop having the shape 'words clause*'.
 struct ShapeError {
-  unsigned Index = 0;   ///< the token
+  unsigned Index = 0;    ///< the token
   bool Unclosed = false; ///< Toks[Index] is a '(' that is never closed
 };
 
@@ -65,7 +65,6 @@ struct ShapeError {
 /// pragmas are left to clang.
 std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks,
                                         ShapeError *Error = nullptr);
-
 
 /// The spelling of an identifier or keyword token, else an empty string.
 llvm::StringRef identifierName(const clang::Token &Tok);

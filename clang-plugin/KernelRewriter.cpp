@@ -691,7 +691,8 @@ void Rewriter::accesses() {
 
 void Rewriter::implicitLoops() {
   // Loop 0 without a policy is BLOCK already, which follows the arrays.
-  unsigned From = LoopPolicies ? static_cast<unsigned>(LoopPolicies->size()) : 1;
+  unsigned From =
+      LoopPolicies ? static_cast<unsigned>(LoopPolicies->size()) : 1;
   auto SplitsInBlocks = [&](const std::string &Name, unsigned Dim) {
     for (const MapItem &MI : Items)
       if (MI.Distributed && MI.Name == Name)
@@ -702,8 +703,7 @@ void Rewriter::implicitLoops() {
     for (const AccessInfo &A : Accesses)
       for (unsigned Dm = 0; Dm < A.A.Rank; ++Dm)
         if (A.A.Subs[Dm].Kind == abi::Subscript::Linear &&
-            A.A.Subs[Dm].Loop == L &&
-            SplitsInBlocks(A.A.Name, Dm)) {
+            A.A.Subs[Dm].Loop == L && SplitsInBlocks(A.A.Name, Dm)) {
           D.Loops[L].Dist = abi::Policy();
           D.Loops[L].Dist.Kind = abi::Policy::Block;
           D.Loops[L].Implicit = true;

@@ -117,7 +117,7 @@ struct PreparedUpdate {
   const std::vector<HaloCopy> *Plan = nullptr;
   struct Op {
     BoxCopy Copy;
-    size_t Index = 0;   ///< into the plan
+    size_t Index = 0;      ///< into the plan
     unsigned Position = 0; ///< the device whose copy it is (faults, errors)
     bool DstStaged = false, SrcStaged = false;
   };
@@ -188,9 +188,8 @@ const PreparedUpdate &prepared(const ResidentArray &A,
 bool runPrepared(const ResidentArray &A, const PreparedUpdate &P,
                  const std::string &Where, std::string &Error) {
   waitForQueuedWork(A.Dist, Where, /*Trace=*/false);
-  const ptrdiff_t Stage =
-      static_cast<ptrdiff_t>(reinterpret_cast<uintptr_t>(
-          stagingBuffer(P.Staged)));
+  const ptrdiff_t Stage = static_cast<ptrdiff_t>(
+      reinterpret_cast<uintptr_t>(stagingBuffer(P.Staged)));
   for (const PreparedUpdate::Op &O : P.Ops)
     if (injectedFault(A.Dist.Devices[O.Position], FaultSpec::Copy) ||
         !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0, O.SrcStaged ? Stage : 0)) {

@@ -31,11 +31,11 @@ namespace homp {
 namespace {
 
 const char *const Variables[] = {
-    "HOMP_INFO",         "HOMP_DEVICES",       "HOMP_FAULT",
-    "HOMP_HALO_ROUTE",   "HOMP_TRACE",         "HOMP_SCHEDULE",
-    "LOOP_DIST_POLICY",  "HOMP_CUTOFF",        "HOMP_EMULATE",
-    "HOMP_MACHINE",      "OMP_DEV_SPEC_FILE",  "HOMP_PROFILES",
-    "HOMP_BIND",         "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
+    "HOMP_INFO",        "HOMP_DEVICES",       "HOMP_FAULT",
+    "HOMP_HALO_ROUTE",  "HOMP_TRACE",         "HOMP_SCHEDULE",
+    "LOOP_DIST_POLICY", "HOMP_CUTOFF",        "HOMP_EMULATE",
+    "HOMP_MACHINE",     "OMP_DEV_SPEC_FILE",  "HOMP_PROFILES",
+    "HOMP_BIND",        "OMP_TARGET_OFFLOAD", "OMP_NUM_THREADS"};
 
 const char *pluginOf(unsigned Type) {
   switch (Type) {
@@ -261,11 +261,10 @@ extern "C" int homp_print_info(int Json) {
                 "device:\n");
     for (size_t I = 0; I < Devices.size(); ++I)
       std::printf("  %-6s %s\n", Name(Devices[I]).c_str(),
-                  Cpus[I].empty()
-                      ? (Devices[I].Type == abi::TypeHost
-                             ? "not bound (the program's thread)"
-                             : "not bound")
-                      : ("CPU " + CpuList(Cpus[I], ", ")).c_str());
+                  Cpus[I].empty() ? (Devices[I].Type == abi::TypeHost
+                                         ? "not bound (the program's thread)"
+                                         : "not bound")
+                                  : ("CPU " + CpuList(Cpus[I], ", ")).c_str());
   }
   std::printf("\nenvironment:\n");
   for (size_t I = 0; I < std::size(Variables); ++I) {

@@ -352,10 +352,12 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     std::vector<int> Share; ///< per position, as cpuShares gives it
     int Shares = 0;
   };
-  auto *S = new Shared{std::move(Job), std::move(Last),
+  auto *S = new Shared{std::move(Job),
+                       std::move(Last),
                        {static_cast<int>(Devices.size())},
                        cpuThreadsPerDevice(static_cast<int>(Devices.size())),
-                       {}, 0};
+                       {},
+                       0};
   S->Share = cpuShares(Devices, deviceTypes(), S->Shares);
   AsyncPending.fetch_add(static_cast<int>(Devices.size()),
                          std::memory_order_acq_rel);
@@ -372,8 +374,7 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     });
 }
 
-std::vector<int> proxyCpus(const std::vector<int> &Devices,
-                           unsigned Position) {
+std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position) {
   int Shares = 0;
   std::vector<int> Share = cpuShares(Devices, deviceTypes(), Shares);
   if (Position >= Devices.size() || Devices[Position] == hostDevice())

@@ -247,10 +247,9 @@ bool runBoxCopy(const BoxCopy &C, ptrdiff_t DstShift, ptrdiff_t SrcShift) {
     return omp_target_memcpy(Dst, Src, C.Volume[0] * C.ElementSize, 0, 0,
                              C.DstDevice, C.SrcDevice) == 0;
   const size_t Zero[MaxRank] = {};
-  return omp_target_memcpy_rect(Dst, Src, C.ElementSize,
-                                static_cast<int>(C.Dims), C.Volume, Zero, Zero,
-                                C.DstDims, C.SrcDims, C.DstDevice,
-                                C.SrcDevice) == 0;
+  return omp_target_memcpy_rect(
+             Dst, Src, C.ElementSize, static_cast<int>(C.Dims), C.Volume, Zero,
+             Zero, C.DstDims, C.SrcDims, C.DstDevice, C.SrcDevice) == 0;
 }
 
 /// Copies the box SrcBox at Src to the box DstBox (same shape) at Dst.

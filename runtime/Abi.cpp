@@ -9,9 +9,8 @@
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
-//   loop OP FLAGS POLICY                lt|le|gt|ge|ne, 0-3 (1 strided, 2 implicit)
-//   label STR
-//   array STR MAP RANK IDS TRANK [GIVEN... STR]
+//   loop OP FLAGS POLICY                lt|le|gt|ge|ne, 0-3 (1 strided, 2
+//   implicit) label STR array STR MAP RANK IDS TRANK [GIVEN... STR]
 //                                       then RANK 'dim' lines; IDS: its
 //                                       device ids (0: all); TRANK: the
 //                                       rank of its own topology (0: none)
@@ -190,7 +189,9 @@ private:
 };
 
 /// A loop's flags field: 1 strided, 2 implicit.
-int loopFlags(const Loop &L) { return (L.Strided ? 1 : 0) | (L.Implicit ? 2 : 0); }
+int loopFlags(const Loop &L) {
+  return (L.Strided ? 1 : 0) | (L.Implicit ? 2 : 0);
+}
 void setLoopFlags(Loop &L, int Flags) {
   L.Strided = Flags & 1;
   L.Implicit = Flags & 2;
@@ -610,8 +611,8 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
       Loop L;
       std::string Op;
       int Flags = 0;
-      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) &&
-           R.num(Flags, 0, 3) && R.policy(L.Dist);
+      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) && R.num(Flags, 0, 3) &&
+           R.policy(L.Dist);
       setLoopFlags(L, Flags);
       Out.Loops.push_back(L);
     } else if (Key == "label") {

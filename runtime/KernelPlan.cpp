@@ -103,8 +103,7 @@ bool Planner::distributeItems(bool Final) {
       return false;
     }
     for (unsigned L = 0; L < D.Loops.size(); ++L)
-      if (D.Loops[L].Dist.distributed() && !D.Loops[L].Implicit &&
-          K-- == 0) {
+      if (D.Loops[L].Dist.distributed() && !D.Loops[L].Implicit && K-- == 0) {
         S = indicesOf(Nest.Loops[L], LoopSets[L][Pos]);
         return true;
       }

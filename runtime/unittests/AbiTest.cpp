@@ -650,10 +650,10 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
     T.replace(T.find(From), From.size(), To);
     return T;
   };
-  for (const std::string &Bad :
-       {Replace("halo leftright", "halo up"), Replace("haloitem 1:a 1", "haloitem 1:a 8"),
-        Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-        Replace("homp 7 halo", "homp 7 data")})
+  for (const std::string &Bad : {Replace("halo leftright", "halo up"),
+                                 Replace("haloitem 1:a 1", "haloitem 1:a 8"),
+                                 Replace("haloitem 1:a 1", "haloitem 1:a -1"),
+                                 Replace("homp 7 halo", "homp 7 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 

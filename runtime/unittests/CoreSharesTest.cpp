@@ -76,8 +76,8 @@ TEST(CoreSharesTest, SharesGoToTheDevicesOnTheHostsCores) {
   DeviceEnvironment Env;
   Env.NumDevices = 4;
   Env.InitialDevice = 4;
-  Env.Types = {homp::abi::TypeNVGPU, homp::abi::TypeCPU,
-               homp::abi::TypeAMDGPU, homp::abi::TypeCPU};
+  Env.Types = {homp::abi::TypeNVGPU, homp::abi::TypeCPU, homp::abi::TypeAMDGPU,
+               homp::abi::TypeCPU};
   int Shares = -1;
   // GPUs get none; the host is one of the devices on the cores.
   EXPECT_EQ(cpuShares({0, 1, 2, 3, 4}, Env, Shares),

@@ -1130,8 +1130,10 @@ TEST(KernelPlan, AnImplicitInnerLoopFollowsTheArraySplitAlongIt) {
     std::optional<KernelPlan> Plan = plan(K);
     ASSERT_TRUE(Plan);
     for (unsigned D = 0; D < 4; ++D) {
-      EXPECT_EQ(indicesRun(K, *Plan, D, 0), rangeOf(handWrittenBlock(7, 2, D / 2)));
-      EXPECT_EQ(indicesRun(K, *Plan, D, 1), rangeOf(handWrittenBlock(9, 2, D % 2)));
+      EXPECT_EQ(indicesRun(K, *Plan, D, 0),
+                rangeOf(handWrittenBlock(7, 2, D / 2)));
+      EXPECT_EQ(indicesRun(K, *Plan, D, 1),
+                rangeOf(handWrittenBlock(9, 2, D % 2)));
     }
   }
 }
