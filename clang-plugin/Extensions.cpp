@@ -195,13 +195,18 @@ static std::optional<ExtensionUse> findHompSpelling(const Directive &D) {
   return std::nullopt;
 }
 
+/// The clauses that are homp's alone, wherever they stand.
+static bool isHompClauseName(StringRef Name) {
+  return Name == "dist_iteration" || Name == "cutoff" ||
+         isItemDistributionName(Name);
+}
+
 static std::optional<ExtensionUse>
 findClauseExtension(const Directive &D, const Clause &C,
                     const SyntaxContext &Ctx) {
   ArrayRef<Token> Toks = D.Toks;
   StringRef Name = C.Name;
-  if (Name == "dist_iteration" || Name == "topology" || Name == "cutoff" ||
-      Name == "dist_data" || Name == "partition" || Name == "halo")
+  if (isHompClauseName(Name))
     return ExtensionUse{C.All.Begin, "the '" + Name.str() + "' clause"};
   if (Name == "dist_schedule" && C.Args.size() > 1 &&
       Toks[C.Args.Begin + 1].is(tok::colon)) {
@@ -259,7 +264,7 @@ bool mentionsExtension(ArrayRef<Token> Toks) {
         isItemDistributionName(Name))
       return true;
     if (Open.empty() &&
-        (Name == "dist_iteration" || Name == "cutoff" ||
+        (isHompClauseName(Name) ||
          (Name == "dist_schedule" && NameAt(I + 2) == "target") ||
          (Name == "device" && I + 2 < Toks.size() &&
           Toks[I + 2].is(tok::star))))

@@ -24,6 +24,10 @@ void f(double *x, double *y, int n) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))) // expected-error {{homp: expected a clause in this directive, not ')'}}
   for (int i = 0; i < n; ++i) y[i] += 1;
 
+  // The construct's topology clause.
+#pragma omp target device(*) topology([2][2] map(tofrom: y[0:n] dist_data(BLOCK)) // expected-error {{expected ')'}} expected-note {{to match this '('}}
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
   // A number where a clause belongs.
 #pragma omp target device(*) 2 map(tofrom: y[0:n] dist_data(BLOCK)) // expected-error {{homp: expected a clause in this directive, not '2'}}
   for (int i = 0; i < n; ++i) y[i] += 1;
