@@ -699,15 +699,20 @@ void Rewriter::implicitLoops() {
         return (blockDims(MI.A) >> Dim & 1) != 0;
     return RC.Around.splitsInBlocks(Name, Dim);
   };
-  for (unsigned L = std::max(From, 1u); L < D.Loops.size(); ++L)
-    for (const AccessInfo &A : Accesses)
+  for (unsigned L = std::max(From, 1u); L < D.Loops.size(); ++L) {
+    bool Follows = any_of(Accesses, [&](const AccessInfo &A) {
       for (unsigned Dm = 0; Dm < A.A.Rank; ++Dm)
         if (A.A.Subs[Dm].Kind == abi::Subscript::Linear &&
-            A.A.Subs[Dm].Loop == L && SplitsInBlocks(A.A.Name, Dm)) {
-          D.Loops[L].Dist = abi::Policy();
-          D.Loops[L].Dist.Kind = abi::Policy::Block;
-          D.Loops[L].Implicit = true;
-        }
+            A.A.Subs[Dm].Loop == L && SplitsInBlocks(A.A.Name, Dm))
+          return true;
+      return false;
+    });
+    if (!Follows)
+      continue;
+    D.Loops[L].Dist = abi::Policy();
+    D.Loops[L].Dist.Kind = abi::Policy::Block;
+    D.Loops[L].Implicit = true;
+  }
 }
 
 void Rewriter::describe() {

@@ -22,6 +22,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -137,7 +138,9 @@ extern "C" int homp_print_info(int Json) {
   Invalid += Model == nullptr;
   // Where each device's proxy works in a construct over every device
   // (libhomp's settings, which exist only when the environment is valid).
-  const bool EnvValid = Invalid == (Model == nullptr ? 1 : 0);
+  const bool EnvValid =
+      std::all_of(Errors.begin(), Errors.end(),
+                  [](const std::string &E) { return E.empty(); });
   std::vector<int> Every;
   for (const Device &D : Devices)
     Every.push_back(D.Id);

@@ -233,18 +233,20 @@ std::vector<int> readProcessCpus() {
 }
 const std::vector<int> ProcessCpus = readProcessCpus();
 
-/// On a proxy: binds its thread to the Share-th of Shares shares of the
-/// process's CPUs (CoreShares.h), unless it is bound there already, the
-/// device is not on the host's cores (Share < 0) or HOMP_BIND says not to.
-/// The kernels' OpenMP workers are libomp's to place. A binding the system
-/// refuses leaves the thread where it was.
-/// The CPUs of the Share-th of Shares; empty when proxies are not bound.
+/// The CPUs of the Share-th of Shares shares of the process's CPUs
+/// (CoreShares.h); empty when proxies are not bound: the device is not on
+/// the host's cores (Share < 0), the process has one CPU, or HOMP_BIND says
+/// not to.
 std::vector<int> shareCpus(int Share, int Shares) {
   if (Share < 0 || ProcessCpus.size() < 2 || !settings().Bind)
     return {};
   return coreShare(Share, Shares, ProcessCpus);
 }
 
+/// On a proxy: binds its thread to shareCpus(Share, Shares), unless it is
+/// bound there already or that is empty. The kernels' OpenMP workers are
+/// libomp's to place. A binding the system refuses leaves the thread where
+/// it was.
 void bindToShare(int Share, int Shares) {
   thread_local std::pair<int, int> Bound{-1, 0};
   if (Bound == std::pair{Share, Shares})
@@ -297,18 +299,20 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
       AsyncPending.load(std::memory_order_acquire) == 0)
     Here = static_cast<unsigned>(Devices.size() - 1);
   int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
-  int Shares = 0;
-  const std::vector<int> Share = cpuShares(Devices, deviceTypes(), Shares);
+  const DeviceEnvironment &Env = deviceTypes();
+  const int Shares = hostCoreDevices(Devices, Env);
+  int NextShare = 0;
   Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
   // When each job ended; written before done(), read after wait().
   const bool Traced = tracing() && !WaitName.empty();
   std::vector<std::chrono::steady_clock::time_point> Ended(
       Traced ? Devices.size() : 0);
   for (unsigned I = 0; I < Devices.size(); ++I) {
+    const int Share = onHostCores(Devices[I], Env) ? NextShare++ : -1;
     if (Here && I == *Here)
       continue;
-    ProxyPool::get().run(Devices[I], [&, I] {
-      bindToShare(Share[I], Shares);
+    ProxyPool::get().run(Devices[I], [&, I, Share] {
+      bindToShare(Share, Shares);
       useThreadsOnProxy(Threads);
       Job(I);
       if (Traced)
@@ -340,30 +344,30 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     Last();
     return;
   }
-  // Deleted by the last job. Each device's job holds a plain pointer to it
-  // and its position: small enough for std::function to keep in place, so
-  // queueing allocates nothing per device (measured: a resident AXPY kernel
-  // on 4 devices spent a tenth of its time in malloc and free before).
+  // Deleted by the last job. Each device's job holds a plain pointer to it,
+  // its position and its share of the host's cores: small enough for
+  // std::function to keep in place, so queueing allocates nothing per
+  // device (measured: a resident AXPY kernel on 4 devices spent a tenth of
+  // its time in malloc and free before).
+  const DeviceEnvironment &Env = deviceTypes();
   struct Shared {
     std::function<void(unsigned)> Job;
     std::function<void()> Last;
     std::atomic<int> Left;
     int Threads;
-    std::vector<int> Share; ///< per position, as cpuShares gives it
-    int Shares = 0;
+    int Shares; ///< devices on the host's cores
   };
-  auto *S = new Shared{std::move(Job),
-                       std::move(Last),
+  auto *S = new Shared{std::move(Job), std::move(Last),
                        {static_cast<int>(Devices.size())},
                        cpuThreadsPerDevice(static_cast<int>(Devices.size())),
-                       {},
-                       0};
-  S->Share = cpuShares(Devices, deviceTypes(), S->Shares);
+                       hostCoreDevices(Devices, Env)};
   AsyncPending.fetch_add(static_cast<int>(Devices.size()),
                          std::memory_order_acq_rel);
-  for (unsigned I = 0; I < Devices.size(); ++I)
-    ProxyPool::get().run(Devices[I], [S, I] {
-      bindToShare(S->Share[I], S->Shares);
+  int NextShare = 0;
+  for (unsigned I = 0; I < Devices.size(); ++I) {
+    const int Share = onHostCores(Devices[I], Env) ? NextShare++ : -1;
+    ProxyPool::get().run(Devices[I], [S, I, Share] {
+      bindToShare(Share, S->Shares);
       useThreadsOnProxy(S->Threads);
       S->Job(I);
       if (S->Left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -372,6 +376,7 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
       }
       AsyncPending.fetch_sub(1, std::memory_order_acq_rel);
     });
+  }
 }
 
 std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position) {

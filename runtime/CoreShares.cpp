@@ -18,12 +18,23 @@ std::vector<int> coreShare(int Share, int Shares,
   return Out;
 }
 
+bool onHostCores(int Device, const DeviceEnvironment &Env) {
+  return (Env.typeOf(Device) & (abi::TypeCPU | abi::TypeHost)) != 0;
+}
+
+int hostCoreDevices(const std::vector<int> &Devices,
+                    const DeviceEnvironment &Env) {
+  return static_cast<int>(std::count_if(
+      Devices.begin(), Devices.end(),
+      [&](int Device) { return onHostCores(Device, Env); }));
+}
+
 std::vector<int> cpuShares(const std::vector<int> &Devices,
                            const DeviceEnvironment &Env, int &Shares) {
   std::vector<int> Out(Devices.size(), -1);
   Shares = 0;
   for (size_t I = 0; I < Devices.size(); ++I)
-    if (Env.typeOf(Devices[I]) & (abi::TypeCPU | abi::TypeHost))
+    if (onHostCores(Devices[I], Env))
       Out[I] = Shares++;
   return Out;
 }

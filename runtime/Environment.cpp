@@ -25,6 +25,20 @@ static std::optional<bool> parseSwitch(const char *V) {
   return std::nullopt;
 }
 
+/// Reads the switch Name, whose value V is set, into Out; false with Error
+/// (which says what 1 means) when V is not a switch's value.
+static bool readSwitch(const char *Name, const char *V, const char *OnMeans,
+                       bool &Out, std::string &Error) {
+  std::optional<bool> On = parseSwitch(V);
+  if (!On) {
+    Error = std::string(Name) + "='" + V + "' is not valid; expected 1 (" +
+            OnMeans + ") or 0";
+    return false;
+  }
+  Out = *On;
+  return true;
+}
+
 std::optional<std::vector<FaultSpec>> parseFaults(const std::string &Text,
                                                   std::string &Error) {
   std::vector<FaultSpec> Out;
@@ -80,16 +94,11 @@ std::optional<Settings>
 readSettings(const std::function<const char *(const char *)> &GetEnv,
              std::string &Error) {
   Settings S;
-  if (const char *V = GetEnv("HOMP_INFO")) {
-    std::optional<bool> On = parseSwitch(V);
-    if (!On) {
-      Error = "HOMP_INFO='" + std::string(V) +
-              "' is not valid; expected 1 (print each region's devices, "
-              "ranges, bytes and times) or 0";
-      return std::nullopt;
-    }
-    S.Info = *On;
-  }
+  if (const char *V = GetEnv("HOMP_INFO");
+      V && !readSwitch("HOMP_INFO", V,
+                       "print each region's devices, ranges, bytes and times",
+                       S.Info, Error))
+    return std::nullopt;
   if (const char *V = GetEnv("HOMP_HALO_ROUTE")) {
     std::string Value = lower(V);
     if (Value == "auto" || Value.empty())
@@ -168,14 +177,10 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
   }
   // Empty is unset.
   if (const char *V = GetEnv("HOMP_BIND"); V && *V) {
-    std::optional<bool> On = parseSwitch(V);
-    if (!On) {
-      Error = "HOMP_BIND='" + std::string(V) +
-              "' is not valid; expected 1 (bind each CPU device's proxy to "
-              "its share of the cores) or 0";
+    if (!readSwitch("HOMP_BIND", V,
+                    "bind each CPU device's proxy to its share of the cores",
+                    S.Bind, Error))
       return std::nullopt;
-    }
-    S.Bind = *On;
   } else {
     // The program places OpenMP's threads itself: homp leaves them be.
     const char *ProcBind = GetEnv("OMP_PROC_BIND");

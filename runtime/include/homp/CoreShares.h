@@ -25,6 +25,14 @@ namespace homp {
 /// wrapping around when there are more shares than CPUs.
 std::vector<int> coreShare(int Share, int Shares, const std::vector<int> &Cpus);
 
+/// Whether Device runs on the host's cores: a CPU offload device or the
+/// host (Env.typeOf).
+bool onHostCores(int Device, const DeviceEnvironment &Env);
+
+/// How many of Devices run on the host's cores: the number of shares.
+int hostCoreDevices(const std::vector<int> &Devices,
+                    const DeviceEnvironment &Env);
+
 /// For each position of Devices, the share of the host's cores it runs on:
 /// its position among the devices that run there (CPU offload devices and
 /// the host, Env.typeOf), or -1 for a GPU. Shares is set to their number.
