@@ -66,13 +66,17 @@ BENCHMARKS = [
               {"seq": "sequential", "mdev": "hand-written", "homp": "homp",
                "mdev-copy": "hand copy", "homp-copy": "homp copy",
                "mdev-halo": "hand halo", "homp-halo": "homp halo",
-               "direct-halo": "memcpy halo"},
+               "direct-halo": "memcpy halo",
+               "mdev-compute": "hand compute",
+               "homp-compute": "homp compute"},
               [514, 2050],
               lambda n: 3 if n <= 514 else 1,
               [("homp", "mdev"), ("homp-halo", "mdev-halo"),
-               ("homp-halo", "direct-halo")],
+               ("homp-halo", "direct-halo"),
+               ("homp-compute", "mdev-compute")],
               "seq", zero_checksums=("mdev-copy", "homp-copy", "mdev-halo",
-                                     "homp-halo", "direct-halo")),
+                                     "homp-halo", "direct-halo",
+                                     "mdev-compute", "homp-compute")),
 ]
 
 

@@ -13,12 +13,16 @@
 //                the copy kernel (uold = u) alone, Iterations times
 //   mdev-halo, homp-halo
 //                the halo exchange alone, Iterations times
+//   mdev-compute, homp-compute
+//                the compute kernel (the sweep and its reduction) alone,
+//                Iterations - 1 times, after one whole iteration that
+//                fills uold and its halos
 // The part modes time their iterations only, not the data region's copies
-// in and out.
+// in and out, and compute no result (checksum 0).
 //   direct-halo  the same bytes as the exchange moved by direct
 //                omp_target_memcpy calls between the devices' buffers
 // One call of the full modes is the whole data region, its copies in and
-// out included; compute = full - copy - halo - (the copies in and out).
+// out included.
 //
 // usage: jacobi MODE N REPETITIONS
 //
@@ -37,6 +41,7 @@ typedef struct {
   double (*u)[M], (*uold)[M], (*f)[M];
   double error;
   int Copy, Halo, Compute; ///< which parts of an iteration run
+  int Part;                ///< a part mode: time the iterations alone
   double omega, ax, ay, b;
 } Grid;
 
@@ -108,8 +113,9 @@ static void jacobi_mdev(void *P) {
     f[first:count][0:m]) map(alloc: uold[lo:hi - lo + 1][0:m])
     pthread_barrier_wait(&Barrier);
     double Start = bench_now();
+    const int Prime = G->Part && G->Compute; // one whole iteration first
     for (int k = 0; k < Iterations; ++k) {
-      if (G->Copy) {
+      if (G->Copy || (Prime && k == 0)) {
         // The sections are present: the map clauses only give the kernel
         // their device addresses (a pointer's pointee outside them would
         // not be translated).
@@ -122,7 +128,7 @@ static void jacobi_mdev(void *P) {
           for (int j = 0; j < m; j++)
             uold[i][j] = u[i][j];
       }
-      if (G->Halo) {
+      if (G->Halo || (Prime && k == 0)) {
         // Boundary rows out to the host, then the neighbours' in.
         if (first > 0) {
 #pragma omp target update device(dev) from(uold[first:1][0:m])
@@ -160,8 +166,10 @@ static void jacobi_mdev(void *P) {
         for (int d = 0; d < ndev; ++d)
           error += errors[d];
       }
+      if (Prime && k == 0)
+        Start = bench_now();
     }
-    if (dev == 0 && !G->Compute)
+    if (dev == 0 && G->Part)
       bench_inner = bench_now() - Start;
 #pragma omp target exit data device(dev) map(from: u[first:count][0:m]) \
     map(delete: f[first:count][0:m], uold[lo:hi - lo + 1][0:m])
@@ -175,6 +183,7 @@ static void jacobi_homp(void *P) {
   reset(G);
   int n = G->n, m = M, k = 1, mits = Iterations, i, j;
   int Copy = G->Copy, Halo = G->Halo, Compute = G->Compute;
+  int Prime = G->Part && Compute; // one whole iteration first
   double(*u)[M] = G->u, (*uold)[M] = G->uold, (*f)[M] = G->f;
   double omega = G->omega, ax = G->ax, ay = G->ay, b = G->b;
   double tol = 0, error = 1, resid;
@@ -189,7 +198,7 @@ double Start = bench_now();
 while ((k<=mits)&&(error>tol))
 {
   error = 0;
-  if (Copy) {
+  if (Copy || (Prime && k == 1)) {
 #pragma omp target device(*)
 #pragma omp parallel for collapse(2) \
   dist_iteration(BLOCK)
@@ -197,7 +206,7 @@ while ((k<=mits)&&(error>tol))
     for(j=0;j<m;j++)
       uold[i][j] = u[i][j];
   }
-  if (Halo) {
+  if (Halo || (Prime && k == 1)) {
 #pragma omp halo_exchange (uold)
   }
   if (Compute) {
@@ -217,17 +226,20 @@ while ((k<=mits)&&(error>tol))
   } else {
     error = 1;
   }
+  if (Prime && k == 1)
+    Start = bench_now();
   k++;
 }
-  if (!Compute) {
-    // A halo exchange is complete when it returns; queued copy kernels end
-    // before this update of one element.
+  if (G->Part) {
+    // A halo exchange and a compute kernel (its reduction) are complete when
+    // they return; queued copy kernels end before this update of one
+    // element.
     double End = bench_now();
 #pragma omp target update device(*) from(u[0:1][0:1])
     bench_inner = (Copy ? bench_now() : End) - Start;
   }
 }
-  G->error = Compute ? error : 0;
+  G->error = G->Part ? 0 : error;
 }
 
 /// The exchange's bytes moved by direct device-to-device copies: each
@@ -259,7 +271,7 @@ static void halo_direct(void *P) {
 
 static double checksum(void *P) {
   Grid *G = P;
-  if (!G->Compute)
+  if (G->Part)
     return 0;
   double S = G->error;
   for (int i = 0; i < G->n; ++i)
@@ -272,13 +284,13 @@ int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr,
             "usage: %s seq|mdev|homp|mdev-copy|homp-copy|mdev-halo|homp-halo|"
-            "direct-halo N REPETITIONS\n",
+            "mdev-compute|homp-compute|direct-halo N REPETITIONS\n",
             argv[0]);
     return 2;
   }
   const char *Mode = argv[1];
   int n = atoi(argv[2]), reps = atoi(argv[3]);
-  Grid G = {n, NULL, NULL, NULL, 0, 1, 1, 1, omega, ax, ay, b};
+  Grid G = {n, NULL, NULL, NULL, 0, 1, 1, 1, 0, omega, ax, ay, b};
   void (*Fn)(void *) = NULL;
   if (!strcmp(Mode, "seq"))
     Fn = jacobi_seq;
@@ -292,8 +304,9 @@ int main(int argc, char **argv) {
   if (Part) {
     G.Copy = !strcmp(Part, "-copy");
     G.Halo = !strcmp(Part, "-halo");
-    G.Compute = 0;
-    if (!G.Copy && !G.Halo)
+    G.Compute = !strcmp(Part, "-compute");
+    G.Part = 1;
+    if (!G.Copy && !G.Halo && !G.Compute)
       Fn = NULL;
   }
   if (!Fn || n < 3 || reps < 1 || omp_get_num_devices() > 64) {
