@@ -147,6 +147,7 @@ private:
   const MapperArgs &A;
   std::vector<bool> Claimed;
   std::vector<int64_t> In, Out; ///< bytes per position of DI.Devices
+  DeviceSeconds Took;           ///< each device's time on its copies
 };
 
 std::vector<std::optional<unsigned>> DataRunner::claimItems() {
@@ -284,6 +285,9 @@ void DataRunner::report(const char *What, double Seconds) {
     R.Type = deviceTypeName(Env.typeOf(R.Device));
     R.BytesIn = P < In.size() ? In[P] : 0;
     R.BytesOut = P < Out.size() ? Out[P] : 0;
+    for (const auto &[Device, Seconds] : Took)
+      if (Device == R.Device)
+        R.Seconds += Seconds;
     Rows.push_back(R);
   }
   std::string Title = std::string(constructWords(D.Kind)) + " " +
@@ -340,7 +344,7 @@ void DataRunner::begin() {
   if (!Fresh.empty()) {
     std::vector<std::vector<int64_t>> Bytes;
     std::vector<ResidentArray *> Made =
-        makeResidents(std::move(Fresh), CopyIn, Bytes, Error);
+        makeResidents(std::move(Fresh), CopyIn, Bytes, Error, &Took);
     if (Made.empty())
       fail(Error);
     for (size_t K = 0; K < Made.size(); ++K) {
@@ -385,7 +389,7 @@ void DataRunner::end() {
   // Each device copies out and frees its parts of all of them at once.
   std::vector<std::vector<int64_t>> Bytes;
   std::string Error;
-  if (!releaseResidents(Releases, Bytes, Error))
+  if (!releaseResidents(Releases, Bytes, Error, &Took))
     fail(Error);
   for (size_t K = 0; K < Releases.size(); ++K)
     addBytes(Out, DI.Devices, Devices[K], Bytes[K]);
@@ -410,7 +414,7 @@ void DataRunner::update() {
     std::vector<int64_t> Bytes;
     std::string Error;
     if (!updateResident(*R, Dir, ProductSet::of(V.Shape.Section), DI.Devices,
-                        Bytes, Error))
+                        Bytes, Error, &Took))
       fail(Error);
     addBytes(Dir == Direction::ToDevice ? In : Out, DI.Devices, R->Dist.Devices,
              Bytes);

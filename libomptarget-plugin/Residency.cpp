@@ -41,10 +41,11 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
 /// Runs Job(I, P) for each position P with device storage of each array
 /// Arrays[I], one job per device doing all of its arrays in order, all
 /// devices at once: one hand-off to the devices' proxies for a whole
-/// construct. False with the first error if any job failed.
+/// construct. False with the first error if any job failed. Seconds, when
+/// given, gets each device's time on its jobs.
 bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
                  const std::function<bool(size_t, unsigned, std::string &)> &Job,
-                 std::string &Error) {
+                 std::string &Error, DeviceSeconds *Seconds = nullptr) {
   int Host = hostDevice();
   std::vector<int> Devices;
   for (const ResidentArray *A : Arrays)
@@ -54,13 +55,22 @@ bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
         Devices.push_back(D);
   std::vector<std::string> Errors(Devices.size());
   std::vector<char> Failed(Devices.size(), 0);
+  std::vector<double> Took(Devices.size(), 0);
   runOnDevices(Devices, Host, [&](unsigned I) {
+    auto Start = std::chrono::steady_clock::now();
     for (size_t A = 0; A < Arrays.size(); ++A)
       for (unsigned P = 0; P < Arrays[A]->Dist.Devices.size() && !Failed[I];
            ++P)
         if (Arrays[A]->Dist.Devices[P] == Devices[I])
           Failed[I] = !Job(A, P, Errors[I]);
+    if (Seconds)
+      Took[I] = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count();
   });
+  if (Seconds)
+    for (size_t I = 0; I < Devices.size(); ++I)
+      Seconds->emplace_back(Devices[I], Took[I]);
   for (size_t I = 0; I < Failed.size(); ++I)
     if (Failed[I]) {
       Error = Errors[I];
@@ -198,7 +208,8 @@ bool allocateParts(ResidentArray &A, const std::vector<ResidentArray *> &Others,
 std::vector<ResidentArray *>
 makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
               const std::vector<bool> &CopyIn,
-              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error) {
+              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error,
+              DeviceSeconds *Seconds) {
   std::vector<ResidentArray *> Made;
   for (std::unique_ptr<ResidentArray> &A : Arrays)
     Made.push_back(A.get());
@@ -238,7 +249,7 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
         }
         return true;
       },
-      Error);
+      Error, Seconds);
   if (!Ok) {
     FreeAll();
     return {};
@@ -294,7 +305,7 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
 
 bool releaseResidents(const std::vector<Release> &Releases,
                       std::vector<std::vector<int64_t>> &BytesOut,
-                      std::string &Error) {
+                      std::string &Error, DeviceSeconds *Seconds) {
   BytesOut.assign(Releases.size(), {});
   std::vector<std::unique_ptr<ResidentArray>> Last;
   std::vector<ResidentArray *> Gone;
@@ -340,7 +351,7 @@ bool releaseResidents(const std::vector<Release> &Releases,
                 std::to_string(S.Device) + " failed";
         return Copied;
       },
-      Error);
+      Error, Seconds);
 }
 
 bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
@@ -353,7 +364,8 @@ bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
 
 bool updateResident(const ResidentArray &A, Direction Dir,
                     const ProductSet &Elements, std::vector<int> Devices,
-                    std::vector<int64_t> &Bytes, std::string &Error) {
+                    std::vector<int64_t> &Bytes, std::string &Error,
+                    DeviceSeconds *Seconds) {
   Bytes.assign(A.Dist.Devices.size(), 0);
   return forEachPart(
       {&A},
@@ -371,7 +383,7 @@ bool updateResident(const ResidentArray &A, Direction Dir,
               std::to_string(A.Dist.Devices[P]) + " failed";
         return false;
       },
-      Error);
+      Error, Seconds);
 }
 
 namespace {

@@ -45,6 +45,10 @@ ResidentArray *acquireResidentByBase(const void *Base);
 ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
                             std::vector<int64_t> &BytesIn, std::string &Error);
 
+/// The time each device spent on its parts in one call of the functions
+/// below (HOMP_INFO's per-device time): device id, seconds.
+using DeviceSeconds = std::vector<std::pair<int, double>>;
+
 /// makeResident for several arrays at once (a construct's): each is placed
 /// away from those before it, and every device copies its parts of all of
 /// them in one go. Returns them in order, or none (nothing allocated) with
@@ -52,7 +56,8 @@ ResidentArray *makeResident(std::unique_ptr<ResidentArray> A, bool CopyIn,
 std::vector<ResidentArray *>
 makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
               const std::vector<bool> &CopyIn,
-              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error);
+              std::vector<std::vector<int64_t>> &BytesIn, std::string &Error,
+              DeviceSeconds *Seconds = nullptr);
 
 /// Drops a reference to A. At the last one (or with Force) copies each
 /// device's owned part out when CopyOut, frees the storage and forgets A.
@@ -68,14 +73,15 @@ struct Release {
 };
 bool releaseResidents(const std::vector<Release> &Releases,
                       std::vector<std::vector<int64_t>> &BytesOut,
-                      std::string &Error);
+                      std::string &Error, DeviceSeconds *Seconds = nullptr);
 
 /// Copies the elements Elements of A between host and every device of A
 /// that holds some of them: with ToDevice what each holds (part and halo),
 /// with FromDevice what each owns. 'target update'.
 bool updateResident(const ResidentArray &A, Direction Dir,
                     const ProductSet &Elements, std::vector<int> Devices,
-                    std::vector<int64_t> &Bytes, std::string &Error);
+                    std::vector<int64_t> &Bytes, std::string &Error,
+                    DeviceSeconds *Seconds = nullptr);
 
 /// Data regions in progress: the splits they gave labelled loops. Entered
 /// by the data region's begin and left by its end, on the same thread.

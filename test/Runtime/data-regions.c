@@ -94,13 +94,13 @@ while ((k<=mits)&&(error>tol))
 // FIG2-RESULT: PASS
 // The data region copies f and u in (8.5 rows each per device: 9, 9, 8, 8
 // rows of 10 doubles), nothing of uold; the kernels move their chunks only;
-// the end copies u's rows out.
+// the end copies u's rows out. Each device's time is that of its copies.
 // FIG2: homp: data region {{.*}}data-regions.c:53:1 begins: 3 distributed arrays on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    -                                     0         1440            0
-// FIG2-NEXT: homp:   1        CPU    -                                     0         1440            0
-// FIG2-NEXT: homp:   2        CPU    -                                     0         1280            0
-// FIG2-NEXT: homp:   3        CPU    -                                     0         1280            0
+// FIG2-NEXT: homp:   0        CPU    -                                     0         1440            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// FIG2-NEXT: homp:   1        CPU    -                                     0         1440            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// FIG2-NEXT: homp:   2        CPU    -                                     0         1280            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// FIG2-NEXT: homp:   3        CPU    -                                     0         1280            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // FIG2: homp: region {{.*}}data-regions.c:62:1: 340 iterations on 4 devices
 // FIG2-NEXT: device
 // FIG2-NEXT: homp:   0        CPU    [0, 9) x [0, 10)                      1          120            0
@@ -110,7 +110,7 @@ while ((k<=mits)&&(error>tol))
 // FIG2-NEXT: homp:   1        CPU    [9, 18) x [1, 9)                      1          128            8
 // FIG2: homp: data region {{.*}}data-regions.c:53:1 ends: 3 distributed arrays on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    -                                     0            0          720
+// FIG2-NEXT: homp:   0        CPU    -                                     0            0          720 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // FIG2: PASS
 
 static void enter_update_exit(void) {
@@ -145,17 +145,17 @@ static void enter_update_exit(void) {
 }
 // ENTER: homp: 'target enter data' {{.*}} begins: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0
+// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // ENTER: homp: region
 // ENTER: homp: 'target update' {{.*}}: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000
+// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // ENTER: homp: 'target update' {{.*}}: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0
+// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // ENTER: homp: 'target exit data' {{.*}} ends: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000
+// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
 // ENTER: PASS
 
 static void nested(void) {
