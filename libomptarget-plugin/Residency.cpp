@@ -43,9 +43,10 @@ Storage storageOf(const ResidentArray &A, unsigned P) {
 /// devices at once: one hand-off to the devices' proxies for a whole
 /// construct. False with the first error if any job failed. Seconds, when
 /// given, gets each device's time on its jobs.
-bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
-                 const std::function<bool(size_t, unsigned, std::string &)> &Job,
-                 std::string &Error, DeviceSeconds *Seconds = nullptr) {
+bool forEachPart(
+    const std::vector<const ResidentArray *> &Arrays,
+    const std::function<bool(size_t, unsigned, std::string &)> &Job,
+    std::string &Error, DeviceSeconds *Seconds = nullptr) {
   int Host = hostDevice();
   std::vector<int> Devices;
   for (const ResidentArray *A : Arrays)
@@ -64,8 +65,8 @@ bool forEachPart(const std::vector<const ResidentArray *> &Arrays,
         if (Arrays[A]->Dist.Devices[P] == Devices[I])
           Failed[I] = !Job(A, P, Errors[I]);
     if (Seconds)
-      Took[I] = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Start)
+      Took[I] = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              Start)
                     .count();
   });
   if (Seconds)
