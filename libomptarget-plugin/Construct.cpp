@@ -196,7 +196,28 @@ std::optional<Topology> constructTopology(const abi::Descriptor &D,
   std::_Exit(EXIT_FAILURE);
 }
 
+/// An array of D with a periodic or reflecting halo, if any: the region
+/// reads past its ends, which only the devices' storage has.
+static const abi::Array *edgeHaloArray(const abi::Descriptor &D) {
+  for (const abi::Array &A : D.Arrays)
+    for (const abi::Halo &H : A.Halos)
+      if ((H.Left > 0 && H.LeftEdge != abi::Edge::None) ||
+          (H.Right > 0 && H.RightEdge != abi::Edge::None))
+        return &A;
+  return nullptr;
+}
+
+void refuseHostFallback(const ConstructInfo &Info, const std::string &Why) {
+  // On the host the region would read outside the host's array.
+  if (const abi::Array *A = edgeHaloArray(Info.Desc))
+    constructFatal(Info, Why + "; it cannot run on the host instead: '" +
+                             A->Name +
+                             "' has a periodic or reflecting halo, which the "
+                             "host's array does not have");
+}
+
 void constructError(const ConstructInfo &Info, const std::string &Message) {
+  refuseHostFallback(Info, Message);
   if (settings().Offload == OffloadPolicy::Mandatory) {
     std::fprintf(stderr,
                  "homp: error: region %s: %s (OMP_TARGET_OFFLOAD=MANDATORY)\n",

@@ -107,8 +107,14 @@ std::optional<Topology> constructTopology(const abi::Descriptor &D,
                                           unsigned N, std::string &Error);
 
 /// Reports a construct's run-time error after which it runs on the host:
-/// a warning, or fatal under OMP_TARGET_OFFLOAD=MANDATORY.
+/// a warning, or fatal under OMP_TARGET_OFFLOAD=MANDATORY or when the host
+/// cannot run it (refuseHostFallback).
 void constructError(const ConstructInfo &Info, const std::string &Message);
+
+/// Stops the program when the construct is about to run on the host
+/// because Why, but cannot: an array has a periodic or reflecting halo,
+/// which the kernel reads past the host array's ends.
+void refuseHostFallback(const ConstructInfo &Info, const std::string &Why);
 
 /// Reports an error after which no result would be right, and stops.
 [[noreturn]] void constructFatal(const ConstructInfo &Info,

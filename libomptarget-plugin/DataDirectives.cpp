@@ -429,13 +429,17 @@ void DataRunner::update() {
 } // namespace
 
 Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
-  if (settings().Offload == OffloadPolicy::Disabled)
+  if (settings().Offload == OffloadPolicy::Disabled) {
+    refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
     return nullptr;
+  }
   auto DI = std::make_unique<DataInstance>();
   DI->Info = &Info;
   DI->Values = readValues(Info, Values);
-  if (!DI->Values.IfTrue)
+  if (!DI->Values.IfTrue) {
+    refuseHostFallback(Info, "its 'if' clause is false");
     return nullptr;
+  }
   DI->Devices = selectDevices(Info.Desc, DI->Values);
   if (DI->Devices.empty()) {
     constructError(Info, "none of the devices of its 'device' clause exists");

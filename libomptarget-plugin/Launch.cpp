@@ -933,8 +933,10 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   ConstructInfo &Info = *K->Info;
   const abi::Descriptor &D = Info.Desc;
   K->Values = readValues(Info, K->RawValues);
-  if (!K->Values.IfTrue)
+  if (!K->Values.IfTrue) {
+    refuseHostFallback(Info, "its 'if' clause is false");
     return nullptr;
+  }
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
     const ConstructValues::ReductionValues &R = K->Values.Reductions[I];
     std::optional<ScalarType> T = decodeScalarType(R.TypeCode, R.Size);
@@ -1030,8 +1032,10 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
                             va_list Values) {
   // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
-  if (settings().Offload == OffloadPolicy::Disabled)
+  if (settings().Offload == OffloadPolicy::Disabled) {
+    refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
     return nullptr;
+  }
   auto K = std::make_unique<KernelInstance>();
   K->Info = &Info;
   K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);

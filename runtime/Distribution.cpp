@@ -86,6 +86,45 @@ std::string dimName(const abi::Array &A, unsigned D) {
   return "dimension " + std::to_string(D) + " of '" + A.Name + "'";
 }
 
+/// Whether each device's part of an inner dimension with its halo fits in
+/// that dimension's length. A device keeps the array's layout, so a halo
+/// cell past the end of a row (a periodic or reflecting edge) is the memory
+/// of the next row's first elements: when the device also holds those, the
+/// halo and the elements would overwrite each other. False with Error then.
+bool haloFitsLayout(const Distribution &Dist, const abi::Array &A,
+                    std::string &Error) {
+  const ArrayShape &Shape = Dist.Shape;
+  for (unsigned P = 0; P < Dist.Devices.size(); ++P) {
+    if (Dist.Owned[P].empty())
+      continue;
+    ProductSet Held = Dist.held(P);
+    for (unsigned D = 1; D < Shape.Rank; ++D) {
+      // Two held elements share memory when dimension D spans more than
+      // the distance between consecutive held indices of the nearest outer
+      // dimension that has several.
+      Range Hull = Held.Dims[D].hull();
+      int64_t Apart = Shape.Extent[D];
+      int Outer = static_cast<int>(D) - 1;
+      for (; Outer > 0 && Held.Dims[Outer].hull().size() == 1; --Outer)
+        Apart *= Shape.Extent[Outer];
+      if (Held.Dims[Outer].hull().size() > 1 && Hull.size() > Apart) {
+        Range Part = Dist.Owned[P].Dims[D].hull();
+        Error = dimName(A, D) + " has " + std::to_string(Shape.Extent[D]) +
+                " elements, but device " + std::to_string(Dist.Devices[P]) +
+                "'s part [" + std::to_string(Part.Begin) + ", " +
+                std::to_string(Part.End) + ") with its halo spans " +
+                std::to_string(Hull.size()) +
+                ": the device keeps the array's layout, where the halo "
+                "cells past one end of a row are the elements of the next "
+                "row; split the dimension over fewer devices or use a "
+                "narrower halo";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 static std::optional<Distribution>
@@ -268,6 +307,8 @@ distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
       return std::nullopt;
     }
   }
+  if (!haloFitsLayout(Out, A, Error))
+    return std::nullopt;
   return Out;
 }
 

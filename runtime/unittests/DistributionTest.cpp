@@ -815,6 +815,70 @@ TEST(DistributionHalo, DevicesThatOwnNothingHoldNothing) {
   EXPECT_TRUE(D->held(3).empty());
 }
 
+// A device keeps the array's layout: a halo past the end of a row lies in
+// the next row's memory. The distribution is refused exactly when two
+// elements a device holds would share memory (brute force over the held
+// points of 2-D and 3-D arrays with periodic, reflecting and no edges on
+// their split inner dimension).
+TEST(DistributionHalo, RefusedExactlyWhenHeldElementsShareMemory) {
+  const Edge Edges[] = {Edge::None, Edge::Periodic, Edge::Reflecting};
+  int Refused = 0, Accepted = 0;
+  for (unsigned Rank : {2u, 3u})
+    for (int64_t Rows = 1; Rows <= 3; ++Rows)
+      for (int64_t Length = 1; Length <= 6; ++Length)
+        for (unsigned Devices = 1; Devices <= 4; ++Devices)
+          for (int64_t Width = 1; Width <= 2; ++Width)
+            for (Edge E : Edges) {
+              std::vector<Policy> Dims(Rank, Full);
+              Dims[Rank - 1] = Block;
+              std::vector<Halo> Halos(Rank);
+              Halos[Rank - 1] = Halo{Width, Width, E, E};
+              homp::abi::Array A = array("u", Dims, {}, Halos);
+              // Rank 3: one middle index, so the rows lie Length apart.
+              std::vector<Range> Section{{0, Rows}, {0, Length}};
+              if (Rank == 3)
+                Section = {{0, Rows}, {1, 2}, {0, Length}};
+              ArrayShape S = shape(Section);
+              std::string Error;
+              std::optional<Distribution> D = distributeArray(
+                  A, S, {2, 2, 2}, context(Topology{{Devices}}), Error);
+              bool Shared = false;
+              Distribution Ref;
+              Ref.Shape = S;
+              Ref.Halos = A.Halos;
+              Ref.Split[Rank - 1] = true;
+              for (unsigned P = 0; P < Devices && !Shared; ++P) {
+                // The held points, from the BLOCK parts written by hand.
+                Ref.Owned.assign(1, ProductSet::of(S.Section));
+                Ref.Owned[0].Dims[Rank - 1] =
+                    IndexSet(handWrittenBlock(Length, Devices, P));
+                Ref.Devices = {0};
+                if (Ref.Owned[0].empty())
+                  continue;
+                std::set<int64_t> Offsets;
+                for (const Point &X : points(Ref.held(0))) {
+                  Index I{};
+                  for (unsigned K = 0; K < Rank; ++K)
+                    I[K] = X[K];
+                  Shared |= !Offsets.insert(S.offset(I)).second;
+                }
+              }
+              ASSERT_EQ(D.has_value(), !Shared)
+                  << "rank " << Rank << ", " << Rows << " rows of " << Length
+                  << " on " << Devices << " devices, halo " << Width
+                  << " edge " << int(E) << ": " << Error;
+              (D ? Accepted : Refused) += 1;
+              if (!D)
+                EXPECT_NE(Error.find("dimension " + std::to_string(Rank - 1) +
+                                     " of 'u' has"),
+                          std::string::npos)
+                    << Error;
+            }
+  // Both outcomes occur.
+  EXPECT_GT(Refused, 0);
+  EXPECT_GT(Accepted, 0);
+}
+
 TEST(DistributionHalo, WithoutAHaloHeldIsOwned) {
   forEveryPolicyAndTopology([](const homp::abi::Array &A, const ArrayShape &S,
                                const Blocks &B, const Topology &T) {
