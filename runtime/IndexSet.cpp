@@ -138,13 +138,25 @@ std::string IndexSet::str() const {
   if (Ranges.size() == 1)
     return "[" + std::to_string(Ranges[0].Begin) + ", " +
            std::to_string(Ranges[0].End) + ")";
+  // Messages show a CYCLIC set of a million elements: its first and last
+  // ranges and their number.
+  constexpr size_t Shown = 6, Head = 3;
+  const bool Long = Ranges.size() > Shown;
   std::string S = "{";
-  for (const Range &R : Ranges) {
+  for (size_t I = 0; I < Ranges.size(); ++I) {
+    if (Long && I == Head) {
+      S += ", ...";
+      I = Ranges.size() - (Shown - Head);
+    }
     if (S.size() > 1)
       S += ", ";
-    S += "[" + std::to_string(R.Begin) + ", " + std::to_string(R.End) + ")";
+    S += "[" + std::to_string(Ranges[I].Begin) + ", " +
+         std::to_string(Ranges[I].End) + ")";
   }
-  return S + "}";
+  S += "}";
+  if (Long)
+    S += " (" + std::to_string(Ranges.size()) + " ranges)";
+  return S;
 }
 
 //===--- Box --------------------------------------------------------------===//

@@ -156,6 +156,18 @@ TEST(IndexSet, Text) {
   S.add({5, 6});
   EXPECT_EQ(S.str(), "{[0, 3), [5, 6)}");
   EXPECT_EQ(IndexSet().str(), "{}");
+  // Up to six ranges in full; more: the first three, the last three and
+  // their number (an error message about a CYCLIC set stays one line).
+  for (int64_t I = 2; I < 6; ++I)
+    S.add({4 * I, 4 * I + 1});
+  EXPECT_EQ(S.str(), "{[0, 3), [5, 6), [8, 9), [12, 13), [16, 17), [20, 21)}");
+  S.add({24, 25});
+  EXPECT_EQ(S.str(), "{[0, 3), [5, 6), [8, 9), ..., [16, 17), [20, 21), "
+                     "[24, 25)} (7 ranges)");
+  for (int64_t I = 7; I < 250000; ++I)
+    S.add({4 * I, 4 * I + 1});
+  EXPECT_EQ(S.str(), "{[0, 3), [5, 6), [8, 9), ..., [999988, 999989), "
+                     "[999992, 999993), [999996, 999997)} (250000 ranges)");
 }
 
 // Built one index at a time, the set of every bitmask has the indices of

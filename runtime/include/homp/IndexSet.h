@@ -84,6 +84,8 @@ public:
 
   bool operator==(const IndexSet &S) const { return Ranges == S.Ranges; }
   bool operator!=(const IndexSet &S) const { return !(*this == S); }
+  /// For messages: "[0, 3)", "{[0, 3), [5, 6)}"; of more than six ranges
+  /// the first and last three and their number.
   std::string str() const;
 
 private:
