@@ -127,6 +127,10 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
   if (Simple && Subscripts.empty() && !DistAt &&
       (!Shape || Shape->Dependent || NotArray) && abi::copiesOut(Type))
     return wholeVariable(Toks[E.Begin], Shape, MI);
+  // A whole variable of a type not known here (a template's T) that is only
+  // read: a scalar or an array, standard OpenMP maps it to every device.
+  if (Simple && Subscripts.empty() && !DistAt && (!Shape || Shape->Dependent))
+    return true;
   if (!Simple || NotArray) {
     if (!DistAt)
       return true; // standard OpenMP maps it; libhomp need not know

@@ -1,6 +1,8 @@
 // Distributed regions in C++: in function templates instantiated for
 // several types, with 'auto' and 'std::size_t' loop variables, a lambda in
-// the loop body, and std::vector data.
+// the loop body, and std::vector data; a variable of the template's type
+// mapped 'to' whole (a scalar in one instantiation, an array or a class in
+// others), which standard OpenMP maps to every device.
 // RUN: %hompcxx -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // CHECK: PASS
 
@@ -25,6 +27,32 @@ template <typename T> T total(const T *v, std::size_t n) {
     s += v[i];
   return s;
 }
+
+template <typename T, typename F> void multiply(T *v, long n, F f) {
+#pragma omp target device(*) map(tofrom: v[0:n] dist_data(BLOCK)) map(to: f)
+#pragma omp parallel for
+  for (long i = 0; i < n; ++i)
+    v[i] = v[i] * f[i % 4];
+}
+
+template <typename T> void multiply(T *v, long n, T f) {
+#pragma omp target device(*) map(tofrom: v[0:n] dist_data(BLOCK)) map(to: f)
+#pragma omp parallel for
+  for (long i = 0; i < n; ++i)
+    v[i] = v[i] * f;
+}
+
+template <typename A> void multiplyByArray(double *v, long n, const A &f) {
+#pragma omp target device(*) map(tofrom: v[0:n] dist_data(BLOCK)) map(to: f)
+#pragma omp parallel for
+  for (long i = 0; i < n; ++i)
+    v[i] = v[i] * f[i % 4];
+}
+
+struct Four {
+  double v[4];
+  double operator[](long i) const { return v[i]; }
+};
 
 // An 'auto' loop variable takes the initial value's type.
 void iota(long *v, long n) {
@@ -54,6 +82,15 @@ int main() {
   iota(c.data(), n);
   for (long i = 0; i < n; ++i)
     bad += c[i] != i;
+  std::vector<double> d(n, 1.0);
+  std::vector<int> e(n, 2);
+  multiply(d.data(), n, 3.0);
+  multiply(e.data(), n, 5);
+  multiply(d.data(), n, Four{{1, 2, 3, 4}});
+  double f[4] = {2, 2, 2, 2};
+  multiplyByArray(d.data(), n, f);
+  for (long i = 0; i < n; ++i)
+    bad += d[i] != 6.0 * double(i % 4 + 1) || e[i] != 10;
   std::puts(bad ? "FAIL" : "PASS");
   return bad != 0;
 }
