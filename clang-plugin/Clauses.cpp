@@ -26,7 +26,9 @@ static StringRef literalText(const Token &T) {
 std::optional<int64_t> integerLiteral(const Token &T) {
   if (T.isNot(tok::numeric_constant))
     return std::nullopt;
-  StringRef Digits = literalText(T).rtrim("uUlLzZ");
+  std::string Text = literalText(T).rtrim("uUlLzZ").str();
+  llvm::erase(Text, '\''); // C++14 digit separators: 1'000
+  StringRef Digits = Text;
   int64_t V;
   if (Digits.empty() || Digits.getAsInteger(0, V))
     return std::nullopt;
@@ -351,6 +353,23 @@ std::optional<abi::Cutoff> parseCutoff(ArrayRef<Token> Toks, TokenRange R) {
   return C;
 }
 
+bool clausesAppearOnce(ArrayRef<Token> Toks, ArrayRef<Clause> Clauses,
+                       Diagnostics &Diags) {
+  for (size_t I = 0; I < Clauses.size(); ++I) {
+    StringRef N = Clauses[I].Name;
+    if (N != "device" && N != "topology" && N != "cutoff")
+      continue;
+    for (size_t J = 0; J < I; ++J)
+      if (Clauses[J].Name == N) {
+        Diags.report(Toks[Clauses[I].All.Begin].getLocation(),
+                     Diag::TwoClauses)
+            << N;
+        return false;
+      }
+  }
+  return true;
+}
+
 /// Parses one policy in [I, End); on success I is past it.
 static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
                                          unsigned End, bool ForLoop,
@@ -400,9 +419,9 @@ static std::optional<Policy> parsePolicy(ArrayRef<Token> Toks, unsigned &I,
           << Name << 0;
       return std::nullopt;
     }
-    if (Args->size() == 1)
+    if (Args->size() == 1 && Toks[Args->Begin].is(tok::numeric_constant))
       if (std::optional<int64_t> N = integerLiteral(Toks[Args->Begin]);
-          N && *N <= 0) {
+          !N || *N <= 0) { // 0, or not an integer: 1.5
         Diags.report(Toks[Args->Begin].getLocation(), Diag::BadBlockSize)
             << Name;
         return std::nullopt;
@@ -518,11 +537,19 @@ std::optional<SmallVector<Policy, 3>> parsePolicies(ArrayRef<Token> Toks,
                                                     Diagnostics &Diags) {
   SmallVector<Policy, 3> Policies;
   unsigned I = Args.Begin;
+  bool WantPolicy = true; // at the start and after a comma
   while (I < Args.End) {
     if (Toks[I].is(tok::comma)) {
+      // '(, BLOCK)', '(BLOCK,, BLOCK)': a policy left out.
+      if (WantPolicy) {
+        Diags.report(Toks[I].getLocation(), Diag::ExpectedPolicy) << ForLoop;
+        return std::nullopt;
+      }
+      WantPolicy = true;
       ++I;
       continue;
     }
+    WantPolicy = false;
     std::optional<Policy> P;
     if (Toks[I].is(tok::l_square)) {
       std::optional<unsigned> Close = findClosing(Toks, I, Args.End);
@@ -551,6 +578,11 @@ std::optional<SmallVector<Policy, 3>> parsePolicies(ArrayRef<Token> Toks,
   }
   if (Policies.empty()) {
     Diags.report(Toks[Args.Begin - 1].getLocation(), Diag::ExpectedPolicy)
+        << ForLoop;
+    return std::nullopt;
+  }
+  if (WantPolicy) { // '(BLOCK,)'
+    Diags.report(Toks[Args.End].getLocation(), Diag::ExpectedPolicy)
         << ForLoop;
     return std::nullopt;
   }

@@ -29,6 +29,11 @@ struct DeviceSpec {
   TokenRange Count; ///< count expression (Range only)
 };
 
+/// Reports the second of two 'device', 'topology' or 'cutoff' clauses of a
+/// directive; false then.
+bool clausesAppearOnce(llvm::ArrayRef<clang::Token> Toks,
+                       llvm::ArrayRef<Clause> Clauses, Diagnostics &Diags);
+
 /// Parses the argument list of a 'device' clause: a device list, or one
 /// device number (OpenMP's form). Returns std::nullopt after reporting an
 /// error.

@@ -78,6 +78,8 @@ private:
 };
 
 bool DataRewriter::clauses() {
+  if (!clausesAppearOnce(Body, Dir->Clauses, Diags))
+    return false;
   for (const Clause &C : Dir->Clauses)
     if (C.Name == "topology" && C.HasParens) {
       std::optional<TopologySpec> T = parseTopology(Body, C.Args, Diags);

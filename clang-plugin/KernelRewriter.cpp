@@ -315,6 +315,8 @@ bool Rewriter::topologyClause(const Clause &C) {
 }
 
 bool Rewriter::targetClauses() {
+  if (!clausesAppearOnce(Body, Target->Clauses, Diags))
+    return false;
   bool Ok = true;
   // The topology comes first: '[*]' after an item names its last dimension.
   for (const Clause &C : Target->Clauses)

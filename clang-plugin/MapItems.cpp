@@ -309,7 +309,7 @@ bool MapItemParser::itemTopology(unsigned At, TokenRange Args, MapItem &MI) {
 
 bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
   unsigned I = From;
-  bool SawPolicies = false;
+  bool SawPolicies = false, SawHalo = false;
   while (I < End) {
     StringRef Name = identifierName(Toks[I]);
     std::optional<unsigned> Close = I + 1 < End && Toks[I + 1].is(tok::l_paren)
@@ -352,6 +352,11 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
       }
       MI.Distributed = true;
     } else if (Name == "halo") {
+      if (SawHalo) {
+        Diags.report(Toks[I].getLocation(), Diag::TwoHalos) << MI.Name;
+        return false;
+      }
+      SawHalo = true;
       std::optional<SmallVector<abi::Halo, 3>> H = parseHalo(Toks, Args, Diags);
       if (!H)
         return false;

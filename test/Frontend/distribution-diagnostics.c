@@ -153,6 +153,53 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) partition(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // A policy left out: leading, doubled and trailing commas.
+  // expected-error@+1 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), DUPLICATE, FULL, ALIGN)}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(, BLOCK))
+  for (int i = 0; i < n; ++i) m[i][0] = 0;
+
+  // expected-error@+1 {{homp: expected a distribution policy}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(,BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: expected a distribution policy}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK,,*))
+  for (int i = 0; i < n; ++i) m[i][0] = 0;
+
+  // expected-error@+1 {{homp: expected a distribution policy}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, ))
+  for (int i = 0; i < n; ++i) m[i][0] = 0;
+
+  // expected-error@+2 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), DUPLICATE, FULL, ALIGN, AUTO)}}
+#pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, *))
+#pragma omp parallel for collapse(2) dist_iteration(BLOCK,)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 8; ++j) m[i][j] = 0;
+
+  // expected-error@+1 {{homp: the block size of BLOCK must be a positive integer}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK(1.5)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the block size of CYCLIC must be a positive integer}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC(2e1)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the halo of 'y' is given twice}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1) halo(2))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the 'device' clause is given twice}}
+#pragma omp target device(0:2) device(2:2) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the 'topology' clause is given twice}}
+#pragma omp target device(*) topology([2][2]) topology([4]) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: the 'device' clause is given twice}}
+#pragma omp target data device(*) device(1) map(tofrom: y[0:n] dist_data(BLOCK))
+  { y[0] = 1; }
+
   // expected-error@+1 {{homp: only arrays and array sections can be distributed, and 's' is neither}}
 #pragma omp target device(*) map(tofrom: s dist_data(BLOCK)) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = s;

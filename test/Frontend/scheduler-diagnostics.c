@@ -81,7 +81,7 @@ void bad(double *y, int n) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(fast)
   for (int i = 0; i < n; ++i) y[i] += 1;
 
-  // expected-error@+1 {{homp: malformed cutoff}}
+  // expected-error@+1 {{homp: the 'cutoff' clause is given twice}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(0.1) cutoff(0.2)
   for (int i = 0; i < n; ++i) y[i] += 1;
 
