@@ -361,8 +361,7 @@ bool clausesAppearOnce(ArrayRef<Token> Toks, ArrayRef<Clause> Clauses,
       continue;
     for (size_t J = 0; J < I; ++J)
       if (Clauses[J].Name == N) {
-        Diags.report(Toks[Clauses[I].All.Begin].getLocation(),
-                     Diag::TwoClauses)
+        Diags.report(Toks[Clauses[I].All.Begin].getLocation(), Diag::TwoClauses)
             << N;
         return false;
       }
@@ -582,8 +581,7 @@ std::optional<SmallVector<Policy, 3>> parsePolicies(ArrayRef<Token> Toks,
     return std::nullopt;
   }
   if (WantPolicy) { // '(BLOCK,)'
-    Diags.report(Toks[Args.End].getLocation(), Diag::ExpectedPolicy)
-        << ForLoop;
+    Diags.report(Toks[Args.End].getLocation(), Diag::ExpectedPolicy) << ForLoop;
     return std::nullopt;
   }
   return Policies;
