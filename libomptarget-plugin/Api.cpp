@@ -12,6 +12,7 @@
 #include "Handles.h"
 #include "KernelArgs.h"
 #include "Launch.h"
+#include "ProxyPool.h"
 
 #include "homp/Version.h"
 
@@ -66,6 +67,19 @@ int64_t firstDevice(ConstructInfo &Info, va_list Values) {
     constructNote(Info, "compiled without the homp pass; it runs on device " +
                             std::to_string(Device) + " only");
   return Device;
+}
+
+/// Before a standard construct (or copy) on device Id: homp's kernels
+/// queued on it that the program did not wait for (asynchronous kernels)
+/// end first, as OpenMP orders a construct after the ones before it.
+void waitForQueued(int64_t Id) {
+  if (!asyncWorkPending())
+    return;
+  if (Id == -1) // OFFLOAD_DEVICE_DEFAULT
+    Id = omp_get_default_device();
+  if (Id < 0 || Id >= omp_get_num_devices())
+    return; // the host, or a device libomptarget reports
+  runOnDevices({static_cast<int>(Id)}, hostDevice(), [](unsigned) {});
 }
 
 /// The data construct behind a handle, or nullptr for a plain device id.
@@ -150,6 +164,7 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
                           ThreadLimit, HostPtr, Args, Thunk);
   if (DeviceId == HostFallback)
     return 1;
+  waitForQueued(DeviceId);
   return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
                              Args);
 }
@@ -157,12 +172,13 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
 #define HOMP_DATA_ENTRY(Name, Call, Real)                                      \
   void Name(void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs, \
             int64_t *Sizes, int64_t *Types, void **Names, void **Mappers) {    \
-    if (Instance *DI = dataInstance(DeviceId))                             \
+    if (Instance *DI = dataInstance(DeviceId))                                 \
       return runDataConstruct(                                                 \
           DI, Call,                                                            \
           mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
     if (DeviceId == HostFallback)                                              \
       return;                                                                  \
+    waitForQueued(DeviceId);                                                   \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
   }
 
@@ -182,12 +198,13 @@ HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
             int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,      \
             int32_t DepNum, void *DepList, int32_t NoAliasNum,                 \
             void *NoAliasList) {                                               \
-    if (Instance *DI = dataInstance(DeviceId))                             \
+    if (Instance *DI = dataInstance(DeviceId))                                 \
       return runDataConstruct(                                                 \
           DI, Call,                                                            \
           mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
     if (DeviceId == HostFallback)                                              \
       return;                                                                  \
+    waitForQueued(DeviceId);                                                   \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \
          DepList, NoAliasNum, NoAliasList);                                    \
   }
@@ -201,5 +218,31 @@ HOMP_DATA_NOWAIT_ENTRY(__homp_target_data_update_nowait_mapper,
                        MapperCall::Update,
                        __tgt_target_data_update_nowait_mapper)
 #undef HOMP_DATA_NOWAIT_ENTRY
+
+/// Replace the program's device copies in modules the pass transformed:
+/// they come after homp's kernels queued on their devices.
+int __homp_omp_target_memcpy(void *Dst, const void *Src, size_t Length,
+                             size_t DstOffset, size_t SrcOffset, int DstDevice,
+                             int SrcDevice) {
+  waitForQueued(DstDevice);
+  waitForQueued(SrcDevice);
+  return omp_target_memcpy(Dst, Src, Length, DstOffset, SrcOffset, DstDevice,
+                           SrcDevice);
+}
+
+int __homp_omp_target_memcpy_rect(
+    void *Dst, const void *Src, size_t ElementSize, int NumDims,
+    const size_t *Volume, const size_t *DstOffsets, const size_t *SrcOffsets,
+    const size_t *DstDimensions, const size_t *SrcDimensions, int DstDevice,
+    int SrcDevice) {
+  // Dst and Src null: a query of the dimensions supported.
+  if (Dst || Src) {
+    waitForQueued(DstDevice);
+    waitForQueued(SrcDevice);
+  }
+  return omp_target_memcpy_rect(Dst, Src, ElementSize, NumDims, Volume,
+                                DstOffsets, SrcOffsets, DstDimensions,
+                                SrcDimensions, DstDevice, SrcDevice);
+}
 
 } // extern "C"
