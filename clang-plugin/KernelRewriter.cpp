@@ -715,6 +715,14 @@ void Rewriter::implicitLoops() {
     D.Loops[L].Dist.Kind = abi::Policy::Block;
     D.Loops[L].Implicit = true;
   }
+  // Without any policy, loop 0 follows the arrays too when an inner loop
+  // does: over arrays split by columns only, every device runs all rows of
+  // its columns, where a BLOCK of rows as well would leave the devices a
+  // diagonal of blocks. (A labelled loop keeps the split an enclosing data
+  // region aligns its arrays with.)
+  if (!LoopPolicies && LoopLabel.empty() && D.Loops.size() > 1 &&
+      any_of(D.Loops, [](const abi::Loop &L) { return L.Implicit; }))
+    D.Loops[0].Implicit = true;
 }
 
 void Rewriter::describe() {

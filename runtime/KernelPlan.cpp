@@ -253,15 +253,23 @@ bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {
     return true;
   }
   // A loop the program gave no policy follows the arrays split along it;
-  // without one it runs whole, taking no axis of the topology.
+  // without one it runs whole, taking no axis of the topology. Loop 0 runs
+  // whole only when another loop follows an array (else every device would
+  // run every iteration): otherwise it is BLOCK, as without the plugin's
+  // mark.
   if (D.Loops[L].Implicit) {
     if (std::optional<Source> S = ownerOf(L)) {
       fromSource(L, *S);
       coverGaps(L);
-    } else {
-      Sets.assign(P, IndexSet(Range{0, Trip}));
+      return true;
     }
-    return true;
+    bool OtherFollows = false;
+    for (unsigned K = 1; K < D.Loops.size() && L == 0 && !OtherFollows; ++K)
+      OtherFollows = D.Loops[K].Implicit && ownerOf(K).has_value();
+    if (L > 0 || OtherFollows) {
+      Sets.assign(P, IndexSet(Range{0, Trip}));
+      return true;
+    }
   }
   unsigned Axis = NextAxis++;
   auto FromLabel = [&](const std::string &Label, unsigned K) {

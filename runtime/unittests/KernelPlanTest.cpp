@@ -1153,6 +1153,38 @@ TEST(KernelPlan, AnImplicitInnerLoopWithoutASplitArrayRunsWhole) {
   }
 }
 
+// Loop 0 without a policy is implicit too when an inner loop is (the
+// plugin marks both): over an array split by columns only, the rows run
+// whole and the columns follow the array, on a line of 4 devices.
+TEST(KernelPlan, AnImplicitOuterLoopRunsWholeWhenOnlyColumnsAreSplit) {
+  Kernel K({upTo(0, 9), upTo(0, 7)}, {Block, Block}, Topology::line(4));
+  K.Desc.Loops[0].Implicit = K.Desc.Loops[1].Implicit = true;
+  K.array("a", {Full, Block}, {{0, 9}, {0, 7}})
+      .access("a", {at(0, 0), at(0, 1)}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(indicesRun(K, *Plan, D, 0), range(0, 9));
+    EXPECT_EQ(indicesRun(K, *Plan, D, 1), rangeOf(handWrittenBlock(7, 4, D)));
+  }
+}
+
+// When no loop finds an array split along it after all, loop 0 is BLOCK
+// as without the mark: every device running every iteration would be
+// wrong.
+TEST(KernelPlan, AnImplicitOuterLoopIsBlockWhenNoLoopFollowsAnArray) {
+  Kernel K({upTo(0, 9), upTo(0, 7)}, {Block, Block}, Topology::line(4));
+  K.Desc.Loops[0].Implicit = K.Desc.Loops[1].Implicit = true;
+  K.array("a", {Full, Full}, {{0, 9}, {0, 7}})
+      .access("a", {at(0, 0), at(0, 1)}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(indicesRun(K, *Plan, D, 0), rangeOf(handWrittenBlock(9, 4, D)));
+    EXPECT_EQ(indicesRun(K, *Plan, D, 1), range(0, 7));
+  }
+}
+
 TEST(KernelPlan, ThreeCollapsedLoopsOverATwoByTwoByTwo) {
   Kernel K({upTo(0, 4), upTo(0, 5), upTo(0, 3)}, {Block, Block, Block},
            Topology{{2, 2, 2}});

@@ -3,11 +3,13 @@
 // kernel's own array, or an enclosing data region's) is marked implicit
 // (flags 2, abi::Loop::Implicit) and reads its bounds from the chunk; one
 // over an unsplit dimension keeps its own header (FULL), as Jacobi's
-// columns do.
+// columns do. With an implicit inner loop and no policy at all, loop 0 is
+// implicit too: it follows its arrays, or runs whole when they are split
+// by columns only.
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -plugin-arg-homp print-regions %s 2>&1 | FileCheck %s
 
 void f(int n, int m, double (*u)[m], double (*v)[m], double (*w)[m]) {
-  // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 2 block\n
+  // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\ntopology 2 1 1 0:\nloop lt 2 block\nloop lt 2 block\n
 #pragma omp target device(*) topology([2][2]) map(tofrom: u[0:n][0:m] dist_data(BLOCK, BLOCK))
 #pragma omp parallel for collapse(2)
   for (int i = 0; i < n; ++i)
@@ -24,11 +26,27 @@ void f(int n, int m, double (*u)[m], double (*v)[m], double (*w)[m]) {
       v[i][j] += 1;
   // CHECK: for ( int j = 0 ; j < m ; ++ j )
 
+  // Columns only: both loops follow v, so the rows run whole.
+  // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\nloop lt 2 block\nloop lt 2 block\n
+#pragma omp target device(*) map(tofrom: v[0:n][0:m] dist_data(*, BLOCK))
+#pragma omp parallel for collapse(2)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      v[i][j] += 1;
+
+  // With a policy, loop 0 keeps it (on 2 x 2 devices: rows and columns).
+  // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\ntopology 2 1 1 0:\nloop lt 0 block\nloop lt 2 block\n
+#pragma omp target device(*) topology([2][2]) map(tofrom: v[0:n][0:m] dist_data(*, BLOCK))
+#pragma omp parallel for collapse(2) dist_iteration(BLOCK)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      v[i][j] += 1;
+
   // An enclosing data region's array split in both dimensions; the other
   // array is not distributed.
 #pragma omp target data device(*) map(tofrom: w[0:n][0:m] dist_data(BLOCK, BLOCK) topology([2][2]))
   {
-    // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\nloop lt 0 block\nloop lt 2 block\n
+    // CHECK: "homp 7 kernel\nloc {{.*}} [[# @LINE + 1]] 1\ndevice all 0 0\nloop lt 2 block\nloop lt 2 block\n
 #pragma omp target device(*)
 #pragma omp parallel for collapse(2)
     for (int i = 0; i < n; ++i)

@@ -3,12 +3,14 @@
 // policy a loop ... is distributed like the arrays it is aligned with"):
 // a 9-point stencil over 2-D blocks on a 2x2 topology, written without
 // dist_iteration, in a data region and in a kernel of its own, and with a
-// policy for the outer loop only; odd sizes, against sequential code.
-// RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// policy for the outer loop only; arrays split by columns only, where the
+// rows run whole on every device; odd sizes, against sequential code.
+// RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL --implicit-check-not=warning
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
 // CHECK: data region: PASS
 // CHECK: own kernel: PASS
 // CHECK: outer policy only: PASS
+// CHECK: columns: PASS
 // Every device runs the rectangle of the blocks it holds: rows 1-4 and
 // columns 1-3 of the 9 x 7 grid's interior on device 0.
 // INFO: homp: region {{.*}}implicit-loops.c:{{[0-9]+}}:1: 35 iterations on 4 devices
@@ -17,6 +19,11 @@
 // INFO-NEXT: homp:   1        CPU    [1, 5) x [4, 6)
 // INFO-NEXT: homp:   2        CPU    [5, 8) x [1, 4)
 // INFO-NEXT: homp:   3        CPU    [5, 8) x [4, 6)
+// Columns only: every device runs all 9 rows of its columns.
+// INFO: homp:   0        CPU    [0, 9) x [0, 2)
+// INFO-NEXT: homp:   1        CPU    [0, 9) x [2, 4)
+// INFO-NEXT: homp:   2        CPU    [0, 9) x [4, 6)
+// INFO-NEXT: homp:   3        CPU    [0, 9) x [6, 7)
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,9 +100,18 @@ static void ownKernel(int n, int m, double (*u)[m], double (*v)[m],
   }
 }
 
+static void columns(int n, int m, double (*u)[m], double (*v)[m]) {
+#pragma omp target device(*) map(to: u[0:n][0:m] dist_data(*, BLOCK)) \
+    map(from: v[0:n][0:m] dist_data(*, BLOCK))
+#pragma omp parallel for collapse(2)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      v[i][j] = 2 * u[i][j] + 1;
+}
+
 int main(void) {
   const int Sizes[][2] = {{2, 2}, {3, 5}, {4, 4}, {5, 3}, {9, 7}, {33, 64}};
-  int Bad[3] = {0, 0, 0};
+  int Bad[4] = {0, 0, 0, 0};
   for (unsigned K = 0; K < sizeof Sizes / sizeof Sizes[0]; ++K) {
     int n = Sizes[K][0], m = Sizes[K][1];
     double (*u)[m] = malloc(sizeof(double) * n * m);
@@ -119,6 +135,13 @@ int main(void) {
             printf("FAIL: %d x %d, outer policy %d: v[%d][%d] = %g\n", n, m,
                    Outer, i, j, v[i][j]);
     }
+    init(n, m, u);
+    columns(n, m, u, v);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j)
+        if (v[i][j] != 2 * u[i][j] + 1 && Bad[3]++ < 3)
+          printf("FAIL: %d x %d, columns: v[%d][%d] = %g\n", n, m, i, j,
+                 v[i][j]);
     free(u);
     free(v);
     free(r);
@@ -126,5 +149,6 @@ int main(void) {
   printf("data region: %s\n", Bad[0] ? "FAIL" : "PASS");
   printf("own kernel: %s\n", Bad[1] ? "FAIL" : "PASS");
   printf("outer policy only: %s\n", Bad[2] ? "FAIL" : "PASS");
-  return Bad[0] || Bad[1] || Bad[2];
+  printf("columns: %s\n", Bad[3] ? "FAIL" : "PASS");
+  return Bad[0] || Bad[1] || Bad[2] || Bad[3];
 }
