@@ -76,6 +76,7 @@ private:
   bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
   bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
+  bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
   bool innerDirective(unsigned Begin, unsigned End);
   bool statement();
   bool loopPolicies();
@@ -242,6 +243,22 @@ bool Rewriter::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
   return true;
 }
 
+/// Clauses of the distributed loop that need the iterations before a
+/// device's own: reported, false.
+bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
+  const char *What =
+      C.Name == "linear" ? "'linear' on a distributed loop (each device's part "
+                           "would start the variable from its initial value)"
+      : C.Name == "lastprivate" ? "'lastprivate' on a distributed loop (one "
+                                  "device runs the last iteration; compute the "
+                                  "value after the loop)"
+                                : nullptr;
+  if (!What)
+    return true;
+  Diags.report(Toks[C.All.Begin].getLocation(), Diag::NotSupportedYet) << What;
+  return false;
+}
+
 bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
                                bool OnTarget) {
   std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
@@ -389,6 +406,8 @@ bool Rewriter::targetClauses() {
       Ok &= collapseClause(Body, C);
     if (N == "reduction" && C.HasParens && TargetWords.isLoop())
       Ok &= reductionClause(Body, C, /*OnTarget=*/true);
+    if (TargetWords.isLoop() && !unsupportedLoopClause(Body, C))
+      return false;
     KeptClauses.push_back(&C);
   }
   return Ok;
@@ -416,6 +435,8 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   }
   bool Ok = true;
   for (const Clause &C : Inner->Clauses) {
+    if (!unsupportedLoopClause(Toks, C))
+      return false;
     if (C.Name == "dist_iteration" ||
         (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")))
       Ok &= loopPolicyClause(Toks, C);

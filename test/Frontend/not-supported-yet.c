@@ -25,4 +25,20 @@ void f(double *u, int n, double (*m)[8]) {
 #pragma omp target device(*) topology([1][1][1][1]) map(tofrom: u[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)
     u[i] += 1;
+
+  // Clauses that need the iterations before a device's own, on the loop
+  // directive and on a combined construct (each device's part would get
+  // them wrong).
+  int j = 0;
+  double last = 0;
+  // expected-error@+2 {{homp: 'linear' on a distributed loop (each device's part would start the variable from its initial value) is not supported yet}}
+#pragma omp target device(*) map(tofrom: u[0:n] dist_data(BLOCK))
+#pragma omp parallel for linear(j:2)
+  for (int i = 0; i < n; ++i)
+    u[i] = j;
+
+  // expected-error@+1 {{homp: 'lastprivate' on a distributed loop (one device runs the last iteration; compute the value after the loop) is not supported yet}}
+#pragma omp target teams distribute parallel for device(*) lastprivate(last) map(tofrom: u[0:n] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i)
+    last = u[i];
 }
