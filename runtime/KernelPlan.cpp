@@ -430,6 +430,28 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       const Range &Sec = X.Shape.Section.Dims[Dm];
       Range Limit{Sec.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
                   Sec.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
+      // But the body writing the array there, in iterations whose every
+      // subscript lies past them, would write outside the device's
+      // storage: the loop runs beyond the section the construct maps. (Reads
+      // there may be guarded, as in 'i < 1 ? x[i] : 0'.)
+      IndexSet Own = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop]);
+      IndexSet Beyond = Use.Written
+                            ? Own.minus(IndexSet(Range{Limit.Begin - S.Max,
+                                                       Limit.End - S.Min}))
+                            : IndexSet();
+      if (!Beyond.empty() &&
+          !iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop], Beyond)
+               .intersect(It.Dims[S.Loop])
+               .empty()) {
+        Error = "device " + std::to_string(Dev) + " would use elements " +
+                Beyond.widened(S.Min, S.Max).str() + " of " +
+                (X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of "
+                                  : std::string()) +
+                "'" + Use.Name + "', outside the section " +
+                IndexSet(Sec).str() +
+                " the construct maps: the loop runs past it" + Resident;
+        return false;
+      }
       IndexSet Needed = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop])
                             .widened(S.Min, S.Max)
                             .intersect(IndexSet(Limit));
@@ -464,8 +486,7 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
 bool Planner::checkFootprints() {
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     const abi::Access *Use = useOf(D.Arrays[I].Name);
-    if (Use && !Items[I]->everywhere() &&
-        !checkFootprint(*Items[I], *Use, ""))
+    if (Use && !checkFootprint(*Items[I], *Use, ""))
       return false;
   }
   for (size_t I = 0; I < D.Accesses.size(); ++I) {

@@ -902,6 +902,28 @@ TEST(KernelPlan, DevicesHoldingNoneOfASplitArrayMayRunOtherIterations) {
   EXPECT_EQ(indicesRun(K, Plan, 3), range(6, 8));
 }
 
+// A loop past the section of an array it writes would write outside the
+// devices' storage: refused, for split and duplicated arrays. Reading there
+// is allowed (the body may guard it, above).
+TEST(KernelPlan, WritingPastTheMappedSectionIsRefused) {
+  for (Policy X : {Block, Full}) {
+    Kernel K({upTo(0, 20)}, {Block}, Topology::line(2));
+    K.array("x", {X}, {{5, 10}}).access("x", {at()}, true);
+    EXPECT_EQ(refusal(K), "device 10 would use elements [0, 5) of 'x', "
+                          "outside the section [5, 10) the construct maps: "
+                          "the loop runs past it");
+  }
+  // A stencil reaching one past the ends is not refused for that.
+  Kernel K({upTo(0, 10)}, {Block}, Topology::line(2));
+  K.array("x", {Block}, {{0, 10}}, {{1, 1, Edge::None, Edge::None}})
+      .access("x", {linear(0, -1, 1)}, true);
+  // (plan() would check every use against the parts, guards unseen.)
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  EXPECT_TRUE(planKernel(In, Plan, Error)) << Error;
+}
+
 TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
   Kernel K({upTo(0, 19)}, {Block}, Topology::line(2));
   K.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})
