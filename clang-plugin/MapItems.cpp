@@ -50,16 +50,21 @@ bool MapItemParser::mapClause(const Clause &C, std::vector<MapItem> &Items,
   MapClause M;
   M.C = &C;
   M.Prefix = {C.Args.Begin, ItemsRange.Begin};
+  bool Always = false, Present = false;
   for (unsigned I = M.Prefix.Begin; I < M.Prefix.End; ++I) {
     StringRef W = identifierName(Toks[I]);
     if (W == "to" || W == "from" || W == "tofrom" || W == "alloc" ||
         W == "release" || W == "delete")
       M.Type = mapTypeOf(W);
+    Always |= W == "always";
+    Present |= W == "present";
   }
   for (TokenRange R : splitTopLevel(Toks, ItemsRange, tok::comma)) {
     MapItem MI;
     if (!item(R, M.Type, MI))
       return false;
+    MI.A.Always = Always;
+    MI.A.Present = Present;
     // A device's copy of an array is one piece of storage: two distributed
     // sections of one array (PMAM'15 Table 3's first row) would need two.
     for (const MapItem &Other : Items)

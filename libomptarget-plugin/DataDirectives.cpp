@@ -123,6 +123,18 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
   return true;
 }
 
+/// Adds per-position byte counts of one array (by its own positions) to
+/// the construct's (by the construct's positions).
+void addBytes(std::vector<int64_t> &Total, const std::vector<int> &Devices,
+              const std::vector<int> &ArrayDevices,
+              const std::vector<int64_t> &Bytes) {
+  Total.resize(Devices.size(), 0);
+  for (size_t P = 0; P < Bytes.size(); ++P)
+    for (size_t Q = 0; Q < Devices.size(); ++Q)
+      if (Devices[Q] == ArrayDevices[P])
+        Total[Q] += Bytes[P];
+}
+
 class DataRunner {
 public:
   DataRunner(DataInstance &DI, const MapperArgs &A)
@@ -242,7 +254,21 @@ bool DataRunner::planItem(size_t I,
       return false;
     }
     DI.Arrays[I] = R;
+    // map(always, to: ...): copied in even so.
+    if (Arr.Always && abi::copiesIn(Arr.Map)) {
+      std::vector<int64_t> Bytes;
+      if (!updateResident(*R, Direction::ToDevice, Mine, R->Dist.Devices, Bytes,
+                          Error, &Took))
+        return false;
+      addBytes(In, DI.Devices, R->Dist.Devices, Bytes);
+    }
     return true;
+  }
+  if (Arr.Present) {
+    Error = "'" + Arr.Name +
+            "' is not on the devices (map(present: ...)): no data region or "
+            "'target enter data' before this construct distributes it";
+    return false;
   }
   DistributionContext Ctx;
   Ctx.Devices = DI.Devices;
@@ -302,18 +328,6 @@ void DataRunner::report(const char *What, double Seconds) {
     Title += "; unified shared memory: the devices use the host's copy";
   std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
              stderr);
-}
-
-/// Adds per-position byte counts of one array (by its own positions) to
-/// the construct's (by the construct's positions).
-void addBytes(std::vector<int64_t> &Total, const std::vector<int> &Devices,
-              const std::vector<int> &ArrayDevices,
-              const std::vector<int64_t> &Bytes) {
-  Total.resize(Devices.size(), 0);
-  for (size_t P = 0; P < Bytes.size(); ++P)
-    for (size_t Q = 0; Q < Devices.size(); ++Q)
-      if (Devices[Q] == ArrayDevices[P])
-        Total[Q] += Bytes[P];
 }
 
 void DataRunner::begin() {
@@ -383,7 +397,20 @@ void DataRunner::end() {
       releaseResident(R, false, false, Ignored, Error); // the lookup's
     }
     abi::MapType M = D.Arrays[I].Map;
-    Releases.push_back({R, abi::copiesOut(M), M == abi::MapType::Delete});
+    bool CopyOut = abi::copiesOut(M);
+    if (CopyOut && D.Arrays[I].Always) {
+      // map(always, from: ...): copied out even when an enclosing region
+      // keeps the array.
+      std::vector<int64_t> Bytes;
+      std::string Error;
+      if (!updateResident(*R, Direction::FromDevice,
+                          ProductSet::of(DI.Values.Arrays[I].Shape.Section),
+                          R->Dist.Devices, Bytes, Error, &Took))
+        fail(Error);
+      addBytes(Out, DI.Devices, R->Dist.Devices, Bytes);
+      CopyOut = false;
+    }
+    Releases.push_back({R, CopyOut, M == abi::MapType::Delete});
     Devices.push_back(R->Dist.Devices); // R may be gone after the release
   }
   // Each device copies out and frees its parts of all of them at once.

@@ -94,6 +94,9 @@ public:
 
 private:
   bool canRunAsync(const std::vector<Slot> &Slots) const;
+  /// map(always, ...) of arrays already on the devices: copies their parts
+  /// in before the kernel, out after it.
+  void copyAlways(Direction Dir);
   void runAsync(std::shared_ptr<Launcher> Self);
   void keepForReplay(void *Loc, int32_t NumTeams, int32_t ThreadLimit,
                      void *HostPtr) const;
@@ -635,6 +638,9 @@ bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
   // A scheduled loop runs in parts or learns from its times: it waits.
   if (settings().Info || !D.Reductions.empty() || Slots.empty() || K.Sched)
     return false;
+  for (const abi::Array &A : D.Arrays)
+    if (A.Always)
+      return false; // its copies wait for the devices
   for (const Slot &S : Slots)
     if (S.IsHost)
       return false; // the host works in place, on memory the program sees
@@ -652,6 +658,23 @@ bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
     return false; // something libomptarget maps from host memory
   }
   return true;
+}
+
+void Launcher::copyAlways(Direction Dir) {
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    const abi::Array &A = D.Arrays[I];
+    ResidentArray *R = K.ItemResidents[I];
+    if (!R || !A.Always ||
+        !(Dir == Direction::ToDevice ? abi::copiesIn(A.Map)
+                                     : abi::copiesOut(A.Map)))
+      continue;
+    std::vector<int64_t> Bytes;
+    std::string Error;
+    if (!updateResident(*R, Dir,
+                        ProductSet::of(K.Values.Arrays[I].Shape.Section),
+                        R->Dist.Devices, Bytes, Error))
+      constructFatal(*K.Info, Error);
+  }
 }
 
 void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
@@ -743,6 +766,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     return 1; // clang runs the whole region on the host
   }
 
+  copyAlways(Direction::ToDevice);
+
   // A loop scheduled in parts runs on every device the schedule keeps.
   bool InParts = K.Sched && K.Sched->Mode != LoopSchedule::Shares;
   std::vector<int> Ids;
@@ -811,6 +836,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     combineReductions(ById);
     mergeDuplicates(ById);
   }
+  copyAlways(Direction::FromDevice);
   if (K.Sched && K.Sched->ChoseAuto) {
     std::vector<int64_t> Its(K.Devices.size(), 0);
     std::vector<double> Secs(K.Devices.size(), 0);
@@ -983,6 +1009,12 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
     In.ItemBlocks.push_back(A.Blocks);
     In.ItemOwnDevices.push_back(A.Own);
     ResidentArray *R = acquireResident(A.first());
+    const abi::Array &Item = D.Arrays[K->ItemResidents.size()];
+    if (!R && Item.Present)
+      constructFatal(Info, "'" + Item.Name +
+                               "' is not on the devices (map(present: ...)): "
+                               "no data region or 'target enter data' before "
+                               "this construct distributes it");
     K->ItemResidents.push_back(R);
     K->ItemIsResident.push_back(R != nullptr);
     In.ItemResidents.push_back(R ? &R->Dist : nullptr);

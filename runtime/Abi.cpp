@@ -5,13 +5,17 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 7 KIND                         kernel|data|enter|exit|update|halo
+//   homp 8 KIND                         kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
-//   loop OP FLAGS POLICY                lt|le|gt|ge|ne, 0-3 (1 strided, 2
-//   implicit) label STR array STR MAP RANK IDS TRANK [GIVEN... STR]
-//                                       then RANK 'dim' lines; IDS: its
+//   loop OP FLAGS POLICY                lt|le|gt|ge|ne, 0-3 (1 strided,
+//                                       2 implicit)
+//   label STR
+//   array STR MAP RANK IDS TRANK [GIVEN... STR]
+//                                       then RANK 'dim' lines; MAP: a map
+//                                       type, then '+always', '+present'
+//                                       for its modifiers; IDS: its
 //                                       device ids (0: all); TRANK: the
 //                                       rank of its own topology (0: none)
 //   dim POLICY AXIS LEFT RIGHT LEDGE REDGE
@@ -359,10 +363,32 @@ bool readTopology(Reader &R, Descriptor &D) {
   return R.str(D.Topo.Name);
 }
 
+/// 'to', 'tofrom+always', 'to+always+present', ...
+bool readMap(const std::string &Word, Array &A) {
+  size_t Plus = Word.find('+');
+  if (!valueOf(MapTypes, Word.substr(0, Plus), A.Map))
+    return false;
+  std::string Rest = Plus == std::string::npos ? "" : Word.substr(Plus);
+  if (Rest.rfind("+always", 0) == 0) {
+    A.Always = true;
+    Rest.erase(0, 7);
+  }
+  if (Rest == "+present") {
+    A.Present = true;
+    Rest.clear();
+  }
+  return Rest.empty();
+}
+
+std::string mapWord(const Array &A) {
+  return std::string(mapTypeName(A.Map)) + (A.Always ? "+always" : "") +
+         (A.Present ? "+present" : "");
+}
+
 bool readArray(Reader &R, Descriptor &D) {
   Array A;
   std::string Map;
-  if (!R.str(A.Name) || !R.word(Map) || !valueOf(MapTypes, Map, A.Map) ||
+  if (!R.str(A.Name) || !R.word(Map) || !readMap(Map, A) ||
       !R.num(A.Rank, 1, MaxRank) || !R.num(A.DeviceIds, 0, 1024) ||
       !R.num(A.Topo.Rank, 0, MaxRank))
     return false;
@@ -509,8 +535,12 @@ std::string encodeDescriptor(const Descriptor &D) {
     W.endLine();
   }
   for (const Array &A : D.Arrays) {
-    W.word("array").str(A.Name).word(mapTypeName(A.Map)).num(A.Rank).num(
-        A.DeviceIds).num(A.Topo.Rank);
+    W.word("array")
+        .str(A.Name)
+        .word(mapWord(A))
+        .num(A.Rank)
+        .num(A.DeviceIds)
+        .num(A.Topo.Rank);
     for (unsigned I = 0; I < A.Topo.Rank; ++I)
       W.num(A.Topo.Given[I]);
     if (A.Topo.Rank)

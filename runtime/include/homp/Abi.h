@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 7;
+constexpr int Version = 8;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -199,12 +199,15 @@ struct Array {
   /// arranged in a topology of the item's own (values: its given
   /// dimensions). Rank 0: the construct's topology.
   Topology Topo;
+  /// The map type's modifiers: 'always' (copy even when the array is
+  /// already on the devices), 'present' (it must be).
+  bool Always = false, Present = false;
 
   bool distributed() const;
   bool operator==(const Array &O) const {
-    return Name == O.Name && Map == O.Map && Rank == O.Rank &&
-           Dims == O.Dims && Axis == O.Axis && Halos == O.Halos &&
-           DeviceIds == O.DeviceIds && Topo == O.Topo;
+    return Name == O.Name && Map == O.Map && Rank == O.Rank && Dims == O.Dims &&
+           Axis == O.Axis && Halos == O.Halos && DeviceIds == O.DeviceIds &&
+           Topo == O.Topo && Always == O.Always && Present == O.Present;
   }
 };
 
