@@ -168,7 +168,9 @@ std::vector<std::optional<unsigned>> DataRunner::claimItems() {
   for (const ConstructValues::ArrayValues &V : DI.Values.Arrays) {
     std::optional<unsigned> Found;
     for (int32_t K = 0; K < A.NumArgs && !Found; ++K)
-      if (!Claimed[K] && A.ArgPtrs[K] == V.first()) {
+      if (!Claimed[K] &&
+          ((A.ArgTypes[K] & MapNonContig) ? A.ArgBasePtrs[K] == V.Base
+                                          : A.ArgPtrs[K] == V.first())) {
         Claimed[K] = true;
         Found = static_cast<unsigned>(K);
       }

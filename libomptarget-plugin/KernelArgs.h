@@ -31,6 +31,9 @@ enum MapType : int64_t {
   MapImplicit = 0x200,
   MapClose = 0x400,
   MapPresent = 0x1000,
+  /// A non-contiguous section ('target update' of v[0:n][1:m-1]): the
+  /// entry's pointer is a descriptor of its dimensions, its base the array.
+  MapNonContig = 0x100000000000,
   MapMemberOfMask = static_cast<int64_t>(0xffff000000000000ULL),
 };
 

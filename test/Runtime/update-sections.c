@@ -1,0 +1,103 @@
+// 'target update' of sections of an array in 2-D blocks that are not
+// contiguous in memory (some columns of every row): homp copies each
+// device's part of the section, and only that (the other elements keep the
+// host's values). clang passes such sections to the offload entry points
+// as non-contiguous descriptors; they are homp's, never forwarded to
+// libomptarget (whose own update of one hung). Sizes known at run time
+// only, against the values each element must have.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: %t 8 8 | FileCheck %s --implicit-check-not=FAIL
+// RUN: %t 9 9 | FileCheck %s --implicit-check-not=FAIL
+// RUN: %t 5 13 | FileCheck %s --implicit-check-not=FAIL
+// CHECK: after a kernel: PASS
+// CHECK: from columns: PASS
+// CHECK: from a block: PASS
+// CHECK: to columns: PASS
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+static void expect(const char *What, int Bad) {
+  printf("%s: %s\n", What, Bad ? "FAIL" : "PASS");
+  failures += Bad;
+}
+
+// Columns 1 to m - 1 right after the kernel (this shape hung when the
+// update went to libomptarget).
+static void columnsAfterKernel(int n, int m) {
+  double(*v)[m] = malloc(sizeof(double) * n * m);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      v[i][j] = 0;
+#pragma omp target data device(*) topology([2][2]) \
+    map(tofrom: v[0:n][0:m] dist_data(BLOCK, BLOCK))
+  {
+#pragma omp target device(*) topology([2][2])
+#pragma omp parallel for collapse(2)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        v[i][j] = i * 100 + j;
+    fprintf(stderr, "kernel done\n");
+#pragma omp target update device(*) from(v[0:n][1:m - 1])
+    fprintf(stderr, "update done\n");
+    int Bad = 0;
+    for (int i = 0; i < n; i++)
+      for (int j = 1; j < m; j++)
+        Bad += v[i][j] != i * 100 + j;
+    expect("after a kernel", Bad);
+  }
+  free(v);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3)
+    return 2;
+  int n = atoi(argv[1]), m = atoi(argv[2]), Bad;
+  columnsAfterKernel(n, m);
+  double(*v)[m] = malloc(sizeof(double) * n * m);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      v[i][j] = -1;
+#pragma omp target data device(*) topology([2][2]) \
+    map(tofrom: v[0:n][0:m] dist_data(BLOCK, BLOCK))
+  {
+#pragma omp target device(*) topology([2][2])
+#pragma omp parallel for collapse(2)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        v[i][j] = i * 100 + j;
+    // Columns 1 to m - 1 of every row.
+#pragma omp target update device(*) from(v[0:n][1:m - 1])
+    Bad = 0;
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        Bad += v[i][j] != (j >= 1 ? i * 100 + j : -1);
+    expect("from columns", Bad);
+    // Rows 1 to 3, columns 2 to 4: parts of every device.
+#pragma omp target update device(*) from(v[1:3][2:3])
+    Bad = 0;
+    for (int i = 1; i < 4; i++)
+      for (int j = 2; j < 5; j++)
+        Bad += v[i][j] != i * 100 + j;
+    expect("from a block", Bad);
+    // The host's values of column 0 and 1 go in; a kernel reads them back.
+    for (int i = 0; i < n; i++)
+      v[i][0] = v[i][1] = 7;
+#pragma omp target update device(*) to(v[0:n][0:2])
+#pragma omp target device(*) topology([2][2])
+#pragma omp parallel for collapse(2)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        v[i][j] += 1;
+#pragma omp target update device(*) from(v[0:n][0:m])
+    Bad = 0;
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        Bad += v[i][j] != (j < 2 ? 8 : i * 100 + j + 1);
+    expect("to columns", Bad);
+  }
+  free(v);
+  return failures != 0;
+}
