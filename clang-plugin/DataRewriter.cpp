@@ -151,11 +151,6 @@ bool DataRewriter::clauses() {
           << "a distribution in 'target update' (the data region's applies)";
       return false;
     }
-    if (Kind == abi::ConstructKind::Update && MI.Described &&
-        !RC.Around.distributes(MI.Name)) {
-      Diags.report(MI.Loc, Diag::UpdateNotDistributed) << MI.Name;
-      return false;
-    }
   }
   return true;
 }

@@ -87,12 +87,17 @@ bool MapItemParser::motionClause(const Clause &C, abi::MapType Type,
                                  std::vector<MapItem> &Items) {
   TokenRange ItemsRange = C.Args;
   // 'to(present: x)', 'from(mapper(m): x)': items follow the first ':'.
-  if (std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon))
+  bool Present = false;
+  if (std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon)) {
     ItemsRange.Begin = *Colon + 1;
+    for (unsigned I = C.Args.Begin; I < *Colon; ++I)
+      Present |= identifierName(Toks[I]) == "present";
+  }
   for (TokenRange R : splitTopLevel(Toks, ItemsRange, tok::comma)) {
     MapItem MI;
     if (!item(R, Type, MI))
       return false;
+    MI.A.Present = Present;
     Items.push_back(std::move(MI));
   }
   return true;

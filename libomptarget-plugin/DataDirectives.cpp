@@ -428,22 +428,38 @@ void DataRunner::end() {
 
 void DataRunner::update() {
   Clock::time_point Start = Clock::now();
-  claimItems();
-  forward(MapperCall::Update);
+  std::vector<std::optional<unsigned>> Entries = claimItems();
+  std::vector<ResidentArray *> Resident(D.Arrays.size(), nullptr);
   for (size_t I = 0; I < D.Arrays.size() && !D.SharedMemory; ++I) {
-    const ConstructValues::ArrayValues &V = DI.Values.Arrays[I];
-    ResidentArray *R = acquireResident(V.first());
-    if (!R)
+    Resident[I] = acquireResident(DI.Values.Arrays[I].first());
+    if (Resident[I])
+      continue;
+    if (D.Arrays[I].Present)
       fail("'target update' of '" + D.Arrays[I].Name +
-           "', which is not distributed on the devices (no data region or "
-           "'target enter data' distributes it)");
+           "', which is not on the devices (to(present: ...)): no data "
+           "region or 'target enter data' distributes it");
+    // Not homp's: libomptarget updates each device's copy where it maps
+    // one, and copies nothing where none is present, as OpenMP says (a
+    // data region whose 'if' was false, say).
+    if (Entries[I])
+      Claimed[*Entries[I]] = false;
+    constructNote(*DI.Info, "'target update' of '" + D.Arrays[I].Name +
+                                "', which homp does not hold on the devices: "
+                                "left to libomptarget");
+  }
+  forward(MapperCall::Update);
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    ResidentArray *R = Resident[I];
+    if (!R)
+      continue;
     Direction Dir = D.Arrays[I].Map == abi::MapType::From
                         ? Direction::FromDevice
                         : Direction::ToDevice;
     std::vector<int64_t> Bytes;
     std::string Error;
-    if (!updateResident(*R, Dir, ProductSet::of(V.Shape.Section), DI.Devices,
-                        Bytes, Error, &Took))
+    if (!updateResident(*R, Dir,
+                        ProductSet::of(DI.Values.Arrays[I].Shape.Section),
+                        DI.Devices, Bytes, Error, &Took))
       fail(Error);
     addBytes(Dir == Direction::ToDevice ? In : Out, DI.Devices, R->Dist.Devices,
              Bytes);

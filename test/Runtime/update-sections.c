@@ -4,7 +4,10 @@
 // host's values). clang passes such sections to the offload entry points
 // as non-contiguous descriptors; they are homp's, never forwarded to
 // libomptarget (whose own update of one hung). Sizes known at run time
-// only, against the values each element must have.
+// only, against the values each element must have. An update in a helper
+// function called inside the data region; one of an array no device holds
+// (a data region with if(0)) copies nothing, as OpenMP says, unless
+// to(present: ...) asks for it to be there.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t 8 8 | FileCheck %s --implicit-check-not=FAIL
 // RUN: %t 9 9 | FileCheck %s --implicit-check-not=FAIL
@@ -13,6 +16,10 @@
 // CHECK: from columns: PASS
 // CHECK: from a block: PASS
 // CHECK: to columns: PASS
+// CHECK: in a helper: PASS
+// CHECK: if(0): PASS
+// RUN: not %t 4 4 present 2>&1 | FileCheck %s --check-prefix=PRESENT
+// PRESENT: homp: error: region {{.*}}update-sections.c:{{[0-9]+}}:1: 'target update' of 'w', which is not on the devices (to(present: ...)): no data region or 'target enter data' distributes it
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +58,50 @@ static void columnsAfterKernel(int n, int m) {
   free(v);
 }
 
+static void fetch(double *w, int n) {
+#pragma omp target update device(*) from(w[0:n])
+}
+
+static void helperAndIf(int n, int Present) {
+  double *w = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; i++)
+    w[i] = i;
+#pragma omp target data device(*) map(to: w[0:n] dist_data(BLOCK))
+  {
+#pragma omp target device(*)
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+      w[i] *= 3;
+    fetch(w, n);
+  }
+  int Bad = 0;
+  for (int i = 0; i < n; i++)
+    Bad += w[i] != 3 * i;
+  expect("in a helper", Bad);
+  for (int i = 0; i < n; i++)
+    w[i] = i;
+#pragma omp target data device(*) if(0) map(to: w[0:n] dist_data(BLOCK))
+  {
+#pragma omp target update device(*) from(w[0:n])
+    if (Present) {
+#pragma omp target update device(*) to(present: w[0:n])
+    }
+  }
+  Bad = 0;
+  for (int i = 0; i < n; i++)
+    Bad += w[i] != i;
+  expect("if(0)", Bad);
+  free(w);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 3)
+  if (argc != 3 && argc != 4)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), Bad;
+  if (argc == 4) {
+    helperAndIf(n * m, 1);
+    return 0;
+  }
   columnsAfterKernel(n, m);
   double(*v)[m] = malloc(sizeof(double) * n * m);
   for (int i = 0; i < n; i++)
@@ -99,5 +146,6 @@ int main(int argc, char **argv) {
     expect("to columns", Bad);
   }
   free(v);
+  helperAndIf(n * m, 0);
   return failures != 0;
 }
