@@ -94,13 +94,13 @@ while ((k<=mits)&&(error>tol))
 // FIG2-RESULT: PASS
 // The data region copies f and u in (8.5 rows each per device: 9, 9, 8, 8
 // rows of 10 doubles), nothing of uold; the kernels move their chunks only;
-// the end copies u's rows out. Each device's time is that of its copies.
+// the end copies u's rows out; each device's time is its copies' (BIG).
 // FIG2: homp: data region {{.*}}data-regions.c:53:1 begins: 3 distributed arrays on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    -                                     0         1440            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
-// FIG2-NEXT: homp:   1        CPU    -                                     0         1440            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
-// FIG2-NEXT: homp:   2        CPU    -                                     0         1280            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
-// FIG2-NEXT: homp:   3        CPU    -                                     0         1280            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// FIG2-NEXT: homp:   0        CPU    -                                     0         1440            0 {{[0-9]+\.[0-9]{3}$}}
+// FIG2-NEXT: homp:   1        CPU    -                                     0         1440            0 {{[0-9]+\.[0-9]{3}$}}
+// FIG2-NEXT: homp:   2        CPU    -                                     0         1280            0 {{[0-9]+\.[0-9]{3}$}}
+// FIG2-NEXT: homp:   3        CPU    -                                     0         1280            0 {{[0-9]+\.[0-9]{3}$}}
 // FIG2: homp: region {{.*}}data-regions.c:62:1: 340 iterations on 4 devices
 // FIG2-NEXT: device
 // FIG2-NEXT: homp:   0        CPU    [0, 9) x [0, 10)                      1          120            0
@@ -110,7 +110,7 @@ while ((k<=mits)&&(error>tol))
 // FIG2-NEXT: homp:   1        CPU    [9, 18) x [1, 9)                      1          128            8
 // FIG2: homp: data region {{.*}}data-regions.c:53:1 ends: 3 distributed arrays on 4 devices
 // FIG2-NEXT: device
-// FIG2-NEXT: homp:   0        CPU    -                                     0            0          720 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// FIG2-NEXT: homp:   0        CPU    -                                     0            0          720 {{[0-9]+\.[0-9]{3}$}}
 // FIG2: PASS
 
 static void enter_update_exit(void) {
@@ -145,17 +145,17 @@ static void enter_update_exit(void) {
 }
 // ENTER: homp: 'target enter data' {{.*}} begins: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{[0-9]+\.[0-9]{3}$}}
 // ENTER: homp: region
 // ENTER: homp: 'target update' {{.*}}: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{[0-9]+\.[0-9]{3}$}}
 // ENTER: homp: 'target update' {{.*}}: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// ENTER-NEXT: homp:   0        CPU    -                                     0         2000            0 {{[0-9]+\.[0-9]{3}$}}
 // ENTER: homp: 'target exit data' {{.*}} ends: 1 distributed array on 4 devices
 // ENTER-NEXT: device
-// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// ENTER-NEXT: homp:   0        CPU    -                                     0            0         2000 {{[0-9]+\.[0-9]{3}$}}
 // ENTER: PASS
 
 static void nested(void) {
@@ -218,6 +218,21 @@ static void outside(void) {
 // With offloading disabled the data region and the kernel run on the host.
 // DISABLED: PASS
 
+// 8 MiB in: each device spends time on its 2 MiB.
+// RUN: env HOMP_INFO=1 %t big 2>&1 | FileCheck %s --check-prefix=BIG
+static void big(void) {
+  enum { n = 1 << 20 };
+  static double a[n];
+#pragma omp target enter data device(*) map(to: a[0:n] dist_data(BLOCK))
+#pragma omp target exit data device(*) map(delete: a[0:n] dist_data(BLOCK))
+}
+// BIG: homp: 'target enter data' {{.*}} begins: 1 distributed array on 4 devices
+// BIG-NEXT: device
+// BIG-NEXT: homp:   0        CPU    -                                     0      2097152            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// BIG-NEXT: homp:   1        CPU    -                                     0      2097152            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// BIG-NEXT: homp:   2        CPU    -                                     0      2097152            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+// BIG-NEXT: homp:   3        CPU    -                                     0      2097152            0 {{([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$}}
+
 int main(int argc, char **argv) {
   if (!strcmp(argv[1], "figure2"))
     figure2();
@@ -225,6 +240,8 @@ int main(int argc, char **argv) {
     enter_update_exit();
   else if (!strcmp(argv[1], "nested"))
     nested();
+  else if (!strcmp(argv[1], "big"))
+    big();
   else
     outside();
   fflush(stderr);
