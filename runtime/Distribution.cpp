@@ -86,6 +86,34 @@ std::string dimName(const abi::Array &A, unsigned D) {
   return "dimension " + std::to_string(D) + " of '" + A.Name + "'";
 }
 
+/// Whether the halo past each end of a split dimension with a periodic or
+/// reflecting edge finds its cells in the section: a periodic one at most
+/// as wide as the section (a[-k] is a[n - k]), a reflecting one narrower
+/// (a[-k] is a[k]). False with Error otherwise.
+bool haloWithinSection(const Distribution &Dist, const abi::Array &A,
+                       std::string &Error) {
+  for (unsigned D = 0; D < Dist.Shape.Rank; ++D) {
+    const abi::Halo &H = Dist.Halos[D];
+    const int64_t N = Dist.Shape.Section.Dims[D].size();
+    for (auto [Width, Edge] :
+         {std::pair{H.Left, H.LeftEdge}, std::pair{H.Right, H.RightEdge}}) {
+      if (!Dist.Split[D] || Edge == abi::Edge::None || Width == 0)
+        continue;
+      const bool Periodic = Edge == abi::Edge::Periodic;
+      if (Width <= (Periodic ? N : N - 1))
+        continue;
+      Error = "the " + std::string(Periodic ? "periodic" : "reflecting") +
+              " halo of " + dimName(A, D) + " is " + std::to_string(Width) +
+              " wide, but the section has " + std::to_string(N) + " element" +
+              (N == 1 ? "" : "s") + ": its cells would " +
+              (Periodic ? "wrap around more than once"
+                        : "reflect past the other end");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Whether each device's part of an inner dimension with its halo fits in
 /// that dimension's length. A device keeps the array's layout, so a halo
 /// cell past the end of a row (a periodic or reflecting edge) is the memory
@@ -307,7 +335,7 @@ distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
       return std::nullopt;
     }
   }
-  if (!haloFitsLayout(Out, A, Error))
+  if (!haloWithinSection(Out, A, Error) || !haloFitsLayout(Out, A, Error))
     return std::nullopt;
   return Out;
 }

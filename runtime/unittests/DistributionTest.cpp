@@ -815,6 +815,33 @@ TEST(DistributionHalo, DevicesThatOwnNothingHoldNothing) {
   EXPECT_TRUE(D->held(3).empty());
 }
 
+// Past the ends, a periodic halo wraps once (a[-k] is a[n - k], k <= n)
+// and a reflecting one mirrors once (a[-k] is a[k], k <= n - 1): wider
+// ones are refused, on either side, whatever the number of devices.
+TEST(DistributionHalo, EdgeHalosWiderThanTheSectionAreRefused) {
+  for (int64_t N = 1; N <= 5; ++N)
+    for (int64_t Width = 1; Width <= 6; ++Width)
+      for (Edge E : {Edge::Periodic, Edge::Reflecting})
+        for (bool Left : {false, true})
+          for (unsigned Devices : {1u, 2u, 4u}) {
+            Halo H{Left ? Width : 0, Left ? 0 : Width, Left ? E : Edge::None,
+                   Left ? Edge::None : E};
+            std::string Error;
+            std::optional<Distribution> D = distributeArray(
+                array("a", {Block}, {}, {H}), shape({{2, 2 + N}}), {2, 2, 2},
+                context(Topology{{Devices}}), Error);
+            bool Fits = Width <= (E == Edge::Periodic ? N : N - 1);
+            EXPECT_EQ(D.has_value(), Fits)
+                << N << " elements, width " << Width << ", edge " << int(E)
+                << (Left ? " left" : " right") << ": " << Error;
+            if (!Fits)
+              EXPECT_NE(Error.find("halo of dimension 0 of 'a' is " +
+                                   std::to_string(Width) + " wide"),
+                        std::string::npos)
+                  << Error;
+          }
+}
+
 // A device keeps the array's layout: a halo past the end of a row lies in
 // the next row's memory. The distribution is refused exactly when two
 // elements a device holds would share memory (brute force over the held
@@ -829,6 +856,10 @@ TEST(DistributionHalo, RefusedExactlyWhenHeldElementsShareMemory) {
         for (unsigned Devices = 1; Devices <= 4; ++Devices)
           for (int64_t Width = 1; Width <= 2; ++Width)
             for (Edge E : Edges) {
+              // Wider than the section: refused for that (test above).
+              if (E != Edge::None &&
+                  Width > (E == Edge::Periodic ? Length : Length - 1))
+                continue;
               std::vector<Policy> Dims(Rank, Full);
               Dims[Rank - 1] = Block;
               std::vector<Halo> Halos(Rank);
