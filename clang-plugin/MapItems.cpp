@@ -393,8 +393,9 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
     if ((H.Left || H.Right) && MI.A.Dims[D].Kind != abi::Policy::Block &&
         MI.A.Dims[D].Kind != abi::Policy::Align) {
       const char *Kind = MI.A.Dims[D].Kind == abi::Policy::Cyclic
-                             ? (MI.A.Dims[D].SpelledBlock ? "BLOCK(n)"
-                                                          : "CYCLIC")
+                             ? (MI.A.Dims[D].SpelledBlock
+                                    ? "BLOCK(n), blocks of n dealt out in turn"
+                                    : "CYCLIC")
                              : "not split";
       Diags.report(MI.Loc, Diag::HaloNotBlock) << D << MI.Name << Kind;
       return false;

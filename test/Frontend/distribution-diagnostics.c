@@ -129,11 +129,15 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1,1,1))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: a halo needs a BLOCK dimension, but dimension 0 of 'y' is CYCLIC}}
+  // expected-error@+1 {{homp: a halo needs a dimension split in BLOCKs (one block per device), but dimension 0 of 'y' is CYCLIC}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC) halo(1))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: a halo needs a BLOCK dimension, but dimension 1 of 'm' is not split}}
+  // expected-error@+1 {{homp: a halo needs a dimension split in BLOCKs (one block per device), but dimension 0 of 'y' is BLOCK(n), blocks of n dealt out in turn}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK(4)) halo(1))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo needs a dimension split in BLOCKs (one block per device), but dimension 1 of 'm' is not split}}
 #pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, *) halo(,1))
   for (int i = 0; i < n; ++i) m[i][0] = 0;
 
