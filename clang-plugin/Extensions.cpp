@@ -195,8 +195,7 @@ static std::optional<ExtensionUse> findHompSpelling(const Directive &D) {
   return std::nullopt;
 }
 
-/// The clauses that are homp's alone, wherever they stand.
-static bool isHompClauseName(StringRef Name) {
+bool isHompClauseName(StringRef Name) {
   return Name == "dist_iteration" || Name == "cutoff" ||
          isItemDistributionName(Name);
 }

@@ -90,6 +90,9 @@ bool isDeviceTypeToken(const clang::Token &Tok, const SyntaxContext &Ctx);
 /// 'halo', 'topology').
 bool isItemDistributionName(llvm::StringRef Name);
 
+/// The clauses that are homp's alone, wherever they stand.
+bool isHompClauseName(llvm::StringRef Name);
+
 /// Whether the tokens of a pragma that parseDirective rejected use homp's
 /// extensions: HOMP'16's directives, a distribution after a map item,
 /// dist_iteration, cutoff, dist_schedule(target: ...), device(*...). clang,

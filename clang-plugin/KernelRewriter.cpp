@@ -12,6 +12,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
 
 using namespace clang;
 using namespace llvm;
@@ -435,6 +436,12 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   }
   bool Ok = true;
   for (const Clause &C : Inner->Clauses) {
+    if (!isHompClauseName(C.Name) &&
+        llvm::omp::getOpenMPClauseKind(C.Name) == llvm::omp::OMPC_unknown) {
+      Diags.report(Toks[C.All.Begin].getLocation(), Diag::UnknownClause)
+          << C.Name;
+      return false;
+    }
     if (!unsupportedLoopClause(Toks, C))
       return false;
     if (C.Name == "dist_iteration" ||

@@ -120,5 +120,13 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp parallel teams target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // A misspelled clause: clang would warn and drop it and the reduction.
+  double t = 0;
+  // expected-error@+2 {{homp: unknown clause 'dist_iteraton' in a loop directive of a distributed region (clang would ignore it and every clause after it)}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+#pragma omp parallel for dist_iteraton(BLOCK) reduction(+: t)
+  for (int i = 0; i < n; ++i)
+    t += y[i];
+
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
 } // expected-error {{homp: expected a complete statement after the directive}}
