@@ -788,7 +788,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
         if (!K.ItemIsResident[I] && !E.Unused[I] &&
             !ProductSet::of(itemDist(I).Shape.Section)
                  .contains(itemDist(I).held(P)))
-          constructFatal(*K.Info, edgeHalosOnHost(D.Arrays[I].Name));
+          constructFatal(*K.Info,
+                         edgeHalosOnHost(D.Arrays[I].Name, D.SharedMemory));
     if (S.IsHost && !Thunk) {
       Error = "the host cannot take part: the homp pass found no host version "
               "of the region";

@@ -258,7 +258,12 @@ bool copyBox(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox, BoxEnd Src,
   return runBoxCopy(planBoxCopy(Shape, Dst, DstBox, Src, SrcBox));
 }
 
-std::string edgeHalosOnHost(const std::string &Name) {
+std::string edgeHalosOnHost(const std::string &Name, bool SharedMemory) {
+  if (SharedMemory)
+    return "'" + Name +
+           "' has a periodic or reflecting halo, but under "
+           "'requires unified_shared_memory' every device works on the "
+           "host's array in place, where cells past its ends do not exist";
   return "the host cannot take part in '" + Name +
          "': it works on the array in place, where its periodic or "
          "reflecting halo past the array's ends does not exist (leave the "

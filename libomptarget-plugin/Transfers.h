@@ -89,7 +89,7 @@ bool runBoxCopy(const BoxCopy &C, ptrdiff_t DstShift = 0,
 
 /// The error for a host that would hold halo cells past the ends of Name:
 /// it works on the array in place.
-std::string edgeHalosOnHost(const std::string &Name);
+std::string edgeHalosOnHost(const std::string &Name, bool SharedMemory = false);
 
 /// Fills the halo cells past the array's ends (periodic and reflecting
 /// edges) that the device at Position of Dist holds, at Device, from the

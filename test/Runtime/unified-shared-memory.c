@@ -10,6 +10,10 @@
 // INFO: homp: region {{.*}}unified-shared-memory.c:{{[0-9]+}}:{{[0-9]+}}: 1000 iterations on {{[45]}} devices; unified shared memory: no copies
 // INFO: homp: data region {{.*}} begins: 2 distributed arrays on {{[45]}} devices; unified shared memory: the devices use the host's copy
 // INFO: the devices share the host's memory (unified_shared_memory): the halo update copies nothing
+// A periodic halo has no place under unified shared memory:
+// RUN: %hompcc -O2 -DPERIODIC %s -o %t.periodic && not %t.periodic 2>&1 | FileCheck %s --check-prefix=PERIODIC
+// PERIODIC: homp: error: region {{.*}}: 'u' has a periodic or reflecting halo, but under 'requires unified_shared_memory' every device works on the host's array in place, where cells past its ends do not exist
+// PERIODIC-NOT: PASS
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,16 @@ int main(void) {
   double *u = malloc(sizeof(double) * n), *v = malloc(sizeof(double) * n);
   for (int i = 0; i < n; ++i)
     x[i] = i, y[i] = 1, u[i] = i % 7, v[i] = 0;
+
+#ifdef PERIODIC
+  double *w = malloc(sizeof(double) * n);
+  PRAGMA(omp target device(DEVS) map(to: u[0:n] dist_data(BLOCK) halo(1:periodic))
+             map(from: w[0:n] dist_data(BLOCK)))
+  PRAGMA(omp parallel for)
+  for (int i = 0; i < n; ++i)
+    w[i] = u[i - 1] + u[i + 1];
+  free(w);
+#endif
 
   double sum = 0;
   PRAGMA(omp target device(DEVS) map(tofrom: y[0:n] dist_data(BLOCK))
