@@ -141,6 +141,15 @@ bool DataRewriter::clauses() {
           << ("'" + N + "'").str();
       return false;
     }
+    if (N == "use_device_ptr" || N == "use_device_addr") {
+      // One address would stand for each device's own.
+      Diags.report(Body[C.All.Begin].getLocation(), Diag::NotSupportedYet)
+          << ("'" + N +
+              "' on a data region over a device list (each device has its "
+              "own address; use a standard 'target data device(d)' for one)")
+                 .str();
+      return false;
+    }
     Kept.push_back(&C);
   }
   if (!Ok)

@@ -26,6 +26,14 @@ void f(double *u, int n, double (*m)[8]) {
   for (int i = 0; i < n; ++i)
     u[i] += 1;
 
+  // expected-error@+1 {{homp: 'use_device_ptr' on a data region over a device list (each device has its own address; use a standard 'target data device(d)' for one) is not supported yet}}
+#pragma omp target data device(*) map(tofrom: u[0:n] dist_data(BLOCK)) use_device_ptr(u)
+  { u[0] = 1; }
+
+  // expected-error@+1 {{homp: 'use_device_addr' on a data region over a device list}}
+#pragma omp target data device(*) map(tofrom: u[0:n] dist_data(BLOCK)) use_device_addr(u[0:n])
+  { u[0] = 1; }
+
   // Clauses that need the iterations before a device's own, on the loop
   // directive and on a combined construct (each device's part would get
   // them wrong).
