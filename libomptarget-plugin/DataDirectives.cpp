@@ -267,9 +267,7 @@ bool DataRunner::planItem(size_t I,
     return true;
   }
   if (Arr.Present) {
-    Error = "'" + Arr.Name +
-            "' is not on the devices (map(present: ...)): no data region or "
-            "'target enter data' before this construct distributes it";
+    Error = notPresent(Arr.Name);
     return false;
   }
   DistributionContext Ctx;

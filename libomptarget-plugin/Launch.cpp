@@ -1012,10 +1012,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
     ResidentArray *R = acquireResident(A.first());
     const abi::Array &Item = D.Arrays[K->ItemResidents.size()];
     if (!R && Item.Present)
-      constructFatal(Info, "'" + Item.Name +
-                               "' is not on the devices (map(present: ...)): "
-                               "no data region or 'target enter data' before "
-                               "this construct distributes it");
+      constructFatal(Info, notPresent(Item.Name));
     K->ItemResidents.push_back(R);
     K->ItemIsResident.push_back(R != nullptr);
     In.ItemResidents.push_back(R ? &R->Dist : nullptr);

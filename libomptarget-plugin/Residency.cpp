@@ -355,6 +355,12 @@ bool releaseResidents(const std::vector<Release> &Releases,
       Error, Seconds);
 }
 
+std::string notPresent(const std::string &Name) {
+  return "'" + Name +
+         "' is not on the devices (map(present: ...)): no data region or "
+         "'target enter data' before this construct distributes it";
+}
+
 bool releaseResident(ResidentArray *A, bool CopyOut, bool Force,
                      std::vector<int64_t> &BytesOut, std::string &Error) {
   std::vector<std::vector<int64_t>> Bytes;

@@ -59,6 +59,9 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
               std::vector<std::vector<int64_t>> &BytesIn, std::string &Error,
               DeviceSeconds *Seconds = nullptr);
 
+/// The error for an item whose 'present' modifier finds no resident array.
+std::string notPresent(const std::string &Name);
+
 /// Drops a reference to A. At the last one (or with Force) copies each
 /// device's owned part out when CopyOut, frees the storage and forgets A.
 /// Returns false with Error when a copy fails.

@@ -434,7 +434,9 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       // subscript lies past them, would write outside the device's
       // storage: the loop runs beyond the section the construct maps. (Reads
       // there may be guarded, as in 'i < 1 ? x[i] : 0'.)
-      IndexSet Own = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop]);
+      const IndexSet Own = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop]);
+      const std::string DimText =
+          X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
       IndexSet Beyond = Use.Written
                             ? Own.minus(IndexSet(Range{Limit.Begin - S.Max,
                                                        Limit.End - S.Min}))
@@ -444,17 +446,12 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
                .intersect(It.Dims[S.Loop])
                .empty()) {
         Error = "device " + std::to_string(Dev) + " would use elements " +
-                Beyond.widened(S.Min, S.Max).str() + " of " +
-                (X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of "
-                                  : std::string()) +
-                "'" + Use.Name + "', outside the section " +
-                IndexSet(Sec).str() +
+                Beyond.widened(S.Min, S.Max).str() + " of " + DimText + "'" +
+                Use.Name + "', outside the section " + IndexSet(Sec).str() +
                 " the construct maps: the loop runs past it" + Resident;
         return false;
       }
-      IndexSet Needed = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop])
-                            .widened(S.Min, S.Max)
-                            .intersect(IndexSet(Limit));
+      IndexSet Needed = Own.widened(S.Min, S.Max).intersect(IndexSet(Limit));
       if (Held.Dims[Dm].contains(Needed))
         continue;
       // indicesOf spans each run of iterations from end to end; a step
@@ -466,8 +463,6 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
               .intersect(It.Dims[S.Loop])
               .empty())
         continue;
-      std::string DimText =
-          X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
       Error = "device " + std::to_string(Dev) + " would use elements " +
               Needed.str() + " of " + DimText + "'" + Use.Name +
               "' but holds only " + Held.Dims[Dm].str() +
