@@ -2,6 +2,8 @@
 
 #include "Devices.h"
 
+#include "GpuInfo.h"
+
 #include <omp.h>
 
 #include <atomic>
@@ -13,38 +15,14 @@
 extern "C" {
 void __tgt_rtl_init(void);
 void __tgt_rtl_deinit(void);
-// libomptarget's interop entry points (OpenMP 5.1 'interop' construct).
-void __tgt_interop_init(void *Loc, int Gtid, omp_interop_t *Interop,
-                        int Type, int Device, int NumDeps, void *Deps,
-                        int Nowait);
-void __tgt_interop_destroy(void *Loc, int Gtid, omp_interop_t *Interop,
-                           int Device, int NumDeps, void *Deps, int Nowait);
 }
 
 namespace homp {
 
 namespace {
 
-/// kmp_interop_type_device: an interop object describing a device.
-constexpr int InteropDevice = 1;
-
-/// The type of an offload device, from what its plugin says through the
-/// interop interface: the host plugin (x86_64 offload devices) has none,
-/// the AMDGPU plugin describes a device without a context, the CUDA plugin
-/// one with its CUcontext.
-unsigned probeType(int Device) {
-  omp_interop_t Obj = omp_interop_none;
-  __tgt_interop_init(nullptr, 0, &Obj, InteropDevice, Device, 0, nullptr, 0);
-  if (Obj == omp_interop_none)
-    return abi::TypeCPU;
-  int Err = 0;
-  void *Context = omp_get_interop_ptr(Obj, omp_ipr_device_context, &Err);
-  __tgt_interop_destroy(nullptr, 0, &Obj, Device, 0, nullptr, 0);
-  return Context ? abi::TypeNVGPU : abi::TypeAMDGPU;
-}
-
-/// Runs F with stderr going nowhere: plugins that cannot describe their
-/// devices (the host plugin) say so on stderr, which is no error here.
+/// Runs F with stderr going nowhere: a GPU runtime with no GPU of its own
+/// to talk to may say so on stderr, which is no error here.
 template <typename F> void quietly(F &&Fn) {
   std::fflush(stderr);
   int Saved = dup(STDERR_FILENO);
@@ -107,11 +85,20 @@ bool injectedFault(int Device, FaultSpec::OpKind Op) {
 
 const DeviceEnvironment &deviceTypes() {
   static const DeviceEnvironment Env = [] {
+    // Each device allocates a little memory, and the GPU vendors' runtimes
+    // say whose it is (the host plugin's is plain host memory). libomptarget
+    // 19 has no API for a device's plugin, and its interop entry point
+    // passes the global device number to the plugin: for any device but the
+    // first plugin's it reads past the plugin's devices (seen: a GPU after
+    // the 4 x86 offload devices crashed in __tgt_interop_init).
     DeviceEnvironment E = deviceEnvironment();
-    quietly([&] {
-      for (int D = 0; D < E.NumDevices; ++D)
-        E.Types.push_back(probeType(D));
-    });
+    std::vector<const void *> Probes;
+    for (int D = 0; D < E.NumDevices; ++D)
+      Probes.push_back(omp_target_alloc(64, D));
+    quietly([&] { E.Types = typesOfAllocations(Probes); });
+    for (int D = 0; D < E.NumDevices; ++D)
+      if (Probes[D])
+        omp_target_free(const_cast<void *>(Probes[D]), D);
     return E;
   }();
   return Env;

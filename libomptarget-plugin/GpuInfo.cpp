@@ -166,7 +166,79 @@ std::vector<GpuFacts> askHsa() {
   return Out;
 }
 
+constexpr int CuPointerAttributeMemoryType = 2; // CU_POINTER_ATTRIBUTE_...
+constexpr unsigned CuMemoryTypeDevice = 2;      // CU_MEMORYTYPE_DEVICE
+constexpr int HsaPointerTypeHsa = 1;            // HSA_EXT_POINTER_TYPE_HSA
+
+/// hsa_amd_pointer_info_t, as far as the type.
+struct HsaPointerInfo {
+  uint32_t Size;
+  int Type;
+  void *AgentBase;
+  void *HostBase;
+  size_t Bytes;
+  void *UserData;
+  uint64_t AgentOwner;
+  uint32_t GlobalFlags;
+  bool Registered;
+};
+
 } // namespace
+
+std::vector<unsigned> typesOfAllocations(const std::vector<const void *> &Ptrs,
+                                         const OwnsPointer &Cuda,
+                                         const OwnsPointer &Hsa) {
+  std::vector<unsigned> Types;
+  for (const void *P : Ptrs) {
+    unsigned Type = abi::TypeCPU;
+    if (P && Cuda && Cuda(P))
+      Type = abi::TypeNVGPU;
+    else if (P && Hsa && Hsa(P))
+      Type = abi::TypeAMDGPU;
+    Types.push_back(Type);
+  }
+  return Types;
+}
+
+std::vector<unsigned>
+typesOfAllocations(const std::vector<const void *> &Ptrs) {
+  OwnsPointer Cuda, Hsa;
+  // The libraries stay loaded: libomptarget's plugins use them.
+  if (void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    auto Init = symbol<int (*)(unsigned)>(Lib, "cuInit");
+    auto Attribute =
+        symbol<int (*)(void *, int, uint64_t)>(Lib, "cuPointerGetAttribute");
+    if (Init && Attribute && Init(0) == CudaSuccess)
+      Cuda = [Attribute](const void *P) {
+        unsigned Kind = 0;
+        return Attribute(&Kind, CuPointerAttributeMemoryType,
+                         reinterpret_cast<uint64_t>(P)) == CudaSuccess &&
+               Kind == CuMemoryTypeDevice;
+      };
+  }
+  void *HsaLib = nullptr;
+  int (*ShutDown)() = nullptr;
+  if ((HsaLib = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL))) {
+    auto Init = symbol<int (*)()>(HsaLib, "hsa_init");
+    ShutDown = symbol<int (*)()>(HsaLib, "hsa_shut_down");
+    auto Info =
+        symbol<int (*)(const void *, HsaPointerInfo *, void *(*)(size_t),
+                       uint32_t *, void *)>(HsaLib, "hsa_amd_pointer_info");
+    if (Init && ShutDown && Info && Init() == HsaSuccess)
+      Hsa = [Info](const void *P) {
+        HsaPointerInfo I{};
+        I.Size = sizeof(I);
+        return Info(P, &I, nullptr, nullptr, nullptr) == HsaSuccess &&
+               I.Type == HsaPointerTypeHsa;
+      };
+    else
+      ShutDown = nullptr;
+  }
+  std::vector<unsigned> Types = typesOfAllocations(Ptrs, Cuda, Hsa);
+  if (ShutDown)
+    ShutDown(); // HSA counts its users: the offload plugin keeps its own
+  return Types;
+}
 
 const std::vector<GpuFacts> &cudaGpus() {
   static const std::vector<GpuFacts> G = askCuda();

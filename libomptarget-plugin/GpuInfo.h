@@ -16,6 +16,7 @@
 #include "homp/MachineModel.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -34,6 +35,21 @@ const std::vector<GpuFacts> &cudaGpus();
 /// The AMD GPUs in HSA's order; empty without an HSA runtime. HSA 5 tells
 /// no free memory.
 const std::vector<GpuFacts> &hsaGpus();
+
+/// Which vendor's runtime owns memory an offload device allocated: the
+/// type of that device (abi::TypeNVGPU, abi::TypeAMDGPU), or abi::TypeCPU
+/// when no GPU runtime claims it (the host plugin allocates host memory).
+/// Cuda and Hsa answer whether their runtime owns a pointer; an empty
+/// function stands for a runtime that is not there.
+using OwnsPointer = std::function<bool(const void *)>;
+std::vector<unsigned> typesOfAllocations(const std::vector<const void *> &Ptrs,
+                                         const OwnsPointer &Cuda,
+                                         const OwnsPointer &Hsa);
+
+/// typesOfAllocations asking the CUDA driver and the HSA runtime, loaded
+/// for the question (a null pointer is a device that could not allocate:
+/// CPU).
+std::vector<unsigned> typesOfAllocations(const std::vector<const void *> &Ptrs);
 
 /// The vendor's number of device Id: how many devices before it have its
 /// type (Types: per device id, its type bit); -1 for an unknown id.

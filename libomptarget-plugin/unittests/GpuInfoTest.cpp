@@ -41,6 +41,32 @@ TEST(GpuInfo, ReadsTheCudaDriver) {
   EXPECT_TRUE(Balanced());
 }
 
+TEST(GpuInfo, AnAllocationsOwnerGivesItsDevicesType) {
+  const unsigned C = abi::TypeCPU, N = abi::TypeNVGPU, A = abi::TypeAMDGPU;
+  auto At = [](uintptr_t Address) {
+    return reinterpret_cast<const void *>(Address);
+  };
+  int Host = 0;
+  // CUDA device memory, HSA GPU memory, host memory, a failed allocation,
+  // and the two runtimes' page-locked host memory (not a GPU's).
+  std::vector<const void *> Ptrs = {At(0x1800), At(0x5800), &Host,
+                                    nullptr,    At(0x3800), At(0x7800)};
+  std::vector<unsigned> Want = {N, A, C, C, C, C};
+  EXPECT_EQ(typesOfAllocations(Ptrs), Want);
+  auto Balanced = reinterpret_cast<int (*)()>(dlsym(
+      dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_NOLOAD), "fakeHsaUsers"));
+  ASSERT_NE(Balanced, nullptr);
+  EXPECT_EQ(Balanced(), 0) << "HSA was shut down after the question";
+
+  // Without a runtime, its devices' memory is nobody's: a CPU's.
+  OwnsPointer Cuda = [](const void *P) {
+    return P == reinterpret_cast<const void *>(0x10);
+  };
+  EXPECT_EQ(typesOfAllocations({At(0x10), At(0x20)}, Cuda, {}),
+            (std::vector<unsigned>{N, C}));
+  EXPECT_EQ(typesOfAllocations({At(0x10)}, {}, {}), std::vector<unsigned>{C});
+}
+
 TEST(GpuInfo, ReadsTheHsaRuntimeForGpuAgentsOnly) {
   const std::vector<GpuFacts> &G = hsaGpus();
   ASSERT_EQ(G.size(), 2u) << "the CPU agent is not a GPU";

@@ -32,3 +32,16 @@ int cuMemGetInfo_v2(size_t *Free, size_t *Total) {
 }
 // Whether every pushed context was popped (GpuInfoTest asks).
 int fakeCudaBalanced(void) { return Pushed == 0; }
+// Device memory lies in [0x1000, 0x2000), page-locked host memory in
+// [0x3000, 0x4000); any other address is no CUDA allocation.
+int cuPointerGetAttribute(void *Data, int Attribute, unsigned long long Ptr) {
+  if (!Initialised || Attribute != 2) // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+    return 1;
+  if (Ptr >= 0x1000 && Ptr < 0x2000)
+    *(unsigned *)Data = 2; // CU_MEMORYTYPE_DEVICE
+  else if (Ptr >= 0x3000 && Ptr < 0x4000)
+    *(unsigned *)Data = 1; // CU_MEMORYTYPE_HOST
+  else
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  return 0;
+}

@@ -55,3 +55,23 @@ int hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t Pool, int Attribute, void
   }
   return 1;
 }
+// GPU memory lies in [0x5000, 0x6000), locked host memory in
+// [0x7000, 0x8000); HSA knows nothing of any other address (type 0).
+typedef struct {
+  uint32_t size;
+  int type;
+} hsa_amd_pointer_info_head;
+int hsa_amd_pointer_info(const void *P, hsa_amd_pointer_info_head *Info,
+                         void *(*Alloc)(size_t), uint32_t *Agents,
+                         void *Accessible) {
+  (void)Alloc, (void)Agents, (void)Accessible;
+  if (Users <= 0 || Info->size < sizeof(*Info))
+    return 1;
+  uintptr_t A = (uintptr_t)P;
+  Info->type = A >= 0x5000 && A < 0x6000   ? 1
+               : A >= 0x7000 && A < 0x8000 ? 2
+                                           : 0;
+  return 0;
+}
+// How many hsa_init calls are not yet shut down (GpuInfoTest asks).
+int fakeHsaUsers(void) { return Users; }
