@@ -1,4 +1,4 @@
-// hompcc adds -fopenmp, the plugin, the pass, a default x86_64 offload target
+// hompcc adds -fopenmp, the plugin, the pass, -ffp-contract=off, a default x86_64 offload target
 // and, only when linking, libhomp with its rpaths; user flags pass through.
 // RUN: %hompcc -show -O2 -DFOO=1 %s -o prog | FileCheck %s --check-prefix=LINK
 // RUN: %hompcc -show -c %s | FileCheck %s --check-prefix=COMPILE
@@ -8,7 +8,7 @@
 // RUN: not %hompcc -show --offload-arch=sm_80,sm_90,x86_64 %s 2>&1 | FileCheck %s --check-prefix=TWO-NV
 // RUN: %hompcc -show -fplugin=%homp_plugin -fpass-plugin=%homp_pass %s | FileCheck %s --check-prefix=ONCE
 
-// LINK: {{.*}}/clang -fopenmp -fplugin={{.*}}/homp.so -fpass-plugin={{.*}}/homp-pass.so -fopenmp-targets=x86_64-pc-linux-gnu -O2 -DFOO=1 {{.*}}hompcc-flags.c -o prog -L{{.*}}/lib -lhomp -Wl,-rpath,{{.*}}/lib -Wl,-rpath,/usr/lib/llvm-19/lib
+// LINK: {{.*}}/clang -fopenmp -fplugin={{.*}}/homp.so -fpass-plugin={{.*}}/homp-pass.so -ffp-contract=off -fopenmp-targets=x86_64-pc-linux-gnu -O2 -DFOO=1 {{.*}}hompcc-flags.c -o prog -L{{.*}}/lib -lhomp -Wl,-rpath,{{.*}}/lib -Wl,-rpath,/usr/lib/llvm-19/lib
 // COMPILE: -fopenmp-targets=x86_64-pc-linux-gnu -c
 // COMPILE-NOT: -lhomp
 // NVPTX-NOT: x86_64-pc-linux-gnu
@@ -16,7 +16,7 @@
 // FAT: -fopenmp-targets=nvptx64-nvidia-cuda,amdgcn-amd-amdhsa,x86_64-pc-linux-gnu -Xopenmp-target=nvptx64-nvidia-cuda -march=sm_80 -Xopenmp-target=amdgcn-amd-amdhsa -march=gfx90a
 // CXX: {{.*}}/clang++ -fopenmp
 // TWO-NV: hompcc: error: --offload-arch with x86_64 allows one NVIDIA architecture (sm_80, sm_90)
-// ONCE: -fplugin={{[^ ]*}}/homp.so -fpass-plugin={{[^ ]*}}/homp-pass.so -fopenmp-targets
+// ONCE: -fplugin={{[^ ]*}}/homp.so -fpass-plugin={{[^ ]*}}/homp-pass.so -ffp-contract=off -fopenmp-targets
 // ONCE-NOT: homp.so
 
 int main(void) { return 0; }
