@@ -3,6 +3,7 @@
 #include "Construct.h"
 
 #include "Devices.h"
+#include "GpuInfo.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -178,6 +179,14 @@ std::vector<int> selectDevices(const abi::Descriptor &D,
       {abi::DeviceSpec::Default, 0, false}};
   return resolveDevices(D.Devices.empty() ? DefaultDevice : D.Devices,
                         V.DeviceValues, Env, Filter);
+}
+
+std::string sharedMemoryProblem(const abi::Descriptor &D,
+                                const std::vector<int> &Devices) {
+  if (!D.SharedMemory)
+    return "";
+  return sharedMemoryRefusal(Devices, deviceTypes().Types, cudaGpus(),
+                             hsaGpus());
 }
 
 std::optional<Topology> constructTopology(const abi::Descriptor &D,

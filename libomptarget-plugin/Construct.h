@@ -100,6 +100,12 @@ ConstructValues readValues(const ConstructInfo &Info,
 std::vector<int> selectDevices(const abi::Descriptor &D,
                                const ConstructValues &V);
 
+/// Why the construct D cannot run on Devices (see sharedMemoryRefusal):
+/// empty unless D is compiled under 'requires unified_shared_memory' and
+/// one of them is a GPU that cannot read the host's memory.
+std::string sharedMemoryProblem(const abi::Descriptor &D,
+                                const std::vector<int> &Devices);
+
 /// The topology of N devices a construct asks for (one dimension without a
 /// topology clause); std::nullopt with Error when it cannot be made.
 std::optional<Topology> constructTopology(const abi::Descriptor &D,

@@ -488,6 +488,11 @@ Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
     constructError(Info, "none of the devices of its 'device' clause exists");
     return nullptr;
   }
+  if (std::string Why = sharedMemoryProblem(Info.Desc, DI->Devices);
+      !Why.empty()) {
+    constructError(Info, Why);
+    return nullptr;
+  }
   std::string Error;
   std::optional<Topology> Topo = constructTopology(
       Info.Desc, DI->Values, static_cast<unsigned>(DI->Devices.size()), Error);

@@ -9,6 +9,7 @@
 #include "GpuInfo.h"
 
 #include "homp/Abi.h"
+#include "homp/DeviceSelection.h"
 
 #include <dlfcn.h>
 
@@ -27,6 +28,7 @@ template <typename F> F symbol(void *Lib, const char *Name) {
 // a pointer.
 constexpr int CudaSuccess = 0;
 constexpr int CudaMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_...
+constexpr int CudaPageableMemoryAccess = 88; // CU_DEVICE_ATTRIBUTE_...
 
 std::vector<GpuFacts> askCuda() {
   std::vector<GpuFacts> Out;
@@ -59,6 +61,10 @@ std::vector<GpuFacts> askCuda() {
       if (Attribute &&
           Attribute(&Units, CudaMultiprocessorCount, Dev) == CudaSuccess)
         F.ComputeUnits = Units;
+      int Pageable = 0;
+      if (Attribute &&
+          Attribute(&Pageable, CudaPageableMemoryAccess, Dev) == CudaSuccess)
+        F.PageableAccess = Pageable != 0;
       // Free memory needs a context: the primary one, which the offload
       // plugin shares.
       void *Ctx = nullptr;
@@ -271,6 +277,22 @@ std::optional<GpuFacts> gpuFacts(const std::vector<unsigned> &Types, int Id,
   if (!Gpus || K < 0 || K >= static_cast<int>(Gpus->size()))
     return std::nullopt;
   return (*Gpus)[K];
+}
+
+std::string sharedMemoryRefusal(const std::vector<int> &Devices,
+                                const std::vector<unsigned> &Types,
+                                const std::vector<GpuFacts> &Cuda,
+                                const std::vector<GpuFacts> &Hsa) {
+  for (int Id : Devices) {
+    std::optional<GpuFacts> F = gpuFacts(Types, Id, Cuda, Hsa);
+    if (F && F->PageableAccess == 0)
+      return "device " + std::to_string(Id) + " (" + deviceTypeName(Types[Id]) +
+             ") cannot read the host's memory, which 'requires "
+             "unified_shared_memory' has every device work on (its driver "
+             "reports no pageable memory access: no HMM or ATS); leave it "
+             "out with HOMP_DEVICES";
+  }
+  return "";
 }
 
 void addGpuMemory(MachineModel &M, const std::vector<unsigned> &Types,

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace homp {
@@ -27,6 +28,10 @@ struct GpuFacts {
   int64_t TotalBytes = -1;
   int64_t FreeBytes = -1;
   int ComputeUnits = -1; ///< streaming multiprocessors, compute units
+  /// 1 when kernels can read the host's ordinary (pageable) memory, as
+  /// 'requires unified_shared_memory' needs (HMM or ATS); 0 when they
+  /// cannot.
+  int PageableAccess = -1;
 };
 
 /// The NVIDIA GPUs in CUDA's order; empty without a CUDA driver.
@@ -60,6 +65,15 @@ int vendorOrdinal(const std::vector<unsigned> &Types, int Id);
 std::optional<GpuFacts> gpuFacts(const std::vector<unsigned> &Types, int Id,
                                  const std::vector<GpuFacts> &Cuda,
                                  const std::vector<GpuFacts> &Hsa);
+
+/// Why a construct under 'requires unified_shared_memory' cannot run on
+/// Devices (whose kernels would read the host's memory in place): the
+/// first GPU among them that its vendor's runtime says cannot read the
+/// host's pageable memory; empty when none.
+std::string sharedMemoryRefusal(const std::vector<int> &Devices,
+                                const std::vector<unsigned> &Types,
+                                const std::vector<GpuFacts> &Cuda,
+                                const std::vector<GpuFacts> &Hsa);
 
 /// Gives each GPU of M whose memory the machine file does not give (memsize)
 /// the memory its vendor's runtime says is free when the program starts

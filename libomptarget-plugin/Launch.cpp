@@ -984,6 +984,10 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
                                                  : ""));
     return nullptr;
   }
+  if (std::string Why = sharedMemoryProblem(D, K->Devices); !Why.empty()) {
+    constructError(Info, Why);
+    return nullptr;
+  }
   std::string Error;
   std::optional<Topology> Topo = constructTopology(
       D, K->Values, static_cast<unsigned>(K->Devices.size()), Error);

@@ -34,6 +34,8 @@ TEST(GpuInfo, ReadsTheCudaDriver) {
   EXPECT_EQ(G[1].TotalBytes, int64_t(2) << 30);
   EXPECT_EQ(G[1].FreeBytes, int64_t(2) << 28);
   EXPECT_EQ(G[1].ComputeUnits, 108);
+  EXPECT_EQ(G[0].PageableAccess, 1);
+  EXPECT_EQ(G[1].PageableAccess, 0);
   // Every context it made current, it made current no more.
   auto Balanced = reinterpret_cast<int (*)()>(
       dlsym(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), "fakeCudaBalanced"));
@@ -65,6 +67,24 @@ TEST(GpuInfo, AnAllocationsOwnerGivesItsDevicesType) {
   EXPECT_EQ(typesOfAllocations({At(0x10), At(0x20)}, Cuda, {}),
             (std::vector<unsigned>{N, C}));
   EXPECT_EQ(typesOfAllocations({At(0x10)}, {}, {}), std::vector<unsigned>{C});
+}
+
+TEST(GpuInfo, SharedMemoryNeedsGpusThatReadTheHostsMemory) {
+  // Devices 0-1 CPU offload devices, 2 and 3 NVIDIA (CUDA 0 and 1), 4 AMD.
+  const unsigned C = abi::TypeCPU, N = abi::TypeNVGPU, A = abi::TypeAMDGPU;
+  std::vector<unsigned> Types = {C, C, N, N, A};
+  std::vector<GpuFacts> Cuda(2), Hsa(1);
+  Cuda[0].PageableAccess = 1;
+  Cuda[1].PageableAccess = 0;
+  EXPECT_EQ(sharedMemoryRefusal({0, 1, 2, 4}, Types, Cuda, Hsa), "")
+      << "the AMD GPU's runtime does not say: it is not refused";
+  std::string Why = sharedMemoryRefusal({0, 3, 2}, Types, Cuda, Hsa);
+  EXPECT_NE(Why.find("device 3 (NVGPU) cannot read the host's memory"),
+            std::string::npos)
+      << Why;
+  EXPECT_NE(Why.find("HOMP_DEVICES"), std::string::npos) << Why;
+  EXPECT_EQ(sharedMemoryRefusal({0, 3}, Types, {}, Hsa), "")
+      << "without the driver's word, nothing is refused";
 }
 
 TEST(GpuInfo, ReadsTheHsaRuntimeForGpuAgentsOnly) {

@@ -13,10 +13,15 @@ int cuDeviceTotalMem_v2(size_t *Bytes, int Dev) {
   return 0;
 }
 int cuDeviceGetAttribute(int *V, int Attribute, int Dev) {
-  if (Attribute != 16) // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-    return 1;
-  *V = Dev == 100 ? 132 : 108;
-  return 0;
+  if (Attribute == 16) { // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    *V = Dev == 100 ? 132 : 108;
+    return 0;
+  }
+  if (Attribute == 88) { // CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
+    *V = Dev == 100 ? 1 : 0;
+    return 0;
+  }
+  return 1;
 }
 static int Current = -1;
 int cuDevicePrimaryCtxRetain(void **Ctx, int Dev) { *Ctx = (void *)(long)Dev; return 0; }
