@@ -21,6 +21,9 @@
 #
 # HOMP_BUNDLE_BENCH_RUNS=K  only the first K runs of each benchmark (0: none)
 # HOMP_BUNDLE_TIMEOUT=S     limit of each step in seconds (default 300)
+# HOMP_BUNDLE_CONFIGS=A,B   only these configurations (all, gpu, cpu)
+# HOMP_BUNDLE_BENCHMARKS=A,B only these benchmarks (none: no benchmark)
+# HOMP_BUNDLE_TESTS=none    no test (the demo and the benchmarks still run)
 #
 # Needs bash 5 and coreutils; loads nothing from outside the bundle but glibc
 # and the GPU driver.
@@ -44,6 +47,9 @@ shift $(($# > 0 ? 1 : 0))
 selected=("$@")
 bench_runs=${HOMP_BUNDLE_BENCH_RUNS:-all}
 step_timeout=${HOMP_BUNDLE_TIMEOUT:-300}
+config_filter=${HOMP_BUNDLE_CONFIGS:-}
+bench_filter=${HOMP_BUNDLE_BENCHMARKS:-}
+test_filter=${HOMP_BUNDLE_TESTS:-}
 
 ((BASH_VERSINFO[0] >= 5)) || die "needs bash 5 or newer (this is $BASH_VERSION)"
 [[ $bench_runs == all || $bench_runs =~ ^[0-9]+$ ]] ||
@@ -53,6 +59,19 @@ step_timeout=${HOMP_BUNDLE_TIMEOUT:-300}
 for name in "${selected[@]}"; do
   [[ -d $bundle/tests/$name ]] || die "no test '$name' in the bundle (see $bundle/tests/)"
 done
+[[ -z $test_filter || $test_filter == none ]] ||
+  die "HOMP_BUNDLE_TESTS can only be 'none' (name tests as arguments), not '$test_filter'"
+for name in ${config_filter//,/ }; do
+  [[ $name == all || $name == gpu || $name == cpu ]] ||
+    die "HOMP_BUNDLE_CONFIGS names an unknown configuration '$name' (all, gpu, cpu)"
+done
+[[ -z $config_filter || -n ${config_filter//,/} ]] || die "HOMP_BUNDLE_CONFIGS names no configuration"
+if [[ $bench_filter != none ]]; then
+  for name in ${bench_filter//,/ }; do
+    [[ -d $bundle/benchmarks/$name ]] ||
+      die "HOMP_BUNDLE_BENCHMARKS names '$name', which is not in the bundle (see $bundle/benchmarks/)"
+  done
+fi
 
 # Tests must not inherit the caller's homp or offload settings (as under lit).
 while IFS= read -r var; do
@@ -173,6 +192,18 @@ if [[ -s $gpus ]]; then
 else
   gpu_line="GPU: absent (no nvidia-smi or /dev/nvidia*, no /dev/kfd)"
   not_run+=("gpu|no GPU on this machine" "cpu|no GPU on this machine (all is CPU only)")
+fi
+if [[ -n $config_filter ]]; then
+  kept=()
+  for config in "${configs[@]}"; do
+    if [[ ,$config_filter, == *,$config,* ]]; then
+      kept+=("$config")
+    else
+      not_run+=("$config|not asked for (HOMP_BUNDLE_CONFIGS=$config_filter)")
+    fi
+  done
+  configs=("${kept[@]}")
+  ((${#configs[@]})) || die "none of HOMP_BUNDLE_CONFIGS=$config_filter can run on this machine"
 fi
 
 # libomptarget 19 dlopens the driver libraries by their unversioned names
@@ -337,6 +368,7 @@ run_benchmark() { # CONFIG NAME
 
 tests=()
 for dir in "$bundle"/tests/*/; do
+  [[ $test_filter == none ]] && break
   name=${dir%/}
   name=${name##*/}
   if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $name "* ]]; then continue; fi
@@ -345,7 +377,11 @@ for dir in "$bundle"/tests/*/; do
 done
 benchmarks=()
 for dir in "$bundle"/benchmarks/*/; do
-  [[ -d $dir ]] && { dir=${dir%/}; benchmarks+=("${dir##*/}"); }
+  [[ -d $dir ]] || continue
+  dir=${dir%/}
+  name=${dir##*/}
+  [[ $bench_filter == none ]] && break
+  [[ -z $bench_filter || ,$bench_filter, == *,$name,* ]] && benchmarks+=("$name")
 done
 
 declare -A config_seconds

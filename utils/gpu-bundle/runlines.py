@@ -28,9 +28,9 @@ from typing import Optional
 
 COMPILERS = ("%hompcc", "%hompcxx")
 # Commands a run step may use besides the test's programs: FileCheck, not and
-# count travel in the bundle, the rest are coreutils, grep and sed.
+# count travel in the bundle, the rest are coreutils, grep, sed and cmp.
 TOOLS = {"FileCheck", "not", "count", "env", "cat", "grep", "sed", "sort",
-         "head", "tail", "wc", "tr", "cut", "uniq", "true", "false"}
+         "head", "tail", "wc", "tr", "cut", "uniq", "true", "false", "rm", "mkdir", "cp", "echo", "cmp"}
 BUNDLED_TOOLS = ("FileCheck", "not", "count")
 # Environment settings whose output depends on the offload plugin, so the
 # expectations written for the x86 devices cannot hold on a GPU.
@@ -218,7 +218,8 @@ def add_run(plan, command):
         if program not in TOOLS:
             raise Unsupported(f"a RUN line runs '{program}', which the bundle does not carry")
         plan.tools.update(t for t in BUNDLED_TOOLS if t in argv)
-    plan.runs.append(substitute(command, {"t": variable("T"), "s": variable("S")}))
+    plan.runs.append(substitute(command, {"t": variable("T"), "s": variable("S"),
+                                          "%": lambda state: "%"}))
 
 
 def plan_test(text):
