@@ -30,6 +30,10 @@
 // RELABELLED: plain: image at {{0x[0-9a-f]+}}: OS/ABI 0x33, ABI version 7, e_flags 0x5a055a, sm_90
 // RUN: %homp_build/bin/homp-cubin-abi "%t dir/plain" && cmp "%t dir/plain" "%t dir/once"
 
+// A command that links nothing (-###) has nothing to relabel.
+// RUN: mkdir "%t dir/none" && cd "%t dir/none" && %hompcc --offload-arch=sm_90 -### %S/../Driver/Inputs/devices.c 2> /dev/null
+// RUN: not ls "%t dir/none/a.out"
+
 // Files without a CUDA image are left alone; a missing one is an error.
 // RUN: %homp_build/bin/homp-cubin-abi --list %s | FileCheck %s --check-prefix=NONE
 // NONE: cubin-abi.c: no CUDA image
