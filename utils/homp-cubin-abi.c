@@ -10,12 +10,15 @@
 // program then sees no GPU. This rewrites each such image's header in place
 // to the old ABI's form (the same SM, 64-bit addresses, unified texture
 // mode), which the CUDA 13 driver loads; nothing else in the file changes.
-// hompcc runs it on every program it links for an NVIDIA GPU. --list only
-// prints each image's header. Exits 1 on a file it cannot read or write.
+// hompcc runs it on every program it links. --list only prints each
+// image's header. Only regular files are read. Exits 1 on a file it cannot
+// read or write (saying why), 2 on a usage error, before touching any file.
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum {
   EmCuda = 190,
@@ -42,9 +45,18 @@ static int isCudaImage(const unsigned char *P, size_t Left) {
 }
 
 static int processFile(const char *Name, int List) {
+  struct stat St;
+  if (stat(Name, &St) != 0) {
+    fprintf(stderr, "homp-cubin-abi: error: cannot read '%s': %s\n", Name, strerror(errno));
+    return 1;
+  }
+  if (!S_ISREG(St.st_mode)) {
+    fprintf(stderr, "homp-cubin-abi: error: '%s' is not a regular file\n", Name);
+    return 1;
+  }
   FILE *F = fopen(Name, "rb");
   if (!F) {
-    fprintf(stderr, "homp-cubin-abi: error: cannot read '%s'\n", Name);
+    fprintf(stderr, "homp-cubin-abi: error: cannot read '%s': %s\n", Name, strerror(errno));
     return 1;
   }
   unsigned char *Data = NULL;
@@ -90,10 +102,13 @@ static int processFile(const char *Name, int List) {
   if (Changed) {
     F = fopen(Name, "r+b");
     int Written = F && fwrite(Data, 1, Size, F) == Size;
-    if (F && fclose(F) != 0)
+    int Error = errno;
+    if (F && fclose(F) != 0 && Written) {
       Written = 0;
+      Error = errno;
+    }
     if (!Written) {
-      fprintf(stderr, "homp-cubin-abi: error: cannot write '%s'\n", Name);
+      fprintf(stderr, "homp-cubin-abi: error: cannot write '%s': %s\n", Name, strerror(Error));
       Status = 1;
     }
   }
@@ -101,14 +116,34 @@ static int processFile(const char *Name, int List) {
   return Status;
 }
 
+static const char Usage[] = "usage: homp-cubin-abi [--list] [--] FILE...\n";
+
 int main(int Argc, char **Argv) {
-  int List = Argc > 1 && strcmp(Argv[1], "--list") == 0;
-  if (Argc < 2 + List) {
-    fprintf(stderr, "usage: homp-cubin-abi [--list] FILE...\n");
+  int List = 0, First = 1;
+  // Options first; every argument is checked before any file is touched.
+  for (; First < Argc && Argv[First][0] == '-' && Argv[First][1]; ++First) {
+    if (strcmp(Argv[First], "--") == 0) {
+      ++First;
+      break;
+    }
+    if (strcmp(Argv[First], "--list") == 0) {
+      List = 1;
+    } else if (strcmp(Argv[First], "--help") == 0 || strcmp(Argv[First], "-h") == 0) {
+      fputs(Usage, stdout);
+      puts("Relabels the CUDA 13 images (cubins) in each FILE for LLVM 19's offload runtime;\n"
+           "--list prints each image's header instead.");
+      return 0;
+    } else {
+      fprintf(stderr, "homp-cubin-abi: error: unknown option '%s'\n%s", Argv[First], Usage);
+      return 2;
+    }
+  }
+  if (First >= Argc) {
+    fputs(Usage, stderr);
     return 2;
   }
   int Status = 0;
-  for (int I = 1 + List; I < Argc; ++I)
+  for (int I = First; I < Argc; ++I)
     Status |= processFile(Argv[I], List);
   return Status;
 }

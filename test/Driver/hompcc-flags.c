@@ -4,6 +4,8 @@
 // RUN: %hompcc -show -c %s | FileCheck %s --check-prefix=COMPILE
 // RUN: %hompcc -show --offload-arch=sm_80 %s | FileCheck %s --check-prefix=NVPTX
 // RUN: %hompcc -show --offload-arch=sm_80,gfx90a,x86_64 %s | FileCheck %s --check-prefix=FAT
+// RUN: %hompcc -show --offload-arch=sm_80 --offload-arch x86_64 %s | FileCheck %s --check-prefix=SPLIT
+// RUN: %hompcc -show --offload-arch sm_80 --offload-arch=gfx90a -c %s | FileCheck %s --check-prefix=SPLIT-GPU
 // RUN: %hompcxx -show %s | FileCheck %s --check-prefix=CXX
 // RUN: not %hompcc -show --offload-arch=sm_80,sm_90,x86_64 %s 2>&1 | FileCheck %s --check-prefix=TWO-NV
 // RUN: %hompcc -show -fplugin=%homp_plugin -fpass-plugin=%homp_pass %s | FileCheck %s --check-prefix=ONCE
@@ -14,8 +16,12 @@
 // NVPTX-NOT: x86_64-pc-linux-gnu
 // NVPTX: --cuda-path=/usr/local/cuda --offload-arch=sm_80
 // FAT: -fopenmp-targets=nvptx64-nvidia-cuda,amdgcn-amd-amdhsa,x86_64-pc-linux-gnu -Xopenmp-target=nvptx64-nvidia-cuda -march=sm_80 -Xopenmp-target=amdgcn-amd-amdhsa -march=gfx90a
+// Several --offload-arch flags are one list, where the first stood.
+// SPLIT: -fopenmp-targets=nvptx64-nvidia-cuda,x86_64-pc-linux-gnu -Xopenmp-target=nvptx64-nvidia-cuda -march=sm_80 {{.*}}hompcc-flags.c
+// SPLIT-NOT: --offload-arch
+// SPLIT-GPU: --offload-arch=sm_80,gfx90a -c {{.*}}hompcc-flags.c
 // CXX: {{.*}}/clang++ -fopenmp
-// TWO-NV: hompcc: error: --offload-arch with x86_64 allows one NVIDIA architecture (sm_80, sm_90)
+// TWO-NV: hompcc: error: --offload-arch with x86_64 allows one NVIDIA architecture (sm_80, sm_90): clang 19 offloads to x86_64 only through -fopenmp-targets, which takes one architecture per GPU; build the GPU architectures without x86_64 (--offload-arch=sm_80,sm_90), or one program per architecture
 // ONCE: -fplugin={{[^ ]*}}/homp.so -fpass-plugin={{[^ ]*}}/homp-pass.so -ffp-contract=off -fopenmp-targets
 // ONCE-NOT: homp.so
 
