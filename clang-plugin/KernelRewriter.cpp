@@ -761,8 +761,16 @@ void Rewriter::describe() {
   deviceValues(Body, Devices, V);
   D.Topo = Topo.T;
   D.Label = LoopLabel;
+  // A reduction variable the kernel also maps tofrom, as OpenMP 4.5 codes
+  // write it ('map(tofrom: s)' with 'reduction(+: s)'), is the reduction's:
+  // libhomp combines the devices' values into it, as without the item.
+  std::vector<std::string> Reduced;
+  for (const Reduction &R : Reductions)
+    Reduced.push_back(PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]));
   for (const MapItem &MI : Items)
-    if (MI.Described) {
+    if (MI.Described &&
+        !(MI.WholeVariable && !MI.Distributed &&
+          MI.A.Map == abi::MapType::ToFrom && is_contained(Reduced, MI.Name))) {
       D.Arrays.push_back(MI.A);
       V.Arrays.push_back(&MI);
     }
@@ -772,11 +780,9 @@ void Rewriter::describe() {
         Code(A.Dependent ? addressOfAny(A.A.Name)
                          : "(long long)(void *)(" + A.A.Name + ")"));
   }
-  for (const Reduction &R : Reductions) {
-    ArrayRef<Token> T = R.OnTarget ? Body : Inner->Toks;
-    std::string Name = PP.getSpelling(T[R.Var]);
-    D.Reductions.push_back({R.Op, Name});
-    V.ReductionVars.push_back(Name);
+  for (size_t R = 0; R < Reductions.size(); ++R) {
+    D.Reductions.push_back({Reductions[R].Op, Reduced[R]});
+    V.ReductionVars.push_back(Reduced[R]);
   }
   D.Operations = Work.Operations;
   D.BodyLoops = Work.Loops;

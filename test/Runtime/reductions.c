@@ -102,6 +102,21 @@ int main(void) {
     total += v[i];
   EXPECT("+ nested", total, sum + 7);
 
+  // The variable mapped tofrom as well, as OpenMP 4.5 codes write it: it
+  // is the reduction's (it once took the region to the host, or stopped it
+  // inside the data region).
+  long mapped = 10;
+#pragma omp target device(DEVS) map(to: v[0:n] dist_data(BLOCK)) map(tofrom: mapped)
+#pragma omp parallel for reduction(+: mapped) dist_iteration(BLOCK)
+  for (int i = 0; i < n; ++i)
+    mapped += v[i];
+  EXPECT("+ mapped tofrom", mapped, sum + 7);
+  double dmapped = 0.5;
+#pragma omp target teams distribute parallel for device(DEVS) map(to: v[0:n] dist_data(BLOCK)) map(dmapped) reduction(+: dmapped)
+  for (int i = 0; i < n; ++i)
+    dmapped += v[i];
+  EXPECT("+ mapped, combined", dmapped, dsum);
+
   }
   puts(failures ? "FAIL" : "PASS");
   return failures != 0;
