@@ -69,19 +69,6 @@ int64_t firstDevice(ConstructInfo &Info, va_list Values) {
   return Device;
 }
 
-/// Before a standard construct (or copy) on device Id: homp's kernels
-/// queued on it that the program did not wait for (asynchronous kernels)
-/// end first, as OpenMP orders a construct after the ones before it.
-void waitForQueued(int64_t Id) {
-  if (!asyncWorkPending())
-    return;
-  if (Id == -1) // OFFLOAD_DEVICE_DEFAULT
-    Id = omp_get_default_device();
-  if (Id < 0 || Id >= omp_get_num_devices())
-    return; // the host, or a device libomptarget reports
-  runOnDevices({static_cast<int>(Id)}, hostDevice(), [](unsigned) {});
-}
-
 /// The data construct behind a handle, or nullptr for a plain device id.
 Instance *dataInstance(int64_t DeviceId) {
   Instance *I = instanceOf(DeviceId);

@@ -6,6 +6,7 @@
 
 #include "Devices.h"
 #include "KernelArgs.h"
+#include "ProxyPool.h"
 #include "Residency.h"
 
 #include "homp/Info.h"
@@ -174,6 +175,17 @@ std::vector<std::optional<unsigned>> DataRunner::claimItems() {
         Claimed[K] = true;
         Found = static_cast<unsigned>(K);
       }
+    // clang 19 passes some sections whose bounds are not constants (a
+    // column 'u[0:n][c:1]') as the contiguous range around them, from the
+    // array's base: the item still, which homp moves element by element.
+    for (int32_t K = 0; K < A.NumArgs && !Found; ++K)
+      if (!Claimed[K] && A.ArgBasePtrs[K] == V.Base &&
+          A.ArgPtrs[K] <= V.first() &&
+          static_cast<const char *>(A.ArgPtrs[K]) + A.ArgSizes[K] >
+              static_cast<const char *>(V.first())) {
+        Claimed[K] = true;
+        Found = static_cast<unsigned>(K);
+      }
     Items.push_back(Found);
   }
   return Items;
@@ -212,6 +224,9 @@ void DataRunner::forward(MapperCall Call) {
   for (int Dev : DI.Devices) {
     if (Dev == Host)
       continue;
+    // Entries may point into arrays homp holds there (libomptarget knows
+    // their parts): the kernels queued on the device go first.
+    waitForQueued(Dev);
     void **NamesP = A.ArgNames ? Names.data() : nullptr;
     void **MappersP = A.ArgMappers ? Mappers.data() : nullptr;
     switch (Call) {
@@ -316,12 +331,11 @@ void DataRunner::report(const char *What, double Seconds) {
         R.Seconds += Seconds;
     Rows.push_back(R);
   }
-  std::string Title = std::string(constructWords(D.Kind)) + " " +
-                      DI.Info->Location + " " + What + ": " +
-                      std::to_string(D.Arrays.size()) + " distributed array" +
-                      (D.Arrays.size() == 1 ? "" : "s") + " on " +
-                      std::to_string(Rows.size()) + " device" +
-                      (Rows.size() == 1 ? "" : "s");
+  std::string Title =
+      std::string(constructWords(D.Kind)) + " " + DI.Info->Location +
+      (*What ? " " : "") + What + ": " + std::to_string(D.Arrays.size()) +
+      " distributed array" + (D.Arrays.size() == 1 ? "" : "s") + " on " +
+      std::to_string(Rows.size()) + " device" + (Rows.size() == 1 ? "" : "s");
   if (DI.Topo.rank() > 1)
     Title += " (topology " + DI.Topo.str() + ")";
   if (D.SharedMemory)

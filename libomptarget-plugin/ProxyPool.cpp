@@ -387,6 +387,16 @@ std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position) {
   return shareCpus(Share[Position], Shares);
 }
 
+void waitForQueued(int64_t Id) {
+  if (!asyncWorkPending())
+    return;
+  if (Id == -1) // OFFLOAD_DEVICE_DEFAULT
+    Id = omp_get_default_device();
+  if (Id < 0 || Id >= omp_get_num_devices())
+    return; // the host, or a device libomptarget reports
+  runOnDevices({static_cast<int>(Id)}, hostDevice(), [](unsigned) {});
+}
+
 bool asyncWorkPending() {
   return AsyncPending.load(std::memory_order_acquire) != 0;
 }

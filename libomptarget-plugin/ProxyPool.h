@@ -93,6 +93,12 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
 /// Whether jobs runOnDevicesAsync queued are still queued or running.
 bool asyncWorkPending();
 
+/// Before a standard construct (or copy) on device Id, or libhomp's own
+/// call into libomptarget for it: homp's kernels queued on it that the
+/// program did not wait for (asynchronous kernels) end first, as OpenMP
+/// orders a construct after the ones before it.
+void waitForQueued(int64_t Id);
+
 /// The CPUs the proxy of Devices[Position] is bound to while it works for a
 /// construct over Devices (HOMP_BIND, CoreShares.h); empty when it is not
 /// bound (binding is off, the device is a GPU or the host, or the process

@@ -18,6 +18,15 @@
 // CHECK: to columns: PASS
 // CHECK: in a helper: PASS
 // CHECK: if(0): PASS
+// One column whose index is known at run time only, fetched and put back
+// right after an asynchronous kernel: clang passes it as the whole array
+// around it, which homp must still take as the column (on one device,
+// libomptarget once copied the whole array, before the kernel ended).
+// RUN: %t 6 5 column | FileCheck %s --check-prefix=COLUMN
+// RUN: env HOMP_DEVICES=2 %t 6 5 column | FileCheck %s --check-prefix=COLUMN
+// RUN: env HOMP_DEVICES=1,3 %t 1 5 column | FileCheck %s --check-prefix=COLUMN
+// COLUMN: one column, column 1: PASS
+// COLUMN: one column, column 4: PASS
 // RUN: not %t 4 4 present 2>&1 | FileCheck %s --check-prefix=PRESENT
 // PRESENT: homp: error: region {{.*}}update-sections.c:{{[0-9]+}}:1: 'target update' of 'w', which is not on the devices (to(present: ...)): no data region or 'target enter data' distributes it
 
@@ -94,10 +103,43 @@ static void helperAndIf(int n, int Present) {
   free(w);
 }
 
+// Column c of every row, fetched, changed on the host and put back.
+static void oneColumn(int n, int m, int c) {
+  double(*u)[m] = malloc(sizeof(double) * n * m);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      u[i][j] = i * 10 + j;
+#pragma omp target data device(*) map(tofrom: u[0:n][0:m] dist_data(BLOCK, *))
+  {
+#pragma omp target device(*)
+#pragma omp parallel for collapse(2)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        u[i][j] *= 2;
+#pragma omp target update device(*) from(u[0:n][c:1])
+    for (int i = 0; i < n; i++)
+      u[i][c] += 1;
+#pragma omp target update device(*) to(u[0:n][c:1])
+  }
+  int Bad = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      Bad += u[i][j] != (i * 10 + j) * 2 + (j == c);
+  char What[64];
+  snprintf(What, sizeof What, "one column, column %d", c);
+  expect(What, Bad);
+  free(u);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3 && argc != 4)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), Bad;
+  if (argc == 4 && argv[3][0] == 'c') {
+    oneColumn(n, m, 1);
+    oneColumn(n, m, m - 1);
+    return failures != 0;
+  }
   if (argc == 4) {
     helperAndIf(n * m, 1);
     return 0;
