@@ -167,12 +167,37 @@ std::optional<Source> Planner::ownerOf(unsigned L) {
       }
     }
   };
+  // A one-loop kernel whose subscript of an array split along one
+  // dimension only cannot be read ('p[i + d]' for an inner 'd' with
+  // variable bounds, 'p[i + W]' for a template's W): the loop follows that
+  // dimension's parts, with their halos, as SPEC's owner computes says,
+  // where splitting it by its own policy would have each device read
+  // another's elements.
+  auto ConsiderUnread = [&](const Distribution &X, const abi::Access *Use) {
+    if (Best || D.Loops.size() != 1 || !Use || Use->Rank != X.Shape.Rank)
+      return;
+    unsigned Split = 0, Dim = 0;
+    for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm)
+      if (X.Split[Dm]) {
+        ++Split;
+        Dim = Dm;
+      }
+    if (Split == 1 && Use->Subs[Dim].Kind == Subscript::Unknown &&
+        kindsMatch(D.Loops[L].Dist, In.LoopBlocks[L], X, Dim))
+      Best = Source{&X, Dim, 0};
+  };
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     if (Items[I])
       Consider(*Items[I], useOf(D.Arrays[I].Name));
   for (size_t I = 0; I < D.Accesses.size(); ++I)
     if (In.AccessResidents[I].Dist)
       Consider(*In.AccessResidents[I].Dist, &D.Accesses[I]);
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (Items[I])
+      ConsiderUnread(*Items[I], useOf(D.Arrays[I].Name));
+  for (size_t I = 0; I < D.Accesses.size(); ++I)
+    if (In.AccessResidents[I].Dist)
+      ConsiderUnread(*In.AccessResidents[I].Dist, &D.Accesses[I]);
   return Best;
 }
 

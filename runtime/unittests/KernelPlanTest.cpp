@@ -1262,6 +1262,31 @@ TEST(KernelPlan, OwnerComputesFollowsAResidentArray) {
   EXPECT_EQ(indicesRun(K, *Plan, 3), range(11, 16));
 }
 
+// 'x[i + d]' with d an inner loop of variable bounds: the plugin cannot
+// read the subscript, and the one loop follows x's parts even so (its own
+// BLOCK split, [0, 4) [4, 8) [8, 12) [12, 16), would have device 10 read
+// x[2..5] beyond its part and halo).
+TEST(KernelPlan, AOneLoopKernelFollowsAnArrayWhoseSubscriptIsUnread) {
+  Distribution X = residentBlock(
+      {10, 11, 12, 13}, {{0, 2}, {2, 10}, {10, 11}, {11, 16}}, {0, 16});
+  Kernel K({upTo(0, 16)}, {Block}, Topology::line(4));
+  K.access("x", {Subscript{}}, false, &X);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 2));
+  EXPECT_EQ(indicesRun(K, *Plan, 1), range(2, 10));
+  EXPECT_EQ(indicesRun(K, *Plan, 2), range(10, 11));
+  EXPECT_EQ(indicesRun(K, *Plan, 3), range(11, 16));
+  // A subscript that can be read leads: y[i] splits the loop by y's parts.
+  Distribution Y = residentBlock({10, 11, 12, 13},
+                                 {{0, 4}, {4, 8}, {8, 12}, {12, 16}}, {0, 16});
+  Kernel Read({upTo(0, 16)}, {Block}, Topology::line(4));
+  Read.access("x", {Subscript{}}, false, &X).access("y", {at()}, true, &Y);
+  std::optional<KernelPlan> ReadPlan = plan(Read);
+  ASSERT_TRUE(ReadPlan);
+  EXPECT_EQ(indicesRun(Read, *ReadPlan, 0), range(0, 4));
+}
+
 // The resident array lists the devices in another order: matched by id.
 TEST(KernelPlan, ResidentPartsAreMatchedByDeviceId) {
   Distribution X =
