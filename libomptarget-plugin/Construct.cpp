@@ -83,6 +83,15 @@ ConstructValues readValues(const ConstructInfo &Info,
     auto Arr = [&]() -> ConstructValues::ArrayValues & {
       return V.Arrays[S.Item];
     };
+    // A block size computed at run time ('CYCLIC(n / p)') that comes out 0
+    // or negative is the program's error, as a literal one is clang's.
+    auto Block = [&](const std::string &Of) {
+      if (X <= 0)
+        constructFatal(Info, "the block size of " + Of + " is " +
+                                 std::to_string(X) +
+                                 " when the region runs; it must be positive");
+      return X;
+    };
     switch (S.Kind) {
     case abi::ValueSlot::DeviceId:
     case abi::ValueSlot::DeviceCount:
@@ -92,7 +101,8 @@ ConstructValues readValues(const ConstructInfo &Info,
       V.TopologyDims[S.Dim] = X;
       break;
     case abi::ValueSlot::LoopBlock:
-      V.LoopBlocks[S.Item] = X;
+      V.LoopBlocks[S.Item] =
+          Block("loop " + std::to_string(S.Item) + "'s distribution");
       break;
     case abi::ValueSlot::ArrayBase:
       Arr().Base = reinterpret_cast<char *>(static_cast<intptr_t>(X));
@@ -111,7 +121,8 @@ ConstructValues readValues(const ConstructInfo &Info,
       Arr().Shape.Extent[S.Dim] = X;
       break;
     case abi::ValueSlot::ArrayBlock:
-      Arr().Blocks[S.Dim] = X;
+      Arr().Blocks[S.Dim] = Block("dimension " + std::to_string(S.Dim) +
+                                  " of '" + D.Arrays[S.Item].Name + "'");
       break;
     case abi::ValueSlot::ArrayDevice:
       Arr().Own.Ids.push_back(X);
@@ -143,7 +154,9 @@ ConstructValues readValues(const ConstructInfo &Info,
       V.DataLoops[S.Item].Nest.Loops[S.Dim].Step = X;
       break;
     case abi::ValueSlot::DataLoopBlock:
-      V.DataLoops[S.Item].Blocks[S.Dim] = X;
+      V.DataLoops[S.Item].Blocks[S.Dim] =
+          Block("loop " + std::to_string(S.Dim) + " of the labelled loop '" +
+                D.DataLoops[S.Item].Label + "'");
       break;
     case abi::ValueSlot::HaloAddress:
       V.HaloAddresses[S.Item] =
