@@ -13,12 +13,18 @@
 #include "KernelArgs.h"
 #include "Launch.h"
 #include "ProxyPool.h"
+#include "Residency.h"
 
 #include "homp/Version.h"
 
 #include <omp.h>
 
 #include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
 
 using namespace homp;
 
@@ -156,6 +162,57 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
                              Args);
 }
 
+namespace {
+
+/// " at FILE:LINE:COL" for a standard construct, from clang's ident_t (its
+/// psource is ";file;function;line;column;;", "unknown" for each without
+/// -g); empty when it tells nothing.
+std::string sourceOf(void *Loc) {
+  struct Ident {
+    int32_t Reserved1, Flags, Reserved2, Reserved3;
+    const char *Source;
+  };
+  const char *Text = Loc ? static_cast<Ident *>(Loc)->Source : nullptr;
+  std::vector<std::string> Fields;
+  for (const char *P = Text ? Text : ""; *P;) {
+    const char *Next = std::strchr(P + 1, ';');
+    if (*P == ';')
+      ++P;
+    Fields.emplace_back(P, Next ? Next : P + std::strlen(P));
+    if (!Next)
+      break;
+    P = Next;
+  }
+  if (Fields.size() < 4 || Fields[0].empty() || Fields[0] == "unknown")
+    return "";
+  return " at " + Fields[0] + ":" + Fields[2] + ":" + Fields[3];
+}
+
+/// A standard 'target update' on one device of an array homp holds on
+/// several: libomptarget moves nothing for a section that reaches past the
+/// device's part, so that is an error rather than silence.
+void checkStandardUpdate(void *Loc, int64_t DeviceId, int32_t N, void **Ptrs,
+                         int64_t *Sizes, int64_t *Types) {
+  if (!anyResident())
+    return;
+  if (DeviceId == -1) // OFFLOAD_DEVICE_DEFAULT
+    DeviceId = omp_get_default_device();
+  for (int32_t K = 0; K < N; ++K) {
+    if (Types[K] & MapNonContig)
+      continue;
+    std::string Why =
+        partialUpdate(static_cast<int>(DeviceId), Ptrs[K], Sizes[K]);
+    if (Why.empty())
+      continue;
+    std::fprintf(stderr, "homp: error: 'target update'%s: %s\n",
+                 sourceOf(Loc).c_str(), Why.c_str());
+    std::fflush(nullptr);
+    std::_Exit(EXIT_FAILURE);
+  }
+}
+
+} // namespace
+
 #define HOMP_DATA_ENTRY(Name, Call, Real)                                      \
   void Name(void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs, \
             int64_t *Sizes, int64_t *Types, void **Names, void **Mappers) {    \
@@ -165,6 +222,8 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
           mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
     if (DeviceId == HostFallback)                                              \
       return;                                                                  \
+    if (Call == MapperCall::Update)                                            \
+      checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
   }
@@ -191,6 +250,8 @@ HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
           mapperArgs(Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers));      \
     if (DeviceId == HostFallback)                                              \
       return;                                                                  \
+    if (Call == MapperCall::Update)                                            \
+      checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \
          DepList, NoAliasNum, NoAliasList);                                    \

@@ -124,6 +124,39 @@ ResidentArray *acquireResidentByBase(const void *Base) {
   return acquireWith([&](ResidentTable &T) { return T.findByBase(Base); });
 }
 
+std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
+  if (!anyResident() || Bytes <= 0)
+    return "";
+  const uintptr_t B = reinterpret_cast<uintptr_t>(Begin),
+                  E = B + static_cast<uintptr_t>(Bytes);
+  std::lock_guard<std::mutex> Lock(TableLock);
+  std::string Why;
+  table().forEach([&](const ResidentArray &A) {
+    if (!Why.empty() || E <= A.hostBegin() || A.hostEnd() <= B)
+      return;
+    for (size_t P = 0; P < A.Dist.Devices.size(); ++P) {
+      if (A.Dist.Devices[P] != Device)
+        continue;
+      const int64_t Elem = A.Dist.Shape.ElementSize;
+      const uintptr_t Base = reinterpret_cast<uintptr_t>(A.HostBase);
+      const uintptr_t PartBegin = Base + A.Spans[P].Begin * Elem,
+                      PartEnd = Base + A.Spans[P].End * Elem;
+      if (A.Associated[P] && PartBegin <= B && E <= PartEnd)
+        return;
+      Why = "device " + std::to_string(Device) + " holds only its part of '" +
+            A.Name + "' (elements " + A.Dist.Owned[P].str() +
+            ", distributed by " + A.Where +
+            "), and libomptarget moves nothing for a section it "
+            "does not hold whole: name the part, or give the update a "
+            "device list (device(" +
+            std::to_string(Device) +
+            ":1)), which moves each listed device's part";
+      return;
+    }
+  });
+  return Why;
+}
+
 namespace {
 
 void freeAll(ResidentArray &A) {

@@ -62,6 +62,13 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
 /// The error for an item whose 'present' modifier finds no resident array.
 std::string notPresent(const std::string &Name);
 
+/// Why a standard (single-device) 'target update' on Device of the host
+/// bytes [Begin, Begin + Bytes) would silently move nothing: they overlap
+/// an array homp holds on Device but reach past the part libomptarget knows
+/// there (libomptarget skips a section that is not wholly present). Empty
+/// when there is no such array.
+std::string partialUpdate(int Device, const void *Begin, int64_t Bytes);
+
 /// Drops a reference to A. At the last one (or with Force) copies each
 /// device's owned part out when CopyOut, frees the storage and forgets A.
 /// Returns false with Error when a copy fails.
