@@ -654,6 +654,14 @@ static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
     return false;
   }
   std::optional<int64_t> W = I < End ? integerLiteral(Toks[I]) : std::nullopt;
+  if (!W && I < End &&
+      (!identifierName(Toks[I]).empty() || Toks[I].is(tok::l_paren))) {
+    // 'halo(w)', 'halo(W)' in a template, 'halo((2))', 'halo(w + 1)'.
+    StringRef Name = identifierName(Toks[I]);
+    Diags.report(Toks[I].getLocation(), Diag::HaloWidthNotLiteral)
+        << (Name.empty() ? StringRef("(") : Name);
+    return false;
+  }
   if (!W) {
     Diags.report(Toks[std::min(I, End - 1)].getLocation(), Diag::BadHalo);
     return false;

@@ -101,8 +101,16 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) topology(gird))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
-  // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge', 'left:right' or 'left[:edge] right[:edge]'}}
+  // expected-error@+1 {{homp: a halo width must be an integer literal (such as 'halo(2,)'), not 'one': the widths are part of the region's description, fixed when it compiles}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(one))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo width must be an integer literal (such as 'halo(2,)'), not '('}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo((2)))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo; expected per dimension nothing, 'width', 'width:edge', 'left:right' or 'left[:edge] right[:edge]'}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1 2 3))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
   // expected-error@+1 {{homp: a halo width must not be negative}}
