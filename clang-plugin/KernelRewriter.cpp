@@ -143,6 +143,10 @@ private:
   // The inner loop directive (split form), as indices into Stmt.
   std::optional<Directive> Inner;
   unsigned InnerBegin = 0, InnerEnd = 0; ///< annotation tokens included
+  /// A 'teams' directive of its own between the target and the loop
+  /// directive ('target', 'teams', 'distribute parallel for'), kept as
+  /// written; TeamsEnd == TeamsBegin without one.
+  unsigned TeamsBegin = 0, TeamsEnd = 0;
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
   std::vector<AccessInfo> Accesses;
@@ -478,12 +482,39 @@ bool Rewriter::statement() {
       ++B;
       --E;
     }
-    if (B < E && Stmt[B].is(tok::annot_pragma_openmp)) {
-      unsigned End = B;
+    auto PragmaEnd = [&](unsigned At) {
+      unsigned End = At;
       while (End < E && Stmt[End].isNot(tok::annot_pragma_openmp_end))
         ++End;
+      return End;
+    };
+    if (B < E && Stmt[B].is(tok::annot_pragma_openmp)) {
+      unsigned End = PragmaEnd(B);
       if (End == E)
         return Fail(B);
+      // 'teams' alone, with a loop directive right after it: OpenMP's
+      // teams, kept as written ('target', 'teams', 'distribute ...').
+      std::optional<Directive> Teams =
+          parseDirective(Stmt.slice(B + 1, End - B - 1));
+      if (Teams && Teams->Words.size() == 1 &&
+          Teams->Words[0].Name == "teams" && End + 1 < E &&
+          Stmt[End + 1].is(tok::annot_pragma_openmp)) {
+        for (const Clause &C : Teams->Clauses)
+          if (isHompClauseName(C.Name) ||
+              llvm::omp::getOpenMPClauseKind(C.Name) ==
+                  llvm::omp::OMPC_unknown) {
+            Diags.report(Teams->Toks[C.All.Begin].getLocation(),
+                         Diag::TeamsClause)
+                << C.Name;
+            return false;
+          }
+        TeamsBegin = B;
+        TeamsEnd = End + 1;
+        B = End + 1;
+        End = PragmaEnd(B);
+        if (End == E)
+          return Fail(B);
+      }
       if (!innerDirective(B, End + 1))
         return false;
       B = End + 1;
@@ -918,6 +949,9 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
 
 /// Whether the inner loop directive is OpenMP's distribute construct.
 bool Rewriter::innerDistributesOverTeams() const {
+  if (TeamsEnd > TeamsBegin && !Inner->Words.empty() &&
+      Inner->Words[0].Name == "distribute")
+    return true;
   for (size_t I = 1; I < Inner->Words.size(); ++I)
     if (Inner->Words[I].Name == "distribute" &&
         Inner->Words[I - 1].Name == "teams")
@@ -1017,6 +1051,7 @@ std::optional<TokenVector> Rewriter::run() {
   if (Braced)
     code("{", Stmt.front().getLocation());
   if (Inner) {
+    toks(Stmt, {TeamsBegin, TeamsEnd});
     Out.push_back(Stmt[InnerBegin]);
     for (const Word &W : Inner->Words) {
       bool Homp = W.Name == "distribute" && W.Index > 0 &&

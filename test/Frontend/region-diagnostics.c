@@ -53,6 +53,21 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_iteration(BLOCK) dist_schedule(target: BLOCK)
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // A 'teams' directive of its own between the target and the loop
+  // directive is OpenMP's; homp's clauses do not go on it.
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'dist_iteration' cannot be a clause of the 'teams' directive of a distributed region: homp's clauses go on the target or the loop directive}}
+#pragma omp teams dist_iteration(BLOCK)
+#pragma omp distribute parallel for
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+#pragma omp teams
+  { // expected-note {{unexpected statement in the region}}
+    y[0] = 1;
+  }
+
   // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
   {

@@ -1,0 +1,56 @@
+// The construct written as three directives, 'target', 'teams' and
+// 'distribute parallel for' (OpenMP's split form of 'target teams
+// distribute parallel for'): distributed as the combined one is, with the
+// teams directive's own clauses kept, a reduction and a 2-D collapse.
+// Checked against sequential code.
+// RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
+// RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 17]]:1: 1001 iterations on 4 devices
+// CHECK: axpy: PASS
+// CHECK: sum: PASS
+// CHECK: collapse: PASS
+
+#include <stdio.h>
+
+#ifndef DEVS
+#define DEVS *
+#endif
+
+enum { N = 1001, R = 13, C = 17 };
+static double x[N], y[N], m[R][C];
+
+int main(void) {
+  for (int i = 0; i < N; i++)
+    x[i] = i, y[i] = 1;
+#pragma omp target device(DEVS) map(to: x[0:N] dist_data(BLOCK)) map(tofrom: y[0:N] dist_data(BLOCK))
+#pragma omp teams num_teams(2) thread_limit(4)
+#pragma omp distribute parallel for
+  for (int i = 0; i < N; i++)
+    y[i] += 2 * x[i];
+  int bad = 0;
+  for (int i = 0; i < N; i++)
+    bad += y[i] != 1 + 2.0 * i;
+  printf("axpy: %s\n", bad ? "FAIL" : "PASS");
+
+  double s = 0.5;
+#pragma omp target device(DEVS) map(to: x[0:N] dist_data(BLOCK))
+#pragma omp teams
+#pragma omp distribute parallel for reduction(+: s) dist_iteration(BLOCK)
+  for (int i = 0; i < N; i++)
+    s += x[i];
+  printf("sum: %s\n", s == 0.5 + (N - 1) * N / 2.0 ? "PASS" : "FAIL");
+
+#pragma omp target device(DEVS) map(from: m[0:R][0:C] dist_data(BLOCK, *))
+#pragma omp teams
+#pragma omp distribute parallel for collapse(2)
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++)
+      m[i][j] = i * 100 + j;
+  bad = 0;
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++)
+      bad += m[i][j] != i * 100 + j;
+  printf("collapse: %s\n", bad ? "FAIL" : "PASS");
+  return 0;
+}
