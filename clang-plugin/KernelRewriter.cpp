@@ -103,6 +103,7 @@ private:
   void emitTargetDirective();
   void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
   bool innerDistributesOverTeams() const;
+  bool qualifiedUses();
   void emitLoop(unsigned Level);
   /// The header of loop Level with its bounds (and step) from the chunk.
   void emitChunkHeader(unsigned Level, const std::string &Field);
@@ -550,6 +551,49 @@ bool Rewriter::statement() {
   if (!scanStatement(Src, Probe, Why) || Outer.Body.Begin + Src.consumed() != E)
     return Fail(Outer.Body.Begin + Src.consumed());
   Outer.Body.End = E;
+  return true;
+}
+
+/// A distributed array the loop names through 'this->' or a qualifier
+/// ('::a', 'ns::a') would bypass what homp does for the plain name (the
+/// device's part, the footprint check): refused.
+bool Rewriter::qualifiedUses() {
+  auto Distributed = [&](const Token &T) {
+    StringRef Name = identifierName(T);
+    if (Name.empty())
+      return false;
+    if (RC.Around.distributes(Name))
+      return true;
+    return any_of(Items, [&](const MapItem &MI) {
+      return MI.Distributed && MI.Name == Name;
+    });
+  };
+  unsigned Begin = Nest.front().For;
+  for (unsigned I = Begin; I + 1 < Stmt.size(); ++I) {
+    std::string Via;
+    unsigned NameAt = I + 1;
+    if (Stmt[I].is(tok::kw_this) && Stmt[I + 1].is(tok::arrow) &&
+        I + 2 < Stmt.size()) {
+      Via = "this->";
+      NameAt = I + 2;
+    } else if (Stmt[I].is(tok::coloncolon)) {
+      Via = "::";
+      // 'ns::a': the qualifier as written.
+      if (I > Begin && Stmt[I - 1].is(tok::identifier) &&
+          !(I > Begin + 1 && Stmt[I - 2].is(tok::coloncolon)))
+        Via = identifierName(Stmt[I - 1]).str() + "::";
+    } else {
+      continue;
+    }
+    if (NameAt < Stmt.size() && Distributed(Stmt[NameAt]) &&
+        !(NameAt + 1 < Stmt.size() && Stmt[NameAt + 1].is(tok::coloncolon))) {
+      Diags.report(
+          Stmt[Via == "this->" || Via == "::" ? I : I - 1].getLocation(),
+          Diag::QualifiedDistributedUse)
+          << Via << identifierName(Stmt[NameAt]);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -1038,7 +1082,7 @@ std::optional<TokenVector> Rewriter::run() {
         << "this directive with homp extensions";
     return std::nullopt;
   }
-  if (!targetClauses() || !statement() || !loopPolicies())
+  if (!targetClauses() || !statement() || !qualifiedUses() || !loopPolicies())
     return std::nullopt;
   accesses();
   implicitLoops();

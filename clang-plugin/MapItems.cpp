@@ -147,6 +147,15 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
     std::string Spelled;
     for (unsigned I = E.Begin; I < E.End; ++I)
       Spelled += PP.getSpelling(Toks[I]);
+    if (!Simple && !E.empty() &&
+        (Toks[E.Begin].is(tok::coloncolon) ||
+         (E.size() > 1 && Toks[E.Begin + 1].is(tok::coloncolon)))) {
+      Diags.report(MI.Loc, Diag::NotSupportedYet)
+          << ("distributing '" + Spelled +
+              "' (a qualified name; distribute a pointer or reference to it "
+              "with a plain name, 'double *a = ns::a;')");
+      return false;
+    }
     if (!Simple && !E.empty() && Toks[E.Begin].is(tok::identifier) &&
         E.size() > 1 && Toks[E.Begin + 1].isOneOf(tok::period, tok::arrow)) {
       Diags.report(MI.Loc, Diag::NotSupportedYet)
