@@ -139,6 +139,9 @@ long long __homp_data_distributed(const char *Descriptor, ...) {
 /// distributed on devices (with or without the homp pass: without it,
 /// nothing is, and there is nothing to do).
 void __homp_halo(const char *Descriptor, ...) {
+  // Collective: the program's 'nowait' kernels before it (target tasks,
+  // perhaps not started yet) write the arrays first (SPEC section 5).
+  waitForChildTasks();
   const ConstructInfo &Info = constructInfo(Descriptor);
   va_list Values;
   va_start(Values, Descriptor);

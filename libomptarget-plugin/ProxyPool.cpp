@@ -387,6 +387,10 @@ std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position) {
   return shareCpus(Share[Position], Shares);
 }
 
+void waitForChildTasks() {
+#pragma omp taskwait
+}
+
 void waitForQueued(int64_t Id) {
   if (!asyncWorkPending())
     return;

@@ -99,6 +99,10 @@ bool asyncWorkPending();
 /// orders a construct after the ones before it.
 void waitForQueued(int64_t Id);
 
+/// The tasks the calling task created end first, as at '#pragma omp
+/// taskwait': the 'nowait' target tasks before a collective halo update.
+void waitForChildTasks();
+
 /// The CPUs the proxy of Devices[Position] is bound to while it works for a
 /// construct over Devices (HOMP_BIND, CoreShares.h); empty when it is not
 /// bound (binding is off, the device is a GPU or the host, or the process
