@@ -12,18 +12,19 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -528,6 +529,22 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
 }
 
 double emulationFactor(int Device) {
+  // A device that does not exist is the setting's mistake (a typo, or a
+  // machine with fewer devices): said once, as for other bad values.
+  static std::once_flag Checked;
+  std::call_once(Checked, [] {
+    int N = deviceEnvironment().NumDevices;
+    for (const Emulation &E : settings().Emulate)
+      if (E.Device >= N) {
+        std::fprintf(stderr,
+                     "homp: error: HOMP_EMULATE names device %d, but there "
+                     "are %d offload devices (ids 0 to %d; 'host' for the "
+                     "host)\n",
+                     E.Device, N, N - 1);
+        std::fflush(nullptr);
+        std::_Exit(EXIT_FAILURE);
+      }
+  });
   int Host = hostDevice();
   for (const Emulation &E : settings().Emulate)
     if (E.Device == Device || (E.Device == -1 && Device == Host))

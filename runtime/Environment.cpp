@@ -134,16 +134,18 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       return std::nullopt;
     S.Faults = std::move(*F);
   }
-  // HOMP's own name for the schedule comes second.
+  // HOMP's own name for the schedule comes second, but is checked too.
   for (const char *Name : {"HOMP_SCHEDULE", "LOOP_DIST_POLICY"}) {
     const char *V = GetEnv(Name);
-    if (!V || S.Schedule)
+    if (!V)
       continue;
-    S.Schedule = parseSchedule(V, Error);
-    if (!S.Schedule) {
+    std::optional<ScheduleSetting> Read = parseSchedule(V, Error);
+    if (!Read) {
       Error = std::string(Name) + "='" + V + "' is not valid; " + Error;
       return std::nullopt;
     }
+    if (!S.Schedule)
+      S.Schedule = Read;
   }
   if (const char *V = GetEnv("HOMP_CUTOFF")) {
     std::optional<abi::Cutoff> C = parseCutoffText(V);

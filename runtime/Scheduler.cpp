@@ -94,6 +94,24 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
       return std::nullopt;
     S.Cut = *C;
   }
+  // As the clauses: a chunk or sample only where the kind takes one, a
+  // cutoff only where shares are predicted (not dropped silently).
+  bool TakesAmount = !S.Block && (S.Kind == abi::SchedKind::Dynamic ||
+                                  S.Kind == abi::SchedKind::Guided ||
+                                  S.Kind == abi::SchedKind::Profile ||
+                                  S.Kind == abi::SchedKind::ModelProfile);
+  if (Parts.size() > 1 && S.Chunk.given() && !TakesAmount) {
+    Error = Parts[0] + " takes no chunk or sample size";
+    return std::nullopt;
+  }
+  bool TakesCutoff = !S.Block && S.Kind != abi::SchedKind::Dynamic &&
+                     S.Kind != abi::SchedKind::Guided;
+  if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff) {
+    Error = "a cutoff applies to AUTO and the model and profile kinds, not "
+            "to " +
+            Parts[0];
+    return std::nullopt;
+  }
   Error.clear();
   return S;
 }
@@ -123,6 +141,14 @@ std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
     if (!abi::parseReal(trim(Item.substr(Colon + 1)), E.Factor) || E.Factor < 1 ||
         E.Factor > 1e6)
       return std::nullopt;
+    for (const Emulation &Before : Out)
+      if (Before.Device == E.Device) {
+        Error = "'" + Item + "' names " +
+                (E.Device < 0 ? std::string("the host")
+                              : "device " + std::to_string(E.Device)) +
+                " a second time; give each device one factor";
+        return std::nullopt;
+      }
     Out.push_back(E);
   }
   Error.clear();

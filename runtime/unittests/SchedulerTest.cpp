@@ -120,6 +120,30 @@ TEST(ScheduleSetting, BadFormsAreRefused) {
   }
 }
 
+// As the clauses: no chunk on kinds that take none, no cutoff on kinds that
+// predict no shares; they were dropped silently.
+TEST(ScheduleSetting, FieldsTheKindDoesNotTakeAreRefused) {
+  for (const char *Bad : {"SCHED_STATIC,5", "BLOCK,64", "MODEL_1_AUTO,5",
+                          "MODEL_2_AUTO,2%", "AUTO,3"}) {
+    std::string Error;
+    EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
+    EXPECT_NE(Error.find("takes no chunk or sample size"), std::string::npos)
+        << Error;
+  }
+  for (const char *Bad :
+       {"BLOCK,,0.5", "SCHED_DYNAMIC,,0.5", "SCHED_GUIDED,4,auto"}) {
+    std::string Error;
+    EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
+    EXPECT_NE(Error.find("a cutoff applies to AUTO and the model and profile "
+                         "kinds"),
+              std::string::npos)
+        << Error;
+  }
+  std::string Error;
+  EXPECT_TRUE(parseSchedule("BLOCK,-1", Error)) << Error;
+  EXPECT_TRUE(parseSchedule("SCHED_PROFILE_AUTO,5%,0.1", Error)) << Error;
+}
+
 TEST(Cutoff, RatiosPercentagesAndAuto) {
   EXPECT_DOUBLE_EQ(parseCutoffText("0.2")->Value, 0.2);
   EXPECT_DOUBLE_EQ(parseCutoffText("20%")->Value, 0.2);
@@ -150,6 +174,11 @@ TEST(Emulate, DevicesAndFactors) {
   EXPECT_EQ((*E)[2].Factor, 1.5);
   for (const char *Bad : {"0", "0:0.5", "x:2", "-1:2", "0:", ":2", "0:2,", "0:inf"})
     EXPECT_FALSE(parseEmulate(Bad, Error)) << Bad;
+  // One factor per device: a second one was dropped silently.
+  EXPECT_FALSE(parseEmulate("0:50,0:2", Error));
+  EXPECT_EQ(Error, "'0:2' names device 0 a second time; give each device one "
+                   "factor");
+  EXPECT_FALSE(parseEmulate("host:2,host:3", Error));
 }
 
 TEST(Environment, SchedulingVariablesNameThemselves) {
@@ -167,6 +196,11 @@ TEST(Environment, SchedulingVariablesNameThemselves) {
   Env["HOMP_SCHEDULE"] = "MODEL_2_AUTO";
   S = readSettings(Get, Error);
   EXPECT_EQ(S->Schedule->Kind, SchedKind::Model2);
+  // ... and a bad LOOP_DIST_POLICY beside it is still an error.
+  Env["LOOP_DIST_POLICY"] = "garbage";
+  EXPECT_FALSE(readSettings(Get, Error));
+  EXPECT_EQ(Error.rfind("LOOP_DIST_POLICY='garbage' is not valid", 0), 0u)
+      << Error;
 
   for (const char *Name : {"HOMP_SCHEDULE", "LOOP_DIST_POLICY", "HOMP_CUTOFF",
                            "HOMP_EMULATE"}) {
