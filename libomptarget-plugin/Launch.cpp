@@ -1056,8 +1056,17 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   unsigned Bad;
   K->Nest.computeTrips(Bad);
   if (K->Sched && K->Plan->ScheduledLoop < 0) {
-    K->NotScheduled = "the AUTO loop keeps the split of its data region or "
-                      "follows its arrays' (owner computes)";
+    // Resident data never moves: the loop's own kind gives way.
+    std::string Kind = K->Sched->ChoseAuto || K->Sched->Block
+                           ? std::string("AUTO")
+                           : abi::schedKindSpelling(K->Sched->Kind);
+    K->NotScheduled =
+        !D.Label.empty()
+            ? "the " + Kind + " loop '" + D.Label +
+                  "' keeps the split its data region gave it"
+            : "the " + Kind +
+                  " loop follows the parts of the arrays it uses (owner "
+                  "computes)";
     K->Sched.reset();
   }
   return K.release();

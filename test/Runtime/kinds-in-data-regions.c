@@ -1,0 +1,49 @@
+// A loop with a scheduler kind of its own inside a data region whose
+// arrays stay on the devices follows their split (resident data never
+// moves), and HOMP_INFO says which split, naming the kind as written: the
+// one its data region gave the labelled loop, or the parts of the arrays it
+// uses (owner computes). It once called every such loop "the AUTO loop".
+// RUN: %hompcc -O2 %s -o %t && %t | FileCheck %s
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// CHECK: labelled: PASS
+// CHECK: owner computes: PASS
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on 5 devices; the SCHED_DYNAMIC loop 'loop1' keeps the split its data region gave it in
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on 4 devices; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes) in
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 1000;
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  for (int i = 0; i < n; ++i)
+    x[i] = i, y[i] = 1;
+#pragma omp parallel target data device(*, host) map(to: x[0:n] partition([ALIGN(loop1)])) \
+    map(tofrom: y[0:n] partition([ALIGN(loop1)]))
+  {
+#pragma omp parallel target device(*, host)
+#pragma omp parallel for distribute dist_schedule(target: [SCHED_DYNAMIC(3)])
+  loop1:
+    for (int i = 0; i < n; ++i)
+      y[i] += 2.0 * x[i];
+  }
+  long bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += y[i] != 1 + 2.0 * i;
+  printf("labelled: %s\n", bad ? "FAIL" : "PASS");
+
+#pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  {
+#pragma omp target device(*)
+#pragma omp parallel for dist_schedule(target: SCHED_GUIDED(2))
+    for (int i = 0; i < n; ++i)
+      y[i] -= 2.0 * i;
+  }
+  bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += y[i] != 1;
+  printf("owner computes: %s\n", bad ? "FAIL" : "PASS");
+  free(x);
+  free(y);
+  return 0;
+}
