@@ -495,6 +495,7 @@ Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
   DI->Values = readValues(Info, Values);
   if (!DI->Values.IfTrue) {
     refuseHostFallback(Info, "its 'if' clause is false");
+    constructNote(Info, "its 'if' clause is false: it runs on the host");
     return nullptr;
   }
   DI->Devices = selectDevices(Info.Desc, DI->Values);

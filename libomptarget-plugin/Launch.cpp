@@ -962,6 +962,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   K->Values = readValues(Info, K->RawValues);
   if (!K->Values.IfTrue) {
     refuseHostFallback(Info, "its 'if' clause is false");
+    constructNote(Info, "its 'if' clause is false: it runs on the host");
     return nullptr;
   }
   for (size_t I = 0; I < D.Reductions.size(); ++I) {

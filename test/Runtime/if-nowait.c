@@ -1,5 +1,5 @@
-// if(target: ...) false runs the region on the host; nowait regions run as
-// target tasks and complete at the taskwait; depend orders them.
+// if(target: ...) false runs the region on the host (HOMP_INFO says so);
+// nowait regions run as target tasks, done at the taskwait; depend orders them.
 // RUN: %hompcc -O2 %s -o %t && env HOMP_INFO=1 %t 2>&1 | FileCheck %s
 
 #include <stdio.h>
@@ -12,6 +12,7 @@ int main(void) {
     map(tofrom: a[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)
     a[i] = i;
+  // CHECK: homp: region {{.*}}if-nowait.c:11:1: its 'if' clause is false: it runs on the host
   // CHECK-NOT: homp: region {{.*}}if-nowait.c:11:1
 
   // CHECK-DAG: homp: region {{.*}}if-nowait.c:[[@LINE+1]]:1: 1000 iterations on 4 devices
