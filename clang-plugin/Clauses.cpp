@@ -346,7 +346,18 @@ std::optional<abi::Cutoff> parseCutoff(ArrayRef<Token> Toks, TokenRange R) {
   if (Value.size() == 1 && integerLiteral(Toks[Value.Begin]) == 0)
     return C; // 0: no device is cut
   std::optional<std::pair<int64_t, int64_t>> V = rationalConstant(Toks, Value);
-  if (!V || V->first >= (Percent ? 100 : 1) * V->second)
+  if (!V) {
+    // Other spellings of one number ('1e-1'), read as HOMP_CUTOFF reads them.
+    double X;
+    const Token &T = Toks[Value.Begin];
+    if (Value.size() != 1 || T.isNot(tok::numeric_constant) ||
+        !abi::parseReal(std::string(T.getLiteralData(), T.getLength()), X) ||
+        X < 0 || X >= (Percent ? 100 : 1))
+      return std::nullopt;
+    C.Value = Percent ? X / 100 : X;
+    return C;
+  }
+  if (V->first >= (Percent ? 100 : 1) * V->second)
     return std::nullopt;
   C.Value = static_cast<double>(V->first) /
             (static_cast<double>(V->second) * (Percent ? 100 : 1));

@@ -218,7 +218,7 @@ bool Rewriter::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
 
 bool Rewriter::cutoffClause(ArrayRef<Token> Toks, const Clause &C) {
   if (Cut) {
-    Diags.report(Toks[C.All.Begin].getLocation(), Diag::BadCutoff);
+    Diags.report(Toks[C.All.Begin].getLocation(), Diag::TwoClauses) << "cutoff";
     return false;
   }
   std::optional<abi::Cutoff> V =

@@ -79,6 +79,22 @@ void bad(double *y, int n) {
 
   // expected-error@+1 {{homp: malformed cutoff}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(fast)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // A number as HOMP_CUTOFF reads it is accepted ('1e-1', '5e0%'); out of
+  // range it is not.
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(1e-1)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(5e0%)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+  // expected-error@+1 {{homp: malformed cutoff}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: AUTO) cutoff(2e0)
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // Twice on the loop directive of the split form.
+#pragma omp parallel target device(*) map(tofrom: y[0:n] partition([ALIGN(loop)]))
+  // expected-error@+1 {{homp: the 'cutoff' clause is given twice}}
+#pragma omp parallel for distribute dist_schedule(target: [MODEL_1_AUTO]) cutoff(0.2) cutoff(0.3)
   for (int i = 0; i < n; ++i) y[i] += 1;
 
   // expected-error@+1 {{homp: the 'cutoff' clause is given twice}}
