@@ -28,6 +28,7 @@
 #include <thread>
 #include <tuple>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace homp {
@@ -89,11 +90,17 @@ SavedFile &savedFile() {
     if (access(Path.c_str(), F_OK) != 0 && errno == ENOENT) {
       F->Write = true; // the first run
     } else {
+      struct stat St;
+      bool Directory = stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
       std::ifstream In(Path);
       std::stringstream Text;
-      Text << In.rdbuf();
-      std::string Error;
-      if (!In || !readProfiles(Text.str(), F->Profiles, Error)) {
+      if (!Directory)
+        Text << In.rdbuf();
+      std::string Error =
+          Directory ? "is a directory; name a file in it, where AUTO's "
+                      "profiles can be saved"
+                    : "";
+      if (Directory || !In || !readProfiles(Text.str(), F->Profiles, Error)) {
         if (Error.empty())
           Error = std::string("cannot be read: ") + std::strerror(errno);
         std::fprintf(stderr,

@@ -30,6 +30,11 @@ std::vector<std::string> deviceTypeNames(const DeviceEnvironment &Env) {
 }
 
 bool readFile(const std::string &Path, std::string &Text) {
+  struct stat St;
+  if (stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode)) {
+    errno = EISDIR; // an ifstream opens a directory and reads nothing
+    return false;
+  }
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     return false;

@@ -13,6 +13,12 @@
 // RUN: env HOMP_PROFILES=%t.bad %t 2>&1 | FileCheck %s --check-prefix=BAD -DFILE=%t.bad
 // RUN: cmp %t.bad %t.copy
 // RUN: env HOMP_PROFILES=%t.missing/dir/p %t 2>&1 | FileCheck %s --check-prefix=UNWRITABLE -DFILE=%t.missing/dir/p
+// A directory, for profiles or for a machine file, is said to be one.
+// RUN: rm -rf %t.dir && mkdir %t.dir && env HOMP_PROFILES=%t.dir %t 2>&1 | FileCheck %s --check-prefix=DIR -DFILE=%t.dir
+// DIR: homp: warning: HOMP_PROFILES='[[FILE]]': is a directory; name a file in it, where AUTO's profiles can be saved
+// DIR: PASS
+// RUN: not env HOMP_MACHINE=%t.dir %t 2>&1 | FileCheck %s --check-prefix=MACHINE-DIR -DFILE=%t.dir
+// MACHINE-DIR: homp: error: HOMP_MACHINE='[[FILE]]': [[FILE]]: cannot be read: Is a directory
 // RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
 // FIRST: iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
 // FIRST: PASS
