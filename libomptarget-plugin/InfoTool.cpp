@@ -23,9 +23,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace homp {
@@ -89,6 +93,24 @@ std::string check(const char *Name) {
         return std::string(Asked) == Name ? std::getenv(Name) : nullptr;
       },
       Error);
+  // The trace file is created by the program's first event; say now what
+  // would stop it then, without creating it.
+  const char *Trace = std::getenv("HOMP_TRACE");
+  if (Error.empty() && std::string(Name) == "HOMP_TRACE" && Trace && *Trace) {
+    std::string Path = Trace;
+    struct stat St;
+    std::string Dir =
+        Path.find('/') == std::string::npos
+            ? "."
+            : Path.substr(0, std::max<size_t>(Path.rfind('/'), 1));
+    if (stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
+      Error = "HOMP_TRACE='" + Path +
+              "' is a directory; expected the path "
+              "of a file to create";
+    else if (access(Dir.c_str(), W_OK | X_OK) != 0)
+      Error = "HOMP_TRACE='" + Path + "' cannot be written (" + Dir + ": " +
+              std::strerror(errno) + "); expected the path of a file to create";
+  }
   return Error;
 }
 
