@@ -540,17 +540,13 @@ double emulationFactor(int Device) {
   // machine with fewer devices): said once, as for other bad values.
   static std::once_flag Checked;
   std::call_once(Checked, [] {
-    int N = deviceEnvironment().NumDevices;
-    for (const Emulation &E : settings().Emulate)
-      if (E.Device >= N) {
-        std::fprintf(stderr,
-                     "homp: error: HOMP_EMULATE names device %d, but there "
-                     "are %d offload devices (ids 0 to %d; 'host' for the "
-                     "host)\n",
-                     E.Device, N, N - 1);
-        std::fflush(nullptr);
-        std::_Exit(EXIT_FAILURE);
-      }
+    std::string Why = emulatedDevicesProblem(settings().Emulate,
+                                             deviceEnvironment().NumDevices);
+    if (!Why.empty()) {
+      std::fprintf(stderr, "homp: error: %s\n", Why.c_str());
+      std::fflush(nullptr);
+      std::_Exit(EXIT_FAILURE);
+    }
   });
   int Host = hostDevice();
   for (const Emulation &E : settings().Emulate)

@@ -17,6 +17,7 @@
 #include "homp/Environment.h"
 #include "homp/Halo.h"
 #include "homp/HostMemory.h"
+#include "homp/Scheduler.h"
 #include "homp/Trace.h"
 #include "homp/Version.h"
 
@@ -110,6 +111,19 @@ std::string check(const char *Name) {
     else if (access(Dir.c_str(), W_OK | X_OK) != 0)
       Error = "HOMP_TRACE='" + Path + "' cannot be written (" + Dir + ": " +
               std::strerror(errno) + "); expected the path of a file to create";
+  }
+  // A device the program does not have stops it at its first schedule.
+  if (Error.empty() && std::string(Name) == "HOMP_EMULATE") {
+    std::string Ignored;
+    std::optional<Settings> S = readSettings(
+        [](const char *Asked) -> const char * {
+          return std::string(Asked) == "HOMP_EMULATE" ? std::getenv(Asked)
+                                                      : nullptr;
+        },
+        Ignored);
+    if (S)
+      Error =
+          emulatedDevicesProblem(S->Emulate, deviceEnvironment().NumDevices);
   }
   return Error;
 }

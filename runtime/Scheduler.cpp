@@ -155,6 +155,17 @@ std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
   return Out;
 }
 
+std::string emulatedDevicesProblem(const std::vector<Emulation> &E,
+                                   int NumDevices) {
+  for (const Emulation &X : E)
+    if (X.Device >= NumDevices)
+      return "HOMP_EMULATE names device " + std::to_string(X.Device) +
+             ", but there are " + std::to_string(NumDevices) +
+             " offload devices (ids 0 to " + std::to_string(NumDevices - 1) +
+             "; 'host' for the host)";
+  return "";
+}
+
 double cutoffRatio(const abi::Cutoff &Clause, const abi::Cutoff &Env,
                    unsigned Devices) {
   const abi::Cutoff &C = Clause.Kind != abi::Cutoff::None ? Clause : Env;

@@ -179,6 +179,13 @@ TEST(Emulate, DevicesAndFactors) {
   EXPECT_EQ(Error, "'0:2' names device 0 a second time; give each device one "
                    "factor");
   EXPECT_FALSE(parseEmulate("host:2,host:3", Error));
+  // Ids are checked against the devices when they are known.
+  E = parseEmulate("3:2,host:4", Error);
+  ASSERT_TRUE(E) << Error;
+  EXPECT_EQ(emulatedDevicesProblem(*E, 4), "");
+  EXPECT_EQ(emulatedDevicesProblem(*E, 3),
+            "HOMP_EMULATE names device 3, but there are 3 offload devices "
+            "(ids 0 to 2; 'host' for the host)");
 }
 
 TEST(Environment, SchedulingVariablesNameThemselves) {

@@ -56,6 +56,11 @@ struct Emulation {
 };
 
 /// Parses 'dev:factor,...' (dev: an id or 'host'; factor >= 1).
+/// Why HOMP_EMULATE's entries do not fit a process with NumDevices offload
+/// devices (an id no device has); empty when they do.
+std::string emulatedDevicesProblem(const std::vector<Emulation> &E,
+                                   int NumDevices);
+
 std::optional<std::vector<Emulation>> parseEmulate(const std::string &Text,
                                                    std::string &Error);
 
