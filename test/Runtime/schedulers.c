@@ -25,14 +25,15 @@
 // warm ("trial again, warm", depending on their times), then keeps the
 // fastest:
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=TRIALS
-// (A split whose devices' times already agree within 5% says "calibrated".)
+// (A split whose devices' times already agree within 5% says "calibrated".
+// A device that measured slow, on a loaded machine, may get no iterations.)
 // CHECK-NOT: FAIL
 // CHECK: PASS
 // TRIALS: 1001 iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of 100 (first execution: sampling; model: {{[0-9]+}} operations, 24 bytes copied per iteration)
-// TRIALS: 1001 iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 1 execution{{(, calibrated)?}}; trial 1 of 5)
-// TRIALS: 1001 iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 2 executions{{(, calibrated)?}}; trial 2 of 5, so far balanced split {{[0-9.e+-]+}} ms)
+// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 1 execution{{(, calibrated)?}}; trial 1 of 5)
+// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 2 executions{{(, calibrated)?}}; trial 2 of 5, so far balanced split {{[0-9.e+-]+}} ms)
 // TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_2_AUTO (model: {{[0-9]+}} operations, 24 bytes copied per iteration; trial 3 of 5, so far balanced split {{[0-9.e+-]+}} ms)
-// TRIALS: 1001 iterations on 4 devices; schedule AUTO: SCHED_DYNAMIC, chunks of 20 (trial 4 of 5, so far balanced split {{[0-9.e+-]+}} ms, model split {{[0-9.e+-]+}} ms)
+// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: SCHED_DYNAMIC, chunks of 20 (trial 4 of 5, so far balanced split {{[0-9.e+-]+}} ms, model split {{[0-9.e+-]+}} ms)
 // TRIALS: 1001 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 5 of 5, so far balanced split {{.*}} ms, model split {{.*}} ms, SCHED_DYNAMIC {{.*}} ms); cut off: {{[0-9]+, [0-9]+, [0-9]+}} in
 // TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: {{.*}}fastest of the trials: balanced split {{.*}} ms, model split {{.*}} ms, SCHED_DYNAMIC {{.*}} ms, fastest device alone {{.*}} ms
 // TRIALS: PASS
