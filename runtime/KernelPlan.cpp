@@ -423,6 +423,21 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
     return true; // not checkable; the plugin warned
   std::string Resident =
       Where.empty() ? "" : " ('" + Use.Name + "' is distributed by " + Where + ")";
+  // A whole copy per device, kept on the devices: writes from several of
+  // them would leave the copies different, and the one copied back would
+  // hold only its own device's (a kernel's own duplicate is merged, with a
+  // check for conflicts, when it is copied out).
+  unsigned Running = 0;
+  for (unsigned Pos = 0; Pos < P; ++Pos)
+    Running += !Out.Work[Pos].Iterations.empty();
+  if (!Where.empty() && X.duplicated() && Use.Written && Running > 1) {
+    Error = "'" + Use.Name + "' is whole on every device of " + Where +
+            " (DUPLICATE), and this kernel writes it on " +
+            std::to_string(Running) +
+            " devices, which would leave their copies different: distribute "
+            "it, or write it in a kernel on one device";
+    return false;
+  }
   for (unsigned Pos = 0; Pos < P; ++Pos) {
     const ProductSet &It = Out.Work[Pos].Iterations;
     if (It.empty())

@@ -1287,6 +1287,29 @@ TEST(KernelPlan, AOneLoopKernelFollowsAnArrayWhoseSubscriptIsUnread) {
   EXPECT_EQ(indicesRun(Read, *ReadPlan, 0), range(0, 4));
 }
 
+// A DUPLICATE array kept on the devices, written by a kernel on several of
+// them: their copies would differ, and the one copied back would hold only
+// its device's writes (a silently wrong result once). On one device, or
+// only read, it is fine.
+TEST(KernelPlan, WritingAResidentDuplicateOnSeveralDevicesIsRefused) {
+  Distribution X = residentBlock({10, 11}, {{0, 12}, {0, 12}}, {0, 12});
+  X.Split[0] = false;
+  X.Kinds[0] = Policy::Full;
+  Kernel K({upTo(0, 12)}, {Block}, Topology::line(2));
+  K.access("x", {at()}, true, &X);
+  EXPECT_EQ(refusal(K),
+            "'x' is whole on every device of the data region at a.c:3:1 "
+            "(DUPLICATE), and this kernel writes it on 2 devices, which would "
+            "leave their copies different: distribute it, or write it in a "
+            "kernel on one device");
+  Kernel Read({upTo(0, 12)}, {Block}, Topology::line(2));
+  Read.access("x", {at()}, false, &X);
+  EXPECT_TRUE(plan(Read));
+  Kernel One({upTo(0, 12)}, {Block}, Topology::line(1));
+  One.access("x", {at()}, true, &X);
+  EXPECT_TRUE(plan(One));
+}
+
 // The resident array lists the devices in another order: matched by id.
 TEST(KernelPlan, ResidentPartsAreMatchedByDeviceId) {
   Distribution X =
