@@ -166,28 +166,10 @@ private:
 std::vector<std::optional<unsigned>> DataRunner::claimItems() {
   Claimed.assign(A.NumArgs, false);
   std::vector<std::optional<unsigned>> Items;
-  for (const ConstructValues::ArrayValues &V : DI.Values.Arrays) {
-    std::optional<unsigned> Found;
-    for (int32_t K = 0; K < A.NumArgs && !Found; ++K)
-      if (!Claimed[K] &&
-          ((A.ArgTypes[K] & MapNonContig) ? A.ArgBasePtrs[K] == V.Base
-                                          : A.ArgPtrs[K] == V.first())) {
-        Claimed[K] = true;
-        Found = static_cast<unsigned>(K);
-      }
-    // clang 19 passes some sections whose bounds are not constants (a
-    // column 'u[0:n][c:1]') as the contiguous range around them, from the
-    // array's base: the item still, which homp moves element by element.
-    for (int32_t K = 0; K < A.NumArgs && !Found; ++K)
-      if (!Claimed[K] && A.ArgBasePtrs[K] == V.Base &&
-          A.ArgPtrs[K] <= V.first() &&
-          static_cast<const char *>(A.ArgPtrs[K]) + A.ArgSizes[K] >
-              static_cast<const char *>(V.first())) {
-        Claimed[K] = true;
-        Found = static_cast<unsigned>(K);
-      }
-    Items.push_back(Found);
-  }
+  for (const ConstructValues::ArrayValues &V : DI.Values.Arrays)
+    Items.push_back(claimItemEntry(A.NumArgs, A.ArgBasePtrs, A.ArgPtrs,
+                                   A.ArgSizes, A.ArgTypes, V.Base, V.first(),
+                                   Claimed));
   return Items;
 }
 

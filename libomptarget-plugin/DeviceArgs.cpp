@@ -99,4 +99,26 @@ std::optional<unsigned> claimEntry(const KernelArgs &Args, const void *Ptr,
   return std::nullopt;
 }
 
+std::optional<unsigned> claimItemEntry(int32_t N, void *const *BasePtrs,
+                                       void *const *Ptrs, const int64_t *Sizes,
+                                       const int64_t *Types, const void *Base,
+                                       const void *First,
+                                       std::vector<bool> &Claimed) {
+  auto Claim = [&](int32_t K) {
+    Claimed[K] = true;
+    return std::optional<unsigned>(static_cast<unsigned>(K));
+  };
+  for (int32_t K = 0; K < N; ++K)
+    if (!Claimed[K] &&
+        ((Types[K] & MapNonContig) ? BasePtrs[K] == Base : Ptrs[K] == First))
+      return Claim(K);
+  for (int32_t K = 0; K < N; ++K)
+    if (!Claimed[K] && !(Types[K] & MapNonContig) && BasePtrs[K] == Base &&
+        Ptrs[K] <= First &&
+        static_cast<const char *>(Ptrs[K]) + Sizes[K] >
+            static_cast<const char *>(First))
+      return Claim(K);
+  return std::nullopt;
+}
+
 } // namespace homp

@@ -88,6 +88,19 @@ private:
 std::optional<unsigned> claimEntry(const KernelArgs &Args, const void *Ptr,
                                    std::vector<bool> &Claimed);
 
+/// The entry, not yet Claimed, of a distributed item whose array starts at
+/// Base and whose section's first element is at First (marked claimed):
+/// the one whose data pointer is First, or for a non-contiguous descriptor
+/// whose base is Base; else one from Base whose bytes hold First. clang 19
+/// passes some sections with bounds it cannot fold ('u[0:n][c:1]',
+/// 'a[0:n][1:m - 1]') as the contiguous range around them: the item still,
+/// which homp moves element by element.
+std::optional<unsigned> claimItemEntry(int32_t N, void *const *BasePtrs,
+                                       void *const *Ptrs, const int64_t *Sizes,
+                                       const int64_t *Types, const void *Base,
+                                       const void *First,
+                                       std::vector<bool> &Claimed);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_DEVICEARGS_H

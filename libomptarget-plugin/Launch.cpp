@@ -158,7 +158,9 @@ bool Launcher::findEntries(std::string &Error) {
   E.Chunk = *C;
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     std::optional<unsigned> AK =
-        claimEntry(Args, K.Values.Arrays[I].first(), Claimed);
+        claimItemEntry(Args.NumArgs, Args.ArgBasePtrs, Args.ArgPtrs,
+                       Args.ArgSizes, Args.ArgTypes, K.Values.Arrays[I].Base,
+                       K.Values.Arrays[I].first(), Claimed);
     bool Unused = AK && !(Args.ArgTypes[*AK] & MapTargetParam);
     if (AK && !Unused && !isMappedParam(Args, *AK)) {
       Error = "'" + D.Arrays[I].Name +
@@ -186,12 +188,14 @@ bool Launcher::findEntries(std::string &Error) {
       continue;
     ResidentArray *A = nullptr;
     for (ResidentArray *R : K.AccessResidents)
-      if (R && (R->hostBegin() <= reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) &&
-                reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) <
-                    std::max(R->hostEnd(), R->hostBegin() + 1)))
+      if (R &&
+          (Args.ArgPtrs[I] == R->HostBase ||
+           (R->hostBegin() <= reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) &&
+            reinterpret_cast<uintptr_t>(Args.ArgPtrs[I]) <
+                std::max(R->hostEnd(), R->hostBegin() + 1))))
         A = R;
     if (!A) {
-      A = acquireResident(Args.ArgPtrs[I]);
+      A = acquireResidentByBase(Args.ArgPtrs[I]);
       if (!A)
         continue;
       K.AccessResidents.push_back(A); // released with the instance
@@ -1023,8 +1027,10 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
     In.ItemResidents.push_back(R ? &R->Dist : nullptr);
     UsesResidents |= R != nullptr;
   }
+  // An access's address is its array's element [0]...[0], which a section
+  // starting later ('a[0:n][1:m - 1]') does not hold: found by its base.
   for (void *Addr : K->Values.AccessAddresses) {
-    ResidentArray *R = Addr ? acquireResident(Addr) : nullptr;
+    ResidentArray *R = Addr ? acquireResidentByBase(Addr) : nullptr;
     K->AccessResidents.push_back(R);
     In.AccessResidents.push_back(
         {R ? &R->Dist : nullptr, R ? R->Where : std::string()});
