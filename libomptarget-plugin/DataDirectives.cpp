@@ -394,6 +394,20 @@ void DataRunner::end() {
     }
     abi::MapType M = D.Arrays[I].Map;
     bool CopyOut = abi::copiesOut(M);
+    // 'exit data map(from: x[2:4])' of an array made resident as x[0:n]:
+    // at the last reference OpenMP copies the list item back, not the
+    // whole array (the host's other elements keep its values).
+    const ProductSet Item = ProductSet::of(DI.Values.Arrays[I].Shape.Section);
+    if (CopyOut && !D.Arrays[I].Always && R->RefCount == 1 &&
+        !Item.contains(ProductSet::of(R->Dist.Shape.Section))) {
+      std::vector<int64_t> Bytes;
+      std::string Error;
+      if (!updateResident(*R, Direction::FromDevice, Item, R->Dist.Devices,
+                          Bytes, Error, &Took))
+        fail(Error);
+      addBytes(Out, DI.Devices, R->Dist.Devices, Bytes);
+      CopyOut = false;
+    }
     if (CopyOut && D.Arrays[I].Always) {
       // map(always, from: ...): copied out even when an enclosing region
       // keeps the array.
