@@ -104,6 +104,7 @@ private:
   void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
   bool innerDistributesOverTeams() const;
   bool qualifiedUses();
+  bool atomicUpdates();
   void emitLoop(unsigned Level);
   /// The header of loop Level with its bounds (and step) from the chunk.
   void emitChunkHeader(unsigned Level, const std::string &Field);
@@ -597,6 +598,51 @@ bool Rewriter::qualifiedUses() {
   return true;
 }
 
+/// '#pragma omp atomic' on a variable the construct does not distribute
+/// ('cnt += 1'): every device would count into its own copy, and copies
+/// that agree are taken as one (a count of 250 for 1000). Refused, with
+/// the reduction to use instead; atomics on distributed arrays, and on the
+/// loop's reduction variables, are left alone.
+bool Rewriter::atomicUpdates() {
+  for (unsigned I = Nest.front().For; I + 1 < Stmt.size(); ++I) {
+    if (Stmt[I].isNot(tok::annot_pragma_openmp) ||
+        identifierName(Stmt[I + 1]) != "atomic")
+      continue;
+    unsigned At = I + 1;
+    bool Update = true; // 'atomic' or 'atomic update', not read/write/capture
+    while (At < Stmt.size() && Stmt[At].isNot(tok::annot_pragma_openmp_end)) {
+      StringRef Word = identifierName(Stmt[At]);
+      Update &= Word != "read" && Word != "write" && Word != "capture" &&
+                Word != "compare";
+      ++At;
+    }
+    if (!Update)
+      continue;
+    // The statement: '++x', 'x++', 'x += e', 'x = x + e', maybe braced.
+    ++At;
+    while (At < Stmt.size() &&
+           Stmt[At].isOneOf(tok::l_brace, tok::plusplus, tok::minusminus))
+      ++At;
+    if (At >= Stmt.size())
+      break;
+    StringRef Name = identifierName(Stmt[At]);
+    if (Name.empty())
+      continue;
+    bool Distributed =
+        RC.Around.distributes(Name) || any_of(Items, [&](const MapItem &MI) {
+          return MI.Distributed && MI.Name == Name;
+        });
+    bool Reduced = any_of(Reductions, [&](const Reduction &R) {
+      return PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
+    });
+    if (Distributed || Reduced)
+      continue;
+    Diags.report(Stmt[At].getLocation(), Diag::AtomicAcrossDevices) << Name;
+    return false;
+  }
+  return true;
+}
+
 bool Rewriter::loopPolicies() {
   D.Loops.assign(Collapse, abi::Loop());
   for (unsigned L = 0; L < Collapse; ++L)
@@ -1082,7 +1128,8 @@ std::optional<TokenVector> Rewriter::run() {
         << "this directive with homp extensions";
     return std::nullopt;
   }
-  if (!targetClauses() || !statement() || !qualifiedUses() || !loopPolicies())
+  if (!targetClauses() || !statement() || !qualifiedUses() ||
+      !atomicUpdates() || !loopPolicies())
     return std::nullopt;
   accesses();
   implicitLoops();
