@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DataDirectives.h"
+#include "DeviceArgs.h"
 #include "Devices.h"
 #include "HaloExchange.h"
 #include "Handles.h"
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -161,6 +163,28 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
   if (DeviceId == HostFallback)
     return 1;
   waitForQueued(DeviceId);
+  // A pointer to an array homp holds in parts, passed without a section
+  // ('y' used in the kernel, mapped by an enclosing data region): the
+  // device's part stands for it, as it does in homp's own kernels.
+  if (anyResident() && Args) {
+    int64_t Id = DeviceId == -1 ? omp_get_default_device() : DeviceId;
+    std::optional<DeviceArgs> Parts;
+    for (unsigned K = 0; K < Args->NumArgs; ++K) {
+      int64_t T = Args->ArgTypes[K];
+      if (!(T & MapTargetParam) || (T & (MapLiteral | MapPrivate)) ||
+          (T & MapMemberOfMask) || Args->ArgSizes[K] != 0)
+        continue;
+      void *Device = residentAddressFor(static_cast<int>(Id), Args->ArgPtrs[K]);
+      if (!Device)
+        continue;
+      if (!Parts)
+        Parts.emplace(*Args);
+      Parts->setLiteral(K, Device);
+    }
+    if (Parts)
+      return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
+                                 &Parts->args());
+  }
   return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
                              Args);
 }

@@ -124,6 +124,19 @@ ResidentArray *acquireResidentByBase(const void *Base) {
   return acquireWith([&](ResidentTable &T) { return T.findByBase(Base); });
 }
 
+void *residentAddressFor(int Device, const void *Host) {
+  if (!anyResident())
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(TableLock);
+  const ResidentArray *A = table().findByBase(Host);
+  if (!A || A->HostBase != Host)
+    return nullptr;
+  for (size_t P = 0; P < A->Dist.Devices.size(); ++P)
+    if (A->Dist.Devices[P] == Device && A->Storage[P])
+      return A->deviceAddress(static_cast<unsigned>(P), Host);
+  return nullptr;
+}
+
 std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
   if (!anyResident() || Bytes <= 0)
     return "";

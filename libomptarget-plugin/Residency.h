@@ -62,6 +62,14 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
 /// The error for an item whose 'present' modifier finds no resident array.
 std::string notPresent(const std::string &Name);
 
+/// For a standard (single-device) kernel on Device: the device address
+/// that stands for host address Host there, when Host is the first element
+/// of an array homp holds on Device ('y' passed as a pointer, OpenMP's
+/// zero-length section, which libomptarget finds only in the part that
+/// holds element 0). The part keeps the array's layout, so the kernel's
+/// own indices reach its elements. nullptr otherwise.
+void *residentAddressFor(int Device, const void *Host);
+
 /// Why a standard (single-device) 'target update' on Device of the host
 /// bytes [Begin, Begin + Bytes) would silently move nothing: they overlap
 /// an array homp holds on Device but reach past the part libomptarget knows
