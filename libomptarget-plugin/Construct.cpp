@@ -114,8 +114,20 @@ ConstructValues readValues(const ConstructInfo &Info,
       Arr().Shape.Section.Dims[S.Dim].Begin = X;
       break;
     case abi::ValueSlot::ArrayLength:
+      // As libomptarget does for a negative length: an error, not an empty
+      // section (which reads as the loop's fault, or nothing at all).
+      if (X < 0)
+        constructFatal(Info,
+                       "the length of " +
+                           (D.Arrays[S.Item].Rank > 1
+                                ? "dimension " + std::to_string(S.Dim) + " of "
+                                : std::string()) +
+                           "'" + D.Arrays[S.Item].Name + "' is " +
+                           std::to_string(X) +
+                           " when the region runs; it must not be "
+                           "negative");
       Arr().Shape.Section.Dims[S.Dim].End =
-          Arr().Shape.Section.Dims[S.Dim].Begin + std::max<long long>(X, 0);
+          Arr().Shape.Section.Dims[S.Dim].Begin + X;
       break;
     case abi::ValueSlot::ArrayExtent:
       Arr().Shape.Extent[S.Dim] = X;
@@ -192,6 +204,11 @@ std::vector<int> selectDevices(const abi::Descriptor &D,
       {abi::DeviceSpec::Default, 0, false}};
   return resolveDevices(D.Devices.empty() ? DefaultDevice : D.Devices,
                         V.DeviceValues, Env, Filter);
+}
+
+std::string noDevicesMessage() {
+  return std::string("none of the devices of its 'device' clause exists") +
+         (settings().Devices ? " (or HOMP_DEVICES admits none of them)" : "");
 }
 
 std::string sharedMemoryProblem(const abi::Descriptor &D,

@@ -106,6 +106,9 @@ std::vector<int> selectDevices(const abi::Descriptor &D,
 std::string sharedMemoryProblem(const abi::Descriptor &D,
                                 const std::vector<int> &Devices);
 
+/// The error when a construct's device list selects no device.
+std::string noDevicesMessage();
+
 /// The topology of N devices a construct asks for (one dimension without a
 /// topology clause); std::nullopt with Error when it cannot be made.
 std::optional<Topology> constructTopology(const abi::Descriptor &D,

@@ -496,7 +496,7 @@ Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
   }
   DI->Devices = selectDevices(Info.Desc, DI->Values);
   if (DI->Devices.empty()) {
-    constructError(Info, "none of the devices of its 'device' clause exists");
+    constructError(Info, noDevicesMessage());
     return nullptr;
   }
   if (std::string Why = sharedMemoryProblem(Info.Desc, DI->Devices);

@@ -982,11 +982,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   }
   K->Devices = selectDevices(D, K->Values);
   if (K->Devices.empty()) {
-    constructError(Info, std::string("none of the devices of its 'device' "
-                                     "clause exists") +
-                             (settings().Devices ? " (or HOMP_DEVICES admits "
-                                                   "none of them)"
-                                                 : ""));
+    constructError(Info, noDevicesMessage());
     return nullptr;
   }
   if (std::string Why = sharedMemoryProblem(D, K->Devices); !Why.empty()) {
