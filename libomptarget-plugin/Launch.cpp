@@ -290,9 +290,11 @@ void Launcher::copyIn(Slot &S) {
     if (Held.empty())
       continue;
     const Distribution &X = S.Plan->Items[I];
-    if (!X.duplicated() && E.Items[I]) {
+    if (E.Items[I]) {
       // An array a single-device 'target data' already maps there would
-      // keep that copy and overwrite the other devices' results later.
+      // keep that copy and overwrite the other devices' results later; a
+      // duplicate's copy there (perhaps changed on the device) would be
+      // passed over for the host's values.
       Index First{};
       for (unsigned Dm = 0; Dm < V.Shape.Rank; ++Dm)
         First[Dm] = X.Owned[S.Position].Dims[Dm].hull().Begin;
@@ -302,8 +304,9 @@ void Launcher::copyIn(Slot &S) {
         S.Status = Slot::Fatal;
         S.Error = "'" + D.Arrays[I].Name + "' is already mapped on device " +
                   std::to_string(S.Device) +
-                  " (by an enclosing 'target data'?); a distributed array "
-                  "must not be mapped when its region starts";
+                  " (by an enclosing 'target data'?); the arrays of a "
+                  "multi-device construct must not be mapped when it starts "
+                  "(homp copies them itself and would not see that copy)";
         return;
       }
     }
