@@ -384,10 +384,14 @@ void DataRunner::end() {
     if (!R) {
       // 'target exit data': the array some earlier construct made resident.
       R = acquireResident(DI.Values.Arrays[I].first());
-      if (!R)
-        fail("'" + D.Arrays[I].Name + "' is not distributed on the devices "
-             "('target exit data' without a 'target enter data' or data "
-             "region before it)");
+      if (!R) {
+        // Not on the devices (its 'target enter data' ran on the host, say,
+        // and warned): OpenMP's exit of what is not present does nothing.
+        constructNote(*DI.Info, "'" + D.Arrays[I].Name +
+                                    "' is not on the devices: its 'target "
+                                    "exit data' does nothing");
+        continue;
+      }
       std::vector<int64_t> Ignored;
       std::string Error;
       releaseResident(R, false, false, Ignored, Error); // the lookup's

@@ -7,6 +7,12 @@
 // CHECK: 1-D: PASS
 // CHECK: 2-D: PASS
 // CHECK: not the last reference: PASS
+// CHECK: not on the devices: PASS
+// An exit of what is not on the devices (its enter ran on the host, whose
+// topology did not fit, say) does nothing, as OpenMP says; it stopped the
+// program.
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// INFO: homp: region {{.*}}exit-sections.c:{{[0-9]+}}:1: 'z' is not on the devices: its 'target exit data' does nothing
 
 #include <stdio.h>
 
@@ -61,5 +67,14 @@ int main(void) {
   for (int i = 0; i < N; ++i)
     bad += x[i] != -(i + 1);
   printf("not the last reference: %s\n", bad ? "FAIL" : "PASS");
+
+  static double z[N];
+  for (int i = 0; i < N; ++i)
+    z[i] = i;
+#pragma omp target exit data device(*) map(from: z[0:N])
+  bad = 0;
+  for (int i = 0; i < N; ++i)
+    bad += z[i] != i;
+  printf("not on the devices: %s\n", bad ? "FAIL" : "PASS");
   return 0;
 }
