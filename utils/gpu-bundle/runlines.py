@@ -190,6 +190,9 @@ def program_of(pipeline_words):
 def add_compile(plan, command):
     if len(split_unquoted(command, "|")) > 1:
         raise Unsupported("a compile step pipes its output (checks diagnostics)")
+    if any(w in (">", "2>", ">>", "2>>", "&>") or re.match(r"^[0-9]?>>?\S", w)
+           for w in words(command)):
+        raise Unsupported("a compile step redirects its output (checks diagnostics)")
     argv = words(command)
     outputs = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-o"]
     if len(outputs) != 1 or not outputs[0].startswith("%t"):
