@@ -5,8 +5,9 @@
 #include "homp/Partition.h"
 
 #include <algorithm>
-#include <type_traits>
+#include <functional>
 #include <optional>
+#include <type_traits>
 
 namespace homp {
 
@@ -186,18 +187,19 @@ std::optional<Source> Planner::ownerOf(unsigned L) {
         kindsMatch(D.Loops[L].Dist, In.LoopBlocks[L], X, Dim))
       Best = Source{&X, Dim, 0};
   };
-  for (size_t I = 0; I < D.Arrays.size(); ++I)
-    if (Items[I])
-      Consider(*Items[I], useOf(D.Arrays[I].Name));
-  for (size_t I = 0; I < D.Accesses.size(); ++I)
-    if (In.AccessResidents[I].Dist)
-      Consider(*In.AccessResidents[I].Dist, &D.Accesses[I]);
-  for (size_t I = 0; I < D.Arrays.size(); ++I)
-    if (Items[I])
-      ConsiderUnread(*Items[I], useOf(D.Arrays[I].Name));
-  for (size_t I = 0; I < D.Accesses.size(); ++I)
-    if (In.AccessResidents[I].Dist)
-      ConsiderUnread(*In.AccessResidents[I].Dist, &D.Accesses[I]);
+  // The kernel's own arrays, then resident ones; subscripts read first.
+  for (const auto &Try :
+       {std::function<void(const Distribution &, const abi::Access *)>(
+            Consider),
+        std::function<void(const Distribution &, const abi::Access *)>(
+            ConsiderUnread)}) {
+    for (size_t I = 0; I < D.Arrays.size(); ++I)
+      if (Items[I])
+        Try(*Items[I], useOf(D.Arrays[I].Name));
+    for (size_t I = 0; I < D.Accesses.size(); ++I)
+      if (In.AccessResidents[I].Dist)
+        Try(*In.AccessResidents[I].Dist, &D.Accesses[I]);
+  }
   return Best;
 }
 
