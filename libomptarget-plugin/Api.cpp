@@ -199,20 +199,15 @@ std::string sourceOf(void *Loc) {
     int32_t Reserved1, Flags, Reserved2, Reserved3;
     const char *Source;
   };
-  const char *Text = Loc ? static_cast<Ident *>(Loc)->Source : nullptr;
-  std::vector<std::string> Fields;
-  for (const char *P = Text ? Text : ""; *P;) {
-    const char *Next = std::strchr(P + 1, ';');
-    if (*P == ';')
-      ++P;
-    Fields.emplace_back(P, Next ? Next : P + std::strlen(P));
-    if (!Next)
-      break;
-    P = Next;
-  }
-  if (Fields.size() < 4 || Fields[0].empty() || Fields[0] == "unknown")
+  const char *Source = Loc ? static_cast<Ident *>(Loc)->Source : nullptr;
+  std::string Text = Source ? Source : "";
+  std::vector<std::string> Fields; // "", file, function, line, column, ...
+  for (size_t Start = 0, Semi;
+       (Semi = Text.find(';', Start)) != std::string::npos; Start = Semi + 1)
+    Fields.push_back(Text.substr(Start, Semi - Start));
+  if (Fields.size() < 5 || Fields[1].empty() || Fields[1] == "unknown")
     return "";
-  return " at " + Fields[0] + ":" + Fields[2] + ":" + Fields[3];
+  return " at " + Fields[1] + ":" + Fields[3] + ":" + Fields[4];
 }
 
 /// A standard 'target update' on one device of an array homp holds on
