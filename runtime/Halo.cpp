@@ -12,8 +12,9 @@ namespace {
 
 constexpr int64_t Far = std::numeric_limits<int64_t>::max() / 4;
 
-/// storageColors' page, and the steps it places storage at.
-constexpr int64_t PageBytes = 4096, ColorStep = 64;
+/// storageColors' page, the steps it places storage at, and how far apart in
+/// a page the arrays on one device are kept.
+constexpr int64_t PageBytes = 4096, ColorStep = 64, ApartEnough = 128;
 
 /// A run of cells to fill in one dimension and where their values are:
 /// Dst gets the values of Src, a translation of it.
@@ -247,7 +248,7 @@ std::vector<int64_t> storageColors(const ArrayShape &Shape,
                                    ES * (Shape.offset(lo(H.Dst)) -
                                          Shape.offset(lo(H.Src))));
       }
-      int64_t Apart = PageBytes;
+      int64_t Apart = ApartEnough;
       if (P < Others.size())
         for (intptr_t O : Others[P])
           Apart = std::min(Apart, apart(Mine, static_cast<int64_t>(O)));
@@ -257,8 +258,8 @@ std::vector<int64_t> storageColors(const ArrayShape &Shape,
         BestSlow = Slow;
         BestApart = Apart;
       }
-      if (Slow == 0 && Apart == PageBytes)
-        break; // nothing to keep apart from
+      if (Slow == 0 && Apart == ApartEnough)
+        break; // the nearest place far enough from the others
     }
     Colors[P] = Best;
     Zero[P] = Best - ES * Spans[P].Begin;

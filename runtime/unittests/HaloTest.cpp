@@ -404,16 +404,20 @@ TEST(StorageColors, EveryPartSizeAndTopology) {
       }
 }
 
-TEST(StorageColors, ArraysOnOneDeviceSpreadOverThePage) {
+TEST(StorageColors, ArraysOnOneDeviceStartApartInThePage) {
   // Two arrays already on the device, with element [0] at 0 and 2048 in a
-  // page: the third goes a quarter of a page from both.
+  // page: the third goes to the first place at least 128 bytes from both.
   Distribution Dist = distribute({{{0, 1000}}, {Policy::Block}, {}, {1}});
   std::vector<int64_t> Colors =
       storageColors(Dist.Shape, spansOf(Dist), {}, {PartMemory::Colored},
                     /*HostZero=*/512, {{0, 4096 * 7 + 2048}});
   ASSERT_EQ(Colors.size(), 1u);
-  int64_t Zero = Colors[0] % 4096;
-  EXPECT_TRUE(Zero == 1024 || Zero == 3072) << Zero;
+  EXPECT_EQ(Colors[0] % 4096, 128);
+  // Beside arrays at 0 and 128, the first place 128 bytes from both.
+  EXPECT_EQ(storageColors(Dist.Shape, spansOf(Dist), {}, {PartMemory::Colored},
+                          512, {{4096, 4096 * 3 + 128}})[0] %
+                4096,
+            256);
   // Alone on its device, the first place that copies fast.
   EXPECT_EQ(storageColors(Dist.Shape, spansOf(Dist), {}, {PartMemory::Colored},
                           512)[0],
