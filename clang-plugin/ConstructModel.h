@@ -190,27 +190,37 @@ std::string memberAlias(const clang::Token &Name, const SyntaxContext &Ctx,
 void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,
                  abi::Descriptor &D);
 
+/// How an array's distribution splits its dimensions, as bit masks (bit d:
+/// dimension d): Split, the dimensions it may split (BLOCK, CYCLIC,
+/// BLOCK(n), ALIGN: those a loop without a policy follows), and Cyclic,
+/// those of them dealt round-robin (CYCLIC, BLOCK(n): a loop following them
+/// runs strided sets of iterations).
+struct DimSplits {
+  unsigned Split = 0, Cyclic = 0;
+};
+inline DimSplits dimSplits(const abi::Array &A) {
+  DimSplits S;
+  for (unsigned D = 0; D < A.Rank; ++D) {
+    abi::Policy::KindTy K = A.Dims[D].Kind;
+    if (K == abi::Policy::Block || K == abi::Policy::Cyclic ||
+        K == abi::Policy::Align)
+      S.Split |= 1u << D;
+    if (K == abi::Policy::Cyclic)
+      S.Cyclic |= 1u << D;
+  }
+  return S;
+}
+
 /// What the plugin knows of the constructs around one: the arrays that
 /// enclosing data regions (and earlier 'target enter data' directives of
 /// the file) distribute, and the loop labels enclosing data regions split.
-/// The dimensions of A that its distribution splits in BLOCKs, as a bit
-/// mask (bit d: dimension d).
-inline unsigned blockDims(const abi::Array &A) {
-  unsigned Mask = 0;
-  for (unsigned D = 0; D < A.Rank; ++D)
-    if (A.Dims[D].Kind == abi::Policy::Block)
-      Mask |= 1u << D;
-  return Mask;
-}
-
 struct Scope {
-  /// Per array, a bit mask of the dimensions a distribution splits in
-  /// BLOCKs (the ones an inner loop without a policy may follow).
-  using BlockDimList = std::vector<std::pair<std::string, unsigned>>;
+  /// Per array, how its distribution splits its dimensions.
+  using SplitList = std::vector<std::pair<std::string, DimSplits>>;
 
   std::vector<std::string> Distributed;
   std::vector<std::string> WithHalo; ///< those of Distributed with a halo
-  BlockDimList BlockDims;            ///< of those of Distributed split so
+  SplitList Splits;                  ///< of those of Distributed
   std::vector<std::string> Labels;
   bool distributes(llvm::StringRef Name) const {
     return llvm::is_contained(Distributed, Name.str());
@@ -221,18 +231,17 @@ struct Scope {
   bool hasHalo(llvm::StringRef Name) const {
     return llvm::is_contained(WithHalo, Name.str());
   }
-  /// Whether Name is split in BLOCKs along dimension Dim.
-  bool splitsInBlocks(llvm::StringRef Name, unsigned Dim) const {
-    for (const auto &[N, Mask] : BlockDims)
+  /// How Name's distribution splits its dimensions (none: not known).
+  DimSplits splitsOf(llvm::StringRef Name) const {
+    for (const auto &[N, S] : Splits)
       if (N == Name)
-        return Mask >> Dim & 1;
-    return false;
+        return S;
+    return {};
   }
   /// Adds arrays a data construct distributes (Halo: those with a halo;
-  /// Block: the dimensions split in BLOCKs).
+  /// Split: how they are split).
   void add(const std::vector<std::string> &Names,
-           const std::vector<std::string> &Halo,
-           const BlockDimList &Block = {}) {
+           const std::vector<std::string> &Halo, const SplitList &Split = {}) {
     for (const std::string &N : Names) {
       if (!distributes(N))
         Distributed.push_back(N);
@@ -241,10 +250,10 @@ struct Scope {
       llvm::erase(WithHalo, N);
       if (llvm::is_contained(Halo, N))
         WithHalo.push_back(N);
-      llvm::erase_if(BlockDims, [&](const auto &B) { return B.first == N; });
-      for (const auto &B : Block)
-        if (B.first == N)
-          BlockDims.push_back(B);
+      llvm::erase_if(Splits, [&](const auto &S) { return S.first == N; });
+      for (const auto &S : Split)
+        if (S.first == N)
+          Splits.push_back(S);
     }
   }
 };

@@ -408,8 +408,8 @@ void DataRewriter::emit(DataRewrite &Out) {
       if (any_of(ArrayRef(MI.A.Halos).take_front(MI.A.Rank),
                  [](const abi::Halo &H) { return H.Left || H.Right; }))
         Out.WithHalo.push_back(MI.Name);
-      if (unsigned Mask = blockDims(MI.A))
-        Out.BlockDims.push_back({MI.Name, Mask});
+      if (DimSplits S = dimSplits(MI.A); S.Split)
+        Out.Splits.push_back({MI.Name, S});
     }
   for (const abi::LabelledLoop &L : D.DataLoops)
     Out.Labels.push_back(L.Label);

@@ -31,7 +31,7 @@ struct DataRewrite {
   /// 'target enter data', after it).
   std::vector<std::string> Distributed;
   std::vector<std::string> WithHalo; ///< those of Distributed with a halo
-  Scope::BlockDimList BlockDims;     ///< see Scope
+  Scope::SplitList Splits;           ///< see Scope
   std::vector<std::string> Labels;
 };
 

@@ -82,8 +82,9 @@ private:
   bool statement();
   bool loopPolicies();
   /// Marks the inner loops without a policy that subscript a dimension a
-  /// distributed array splits in BLOCKs (abi::Loop::Implicit): they follow
-  /// its parts. The others keep their own headers (FULL).
+  /// distributed array may split (abi::Loop::Implicit): they follow its
+  /// parts. The others keep their own headers (FULL). Loops without a
+  /// policy over arrays dealt round-robin run strided.
   void implicitLoops();
   bool cutoff();
   bool resolveAlignments();
@@ -647,6 +648,9 @@ bool Rewriter::loopPolicies() {
   D.Loops.assign(Collapse, abi::Loop());
   for (unsigned L = 0; L < Collapse; ++L)
     D.Loops[L].Op = Nest[L].Op;
+  // Loops the program gives no policy follow the arrays they use.
+  for (unsigned L = LoopPolicies ? LoopPolicies->size() : 0; L < Collapse; ++L)
+    D.Loops[L].NoPolicy = true;
   if (!LoopPolicies) {
     // No loop policy: the outer loop is split like the arrays it uses
     // (owner computes), else in blocks.
@@ -841,24 +845,27 @@ void Rewriter::accesses() {
 }
 
 void Rewriter::implicitLoops() {
-  // Loop 0 without a policy is BLOCK already, which follows the arrays.
-  unsigned From =
-      LoopPolicies ? static_cast<unsigned>(LoopPolicies->size()) : 1;
-  auto SplitsInBlocks = [&](const std::string &Name, unsigned Dim) {
+  auto SplitsOf = [&](const std::string &Name) {
     for (const MapItem &MI : Items)
       if (MI.Distributed && MI.Name == Name)
-        return (blockDims(MI.A) >> Dim & 1) != 0;
-    return RC.Around.splitsInBlocks(Name, Dim);
+        return dimSplits(MI.A);
+    return RC.Around.splitsOf(Name);
   };
-  for (unsigned L = std::max(From, 1u); L < D.Loops.size(); ++L) {
-    bool Follows = any_of(Accesses, [&](const AccessInfo &A) {
+  // The dimensions of arrays loop L subscripts that are split (Cyclic:
+  // dealt round-robin).
+  auto Follows = [&](unsigned L, bool Cyclic) {
+    return any_of(Accesses, [&](const AccessInfo &A) {
+      DimSplits S = SplitsOf(A.A.Name);
       for (unsigned Dm = 0; Dm < A.A.Rank; ++Dm)
         if (A.A.Subs[Dm].Kind == abi::Subscript::Linear &&
-            A.A.Subs[Dm].Loop == L && SplitsInBlocks(A.A.Name, Dm))
+            A.A.Subs[Dm].Loop == L && ((Cyclic ? S.Cyclic : S.Split) >> Dm & 1))
           return true;
       return false;
     });
-    if (!Follows)
+  };
+  // Loop 0 without a policy is BLOCK already, which follows the arrays.
+  for (unsigned L = 1; L < D.Loops.size(); ++L) {
+    if (!D.Loops[L].NoPolicy || !Follows(L, false))
       continue;
     D.Loops[L].Dist = abi::Policy();
     D.Loops[L].Dist.Kind = abi::Policy::Block;
@@ -872,6 +879,13 @@ void Rewriter::implicitLoops() {
   if (!LoopPolicies && LoopLabel.empty() && D.Loops.size() > 1 &&
       any_of(D.Loops, [](const abi::Loop &L) { return L.Implicit; }))
     D.Loops[0].Implicit = true;
+  // A loop following arrays dealt round-robin runs a strided set of
+  // iterations in one launch. (Arrays the plugin cannot see, resident from
+  // elsewhere, get a launch per block of theirs.)
+  for (unsigned L = 0; L < D.Loops.size(); ++L)
+    if (D.Loops[L].NoPolicy && Nest[L].Op != CompareOp::NotEqual &&
+        Follows(L, true))
+      D.Loops[L].Strided = true;
 }
 
 void Rewriter::describe() {

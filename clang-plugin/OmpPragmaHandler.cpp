@@ -244,7 +244,7 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     std::optional<DataRewrite> R = rewriteDataConstruct(RC, Line, {});
     if (!R)
       return;
-    FileScope.add(R->Distributed, R->WithHalo, R->BlockDims);
+    FileScope.add(R->Distributed, R->WithHalo, R->Splits);
     if (PrintRegions)
       printRegion(PP, R->Tokens);
     reenterTokens(PP, R->Tokens);
@@ -260,7 +260,7 @@ void OmpPragmaHandler::handleDataConstruct(Preprocessor &PP,
     return reenterFailed(PP, Stmt, std::move(Kept));
   Diags.report(Kept);
   Scope Inside = Around;
-  Inside.add(R->Distributed, R->WithHalo, R->BlockDims);
+  Inside.add(R->Distributed, R->WithHalo, R->Splits);
   Inside.Labels.insert(Inside.Labels.end(), R->Labels.begin(), R->Labels.end());
   TokenVector Out = R->Tokens;
   TokenVector Deferred = deferDirectives(PP, Stmt, Inside);
@@ -371,7 +371,7 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
       Merged = DeferredDirectives[*K].Around;
       for (const std::string &N : FileScope.Distributed)
         if (!Merged.distributes(N))
-          Merged.add({N}, FileScope.WithHalo, FileScope.BlockDims);
+          Merged.add({N}, FileScope.WithHalo, FileScope.Splits);
       Around = &Merged;
       Body = ArrayRef<Token>(Line).drop_front().drop_back();
     }

@@ -192,13 +192,15 @@ private:
   bool AtStart = true;
 };
 
-/// A loop's flags field: 1 strided, 2 implicit.
+/// A loop's flags field: 1 strided, 2 implicit, 4 no policy.
+constexpr int AllLoopFlags = 7;
 int loopFlags(const Loop &L) {
-  return (L.Strided ? 1 : 0) | (L.Implicit ? 2 : 0);
+  return (L.Strided ? 1 : 0) | (L.Implicit ? 2 : 0) | (L.NoPolicy ? 4 : 0);
 }
 void setLoopFlags(Loop &L, int Flags) {
   L.Strided = Flags & 1;
   L.Implicit = Flags & 2;
+  L.NoPolicy = Flags & 4;
 }
 
 void writeLoop(Writer &W, const Loop &L) {
@@ -316,7 +318,7 @@ public:
     std::string W;
     int Flags = 0;
     bool Ok = word(W) && W == "loop" && word(W) &&
-              valueOf(CompareOps, W, L.Op) && num(Flags, 0, 3) &&
+              valueOf(CompareOps, W, L.Op) && num(Flags, 0, AllLoopFlags) &&
               policy(L.Dist) && endLine();
     setLoopFlags(L, Flags);
     return Ok;
@@ -641,8 +643,8 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
       Loop L;
       std::string Op;
       int Flags = 0;
-      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) && R.num(Flags, 0, 3) &&
-           R.policy(L.Dist);
+      Ok = R.word(Op) && valueOf(CompareOps, Op, L.Op) &&
+           R.num(Flags, 0, AllLoopFlags) && R.policy(L.Dist);
       setLoopFlags(L, Flags);
       Out.Loops.push_back(L);
     } else if (Key == "label") {

@@ -139,9 +139,14 @@ bool Planner::distributeItems(bool Final) {
   return true;
 }
 
-static bool kindsMatch(const Policy &Loop, int64_t LoopBlock,
+/// Whether a loop can follow dimension Dim of X: a loop without a policy
+/// follows any split, a CYCLIC loop the same round-robin, a BLOCK loop
+/// blocks.
+static bool kindsMatch(const abi::Loop &Loop, int64_t LoopBlock,
                        const Distribution &X, unsigned Dim) {
-  if (Loop.Kind == Policy::Cyclic)
+  if (Loop.NoPolicy)
+    return true;
+  if (Loop.Dist.Kind == Policy::Cyclic)
     return X.Kinds[Dim] == Policy::Cyclic && X.Blocks[Dim] == LoopBlock;
   return X.Kinds[Dim] != Policy::Cyclic;
 }
@@ -158,7 +163,7 @@ std::optional<Source> Planner::ownerOf(unsigned L) {
     for (unsigned Dm = 0; Dm < Use->Rank; ++Dm) {
       const Subscript &S = Use->Subs[Dm];
       if (S.Kind != Subscript::Linear || S.Loop != L || !X.Split[Dm] ||
-          !kindsMatch(D.Loops[L].Dist, In.LoopBlocks[L], X, Dm))
+          !kindsMatch(D.Loops[L], In.LoopBlocks[L], X, Dm))
         continue;
       bool Single = S.Min == S.Max;
       int Score = Single ? (Use->Written ? 0 : 1) : 2;
@@ -184,7 +189,7 @@ std::optional<Source> Planner::ownerOf(unsigned L) {
         Dim = Dm;
       }
     if (Split == 1 && Use->Subs[Dim].Kind == Subscript::Unknown &&
-        kindsMatch(D.Loops[L].Dist, In.LoopBlocks[L], X, Dim))
+        kindsMatch(D.Loops[L], In.LoopBlocks[L], X, Dim))
       Best = Source{&X, Dim, 0};
   };
   // The kernel's own arrays, then resident ones; subscripts read first.

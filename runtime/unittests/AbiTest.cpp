@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 8 kernel",
+    "homp 9 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -118,12 +118,13 @@ std::vector<Policy> everyPolicy() {
 }
 
 Loop loop(CompareOp Op, Policy Dist = policy(Policy::Block),
-          bool Strided = false, bool Implicit = false) {
+          bool Strided = false, bool Implicit = false, bool NoPolicy = false) {
   Loop L;
   L.Op = Op;
   L.Dist = Dist;
   L.Strided = Strided;
   L.Implicit = Implicit;
+  L.NoPolicy = NoPolicy;
   return L;
 }
 
@@ -285,7 +286,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 8 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 9 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -312,7 +313,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 8 kernel\n"
+            "homp 9 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
@@ -398,15 +399,17 @@ TEST(AbiRoundTrip, LoopsWithEveryOperatorPolicyAndStride) {
   for (CompareOp Op : AllCompareOps)
     for (const Policy &P : everyPolicy())
       for (bool Strided : {false, true})
-        for (bool Implicit : {false, true}) {
-          Descriptor D = minimal(ConstructKind::Kernel);
-          D.Loops = {loop(Op, P, Strided, Implicit)};
-          EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
-          // And as the inner loops of a collapsed nest.
-          D.Loops = {loop(CompareOp::Less), loop(Op, P, Strided, Implicit),
-                     loop(Op, P, !Strided, !Implicit)};
-          EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
-        }
+        for (bool Implicit : {false, true})
+          for (bool NoPolicy : {false, true}) {
+            Descriptor D = minimal(ConstructKind::Kernel);
+            D.Loops = {loop(Op, P, Strided, Implicit, NoPolicy)};
+            EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
+            // And as the inner loops of a collapsed nest.
+            D.Loops = {loop(CompareOp::Less),
+                       loop(Op, P, Strided, Implicit, NoPolicy),
+                       loop(Op, P, !Strided, !Implicit, !NoPolicy)};
+            EXPECT_TRUE(roundTrips(D)) << compareOpName(Op);
+          }
 }
 
 TEST(AbiRoundTrip, LabelWithAwkwardNames) {
@@ -436,7 +439,7 @@ TEST(AbiRoundTrip, ArrayWithEveryMapTypeModifiersAndName) {
 }
 
 TEST(AbiDecode, MapModifiers) {
-  const std::string Head = "homp 8 data\nloc 3:a.c 1 2\narray 1:x ";
+  const std::string Head = "homp 9 data\nloc 3:a.c 1 2\narray 1:x ";
   const std::string Tail = " 1 0 0\ndim full -1 0 0 none none\n";
   std::string Error;
   Descriptor D;
@@ -573,8 +576,8 @@ TEST(AbiRoundTrip, UnifiedSharedMemory) {
     D.SharedMemory = true;
     EXPECT_TRUE(roundTrips(D)) << constructName(K);
   }
-  refusal("homp 8 data\nloc 3:a.c 1 2\nusm\nusm\n");
-  refusal("homp 8 data\nloc 3:a.c 1 2\nusm 1\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2\nusm\nusm\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2\nusm 1\n");
 }
 
 TEST(AbiRoundTrip, IfClause) {
@@ -596,7 +599,7 @@ TEST(AbiRoundTrip, CutoffOfEveryKind) {
 }
 
 TEST(AbiDecode, SchedulesAndCutoffsAreChecked) {
-  std::string K = "homp 8 kernel\nloc 3:a.c 1 2\n";
+  std::string K = "homp 9 kernel\nloc 3:a.c 1 2\n";
   for (const char *Good :
        {"loop lt 0 auto auto -", "loop lt 0 auto dynamic 5",
         "loop lt 0 auto guided 2.5%", "loop lt 0 auto profile 100%",
@@ -674,7 +677,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
   for (const std::string &Bad : {Replace("halo leftright", "halo up"),
                                  Replace("haloitem 1:a 1", "haloitem 1:a 8"),
                                  Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-                                 Replace("homp 8 halo", "homp 8 data")})
+                                 Replace("homp 9 halo", "homp 9 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 
@@ -712,6 +715,7 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Cut.Value = 0.25; },
       [](Descriptor &D) { D.Loops[0].Strided = false; },
       [](Descriptor &D) { D.Loops[1].Implicit = true; },
+      [](Descriptor &D) { D.Loops[1].NoPolicy = true; },
       [](Descriptor &D) { D.DataLoops[0].Loops[1].Strided = false; },
       [](Descriptor &D) { D.Label = "outer"; },
       [](Descriptor &D) { D.Arrays[0].Name = "A"; },
@@ -836,9 +840,9 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 8 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 9 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 8\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 9\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
@@ -904,7 +908,7 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
        "array 1:x to 1 0 0\ndim block -1 0 -3 none none"},
       {"array 1:x to 1 0 0\ndim cyclic 1 -1 0 0 none none",
        "array 1:x to 1 0 0\ndim cyclic 2 -1 0 0 none none"},
-      {"loop lt 3 block", "loop lt 4 block"},
+      {"loop lt 7 block", "loop lt 8 block"},
       {"loop lt 0 block", "loop lt -1 block"},
       {"loop lt 0 align loop 1 1", "loop lt 0 align loop 0 1"},
       {"loop lt 0 align loop 1 1", "loop lt 0 align loop 1 0"},
@@ -938,76 +942,76 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 8 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 8 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 8 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 9 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 9 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 9 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 8 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 9 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 8 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 9 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 8 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 9 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 8 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 9 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 8 data\n"),
+  EXPECT_EQ(refusal("homp 9 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 8 data\nif\n"),
+  EXPECT_EQ(refusal("homp 9 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 8 data\nloc 4:a.c 1 2\n");
-  refusal("homp 8 data\nloc 100:a.c 1 2\n");
-  refusal("homp 8 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 9 data\nloc 4:a.c 1 2\n");
+  refusal("homp 9 data\nloc 100:a.c 1 2\n");
+  refusal("homp 9 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 8 data\nloc 8:a.c 1 2\n");
+  refusal("homp 9 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 8 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 8 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 9 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 8 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 9 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
   refusal(Head + "work 2\nwork 3\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 8 data\nloc a.c 1 2\n");
-  refusal("homp 8 data\nloc :a.c 1 2\n");
-  refusal("homp 8 data\nloc 3a.c 1 2\n");
-  refusal("homp 8 data\nloc -3:a.c 1 2\n");
+  refusal("homp 9 data\nloc a.c 1 2\n");
+  refusal("homp 9 data\nloc :a.c 1 2\n");
+  refusal("homp 9 data\nloc 3a.c 1 2\n");
+  refusal("homp 9 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 8 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 8 data\nloc  3:a.c 1 2\n");
-  refusal("homp 8 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 8 data\n loc 3:a.c 1 2\n");
-  refusal("homp 8 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 8 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 8 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 9 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 9 data\nloc  3:a.c 1 2\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 9 data\n loc 3:a.c 1 2\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 9 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 8 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 8 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 9 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 9 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");

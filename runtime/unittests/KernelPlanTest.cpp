@@ -827,6 +827,29 @@ TEST(KernelPlan, CyclicLoopDoesNotFollowAnArrayOfAnotherBlock) {
                         "holds only {[0, 2), [4, 6), [8, 10)}");
 }
 
+// A loop the program gave no policy follows the array whatever its kind:
+// CYCLIC(2) and BLOCK(3) dealt round-robin, against brute force, over 1 to
+// 4 devices; the program's own BLOCK loop does not (above).
+TEST(KernelPlan, ALoopWithoutAPolicyFollowsAnArrayDealtRoundRobin) {
+  const int64_t N = 23;
+  for (int64_t B : {2, 3})
+    for (unsigned P = 1; P <= 4; ++P) {
+      Kernel K({upTo(0, N)}, {Block}, Topology::line(P));
+      K.Desc.Loops[0].NoPolicy = true;
+      K.array("x", {Cyclic}, {{0, N}}, {}, {B, 0, 0}).access("x", {at()}, true);
+      std::optional<KernelPlan> Plan = plan(K);
+      ASSERT_TRUE(Plan) << B << " " << P;
+      for (unsigned D = 0; D < P; ++D) {
+        std::set<int64_t> Want;
+        for (int64_t I = 0; I < N; ++I)
+          if (cyclicOwner(I, B, P) == D)
+            Want.insert(I);
+        EXPECT_EQ(indicesRun(K, *Plan, D), Want)
+            << "block " << B << ", device " << D << " of " << P;
+      }
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // Footprints and halos
 //===----------------------------------------------------------------------===//

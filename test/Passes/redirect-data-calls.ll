@@ -31,13 +31,13 @@ target triple = "x86_64-pc-linux-gnu"
 
 %struct.ident_t = type { i32, i32, i32, i32, ptr }
 
-@.str = private unnamed_addr constant [160 x i8] c"homp 8 data\0Aloc 24:Inputs/data-constructs.c 2 1\0Adevice all 0 0\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0A\00", align 1
+@.str = private unnamed_addr constant [160 x i8] c"homp 9 data\0Aloc 24:Inputs/data-constructs.c 2 1\0Adevice all 0 0\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0A\00", align 1
 @0 = private unnamed_addr constant [23 x i8] c";unknown;unknown;0;0;;\00", align 1
 @1 = private unnamed_addr constant %struct.ident_t { i32 0, i32 2, i32 0, i32 22, ptr @0 }, align 8
 @.offload_maptypes = private unnamed_addr constant [2 x i64] [i64 1, i64 3]
-@.str.1 = private unnamed_addr constant [113 x i8] c"homp 8 update\0Aloc 24:Inputs/data-constructs.c 4 1\0Adevice all 0 0\0Aarray 1:y from 1 0 0\0Adim full -1 0 0 none none\0A\00", align 1
-@.str.3 = private unnamed_addr constant [111 x i8] c"homp 8 enter\0Aloc 24:Inputs/data-constructs.c 6 1\0Adevice all 0 0\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0A\00", align 1
-@.str.5 = private unnamed_addr constant [114 x i8] c"homp 8 exit\0Aloc 24:Inputs/data-constructs.c 7 1\0Adevice all 0 0\0Aarray 1:x release 1 0 0\0Adim full -1 0 0 none none\0A\00", align 1
+@.str.1 = private unnamed_addr constant [113 x i8] c"homp 9 update\0Aloc 24:Inputs/data-constructs.c 4 1\0Adevice all 0 0\0Aarray 1:y from 1 0 0\0Adim full -1 0 0 none none\0A\00", align 1
+@.str.3 = private unnamed_addr constant [111 x i8] c"homp 9 enter\0Aloc 24:Inputs/data-constructs.c 6 1\0Adevice all 0 0\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0A\00", align 1
+@.str.5 = private unnamed_addr constant [114 x i8] c"homp 9 exit\0Aloc 24:Inputs/data-constructs.c 7 1\0Adevice all 0 0\0Aarray 1:x release 1 0 0\0Adim full -1 0 0 none none\0A\00", align 1
 @.offload_maptypes.6 = private unnamed_addr constant [1 x i64] zeroinitializer
 @.offload_maptypes.7 = private unnamed_addr constant [1 x i64] [i64 1]
 @.offload_maptypes.8 = private unnamed_addr constant [1 x i64] [i64 2]

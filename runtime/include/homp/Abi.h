@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 8;
+constexpr int Version = 9;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -258,9 +258,15 @@ struct Loop {
   /// device when no array it uses is split along it after all. Its Dist is
   /// BLOCK.
   bool Implicit = false;
+  /// The program gave this loop no policy (Implicit ones included): it
+  /// follows the split of the arrays it subscripts whatever their kind,
+  /// CYCLIC and BLOCK(n) too (SPEC 3: a loop without a policy is
+  /// distributed like the arrays it is aligned with), where a BLOCK loop
+  /// the program asked for follows only arrays in blocks.
+  bool NoPolicy = false;
   bool operator==(const Loop &O) const {
     return Op == O.Op && Dist == O.Dist && Strided == O.Strided &&
-           Implicit == O.Implicit;
+           Implicit == O.Implicit && NoPolicy == O.NoPolicy;
   }
 };
 
