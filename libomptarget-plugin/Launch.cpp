@@ -66,6 +66,9 @@ struct Slot {
   const KernelPlan *Plan = nullptr;
   std::unique_ptr<KernelPlan> PartPlan;
   IndexSet Ran; ///< scheduled loop: the iteration numbers it ran
+  /// Scheduled loop: the iterations of its part that failed before any of
+  /// their results reached the host (the host runs them instead).
+  IndexSet Failed;
   int64_t Parts = 0;
   abi::Chunk Chunk{};
   std::vector<Storage> Items;             ///< per array: device storage
@@ -109,6 +112,9 @@ private:
   void prepare(Slot &S);
   bool planPart(Slot &S, const IndexSet &Iterations);
   void runSlot(Slot &S);
+  /// Runs a part planned by planPart; one that fails before its results
+  /// reached the host is left for the host (Slot::Failed).
+  void runPart(Slot &S, const IndexSet &Iterations);
   void runScheduled(const std::vector<int> &Ids);
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   void copyIn(Slot &S);
@@ -465,6 +471,16 @@ void Launcher::runSlot(Slot &S) {
   S.Seconds += secondsSince(T);
 }
 
+void Launcher::runPart(Slot &S, const IndexSet &Iterations) {
+  // A launch of the part that failed may have brought a reduction back.
+  std::vector<std::vector<char>> Before = S.Reductions;
+  runSlot(S);
+  if (S.Status == Slot::FailedBeforeResults) {
+    S.Failed = S.Failed.unite(Iterations);
+    S.Reductions = std::move(Before);
+  }
+}
+
 /// A loop a scheduler splits into parts at run time: chunks from a shared
 /// queue that each device takes as it finishes the last, or a sample by
 /// weights and then the rest by the rates the sample measured.
@@ -482,10 +498,18 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
             std::optional<Range> C = Queue.next();
             if (!C || !planPart(S, IndexSet(*C)))
               break;
-            runSlot(S);
+            runPart(S, IndexSet(*C));
           }
         },
         waitName());
+    // When every device failed, what they left of the queue goes to the
+    // host with the first failed part.
+    for (Slot &S : Slots)
+      if (S.Status == Slot::FailedBeforeResults) {
+        while (std::optional<Range> C = Queue.next())
+          S.Failed = S.Failed.unite(IndexSet(*C));
+        break;
+      }
     return;
   }
   // Sampled: [0, Chunk) by the weights, then [Chunk, N) by measured rates.
@@ -496,11 +520,13 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
     runOnDevices(Ids, HostId, [&](unsigned I) {
       Slot &S = Slots[I];
       Range Part = weightedBlockPart(R.size(), W, I);
-      if (Part.Begin == Part.End || S.Status != Slot::Ok)
+      if (Part.Begin == Part.End)
         return;
-      if (planPart(S, IndexSet(Range{R.Begin + Part.Begin,
-                                     R.Begin + Part.End})))
-        runSlot(S);
+      IndexSet Its(Range{R.Begin + Part.Begin, R.Begin + Part.End});
+      if (S.Status == Slot::FailedBeforeResults)
+        S.Failed = S.Failed.unite(Its); // every device failed its sample
+      else if (S.Status == Slot::Ok && planPart(S, Its))
+        runPart(S, Its);
     });
   };
   RunSplit({0, Sch.Chunk}, Weights);
@@ -515,10 +541,14 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   std::vector<int> SlotIds;
   for (const Slot &S : Slots)
     SlotIds.push_back(S.Device);
+  // A device whose sample failed takes none of the rest.
+  std::vector<double> Shares =
+      sharesByRates(sampleRates(Ran, Seconds, Weights), Sch.Cutoff);
+  for (size_t I = 0; I < Slots.size(); ++I)
+    if (Slots[I].Status != Slot::Ok)
+      Shares[I] = 0;
   RunSplit({Sch.Chunk, N},
-           capByMemory(SlotIds,
-                       sharesByRates(sampleRates(Ran, Seconds, Weights),
-                                     Sch.Cutoff),
+           capByMemory(SlotIds, normalizeShares(std::move(Shares)),
                        N - Sch.Chunk, Sch.Cost));
 }
 
@@ -535,11 +565,26 @@ void Launcher::rerunOnHost(Slot &S) {
   Again.Plan = S.Plan;
   prepare(Again);
   Again.Items.assign(D.Arrays.size(), Storage());
+  // Of a scheduled loop, the part that failed; the parts before it brought
+  // their results back.
+  if (S.Parts && !planPart(Again, S.Failed))
+    constructFatal(*K.Info, Again.Error);
   runSlot(Again);
   if (Again.Status != Slot::Ok)
     constructFatal(*K.Info, Again.Error);
   S.Staging = std::move(Again.Staging);
-  S.Reductions = std::move(Again.Reductions);
+  if (S.Parts) {
+    for (size_t I = 0; I < D.Reductions.size(); ++I)
+      reductionCombine(D.Reductions[I].Op,
+                       *decodeScalarType(K.Values.Reductions[I].TypeCode,
+                                         K.Values.Reductions[I].Size),
+                       S.Reductions[I].data(), Again.Reductions[I].data());
+    S.Ran = S.Ran.minus(S.Failed);
+  } else {
+    // A launch of the part may have brought a reduction back before another
+    // failed: the host's run of the whole part replaces it.
+    S.Reductions = std::move(Again.Reductions);
+  }
   S.Launches += Again.Launches;
   S.Seconds += Again.Seconds;
   S.Status = Slot::Ok;
@@ -822,13 +867,17 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.
-  // (Parts of a scheduled loop are not rerun: another device may have
-  // taken the rest of the queue.)
+  // Of a scheduled loop, only the chunk or sample that failed runs again
+  // (the device took no more), unless duplicates come back: the host's copy
+  // would have to be merged with the device's earlier parts.
+  bool DuplicatesBack = false;
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    DuplicatesBack |= isDuplicateBack(I);
   for (Slot &S : Slots) {
     if (S.Status == Slot::Ok)
       continue;
     bool CanRerun = S.Status == Slot::FailedBeforeResults && Thunk &&
-                    !UsesResidents && !InParts &&
+                    !UsesResidents && !(InParts && DuplicatesBack) &&
                     settings().Offload != OffloadPolicy::Mandatory;
     if (!CanRerun)
       constructFatal(*K.Info, S.Error);
