@@ -189,6 +189,8 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
                              Args);
 }
 
+} // extern "C"
+
 namespace {
 
 /// " at FILE:LINE:COL" for a standard construct, from clang's ident_t (its
@@ -234,6 +236,8 @@ void checkStandardUpdate(void *Loc, int64_t DeviceId, int32_t N, void **Ptrs,
 }
 
 } // namespace
+
+extern "C" {
 
 #define HOMP_DATA_ENTRY(Name, Call, Real)                                      \
   void Name(void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs, \
