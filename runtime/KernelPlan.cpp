@@ -373,6 +373,25 @@ bool Planner::splitLoops() {
   for (unsigned L = 0; L < Nest.Rank; ++L)
     if (!splitLoop(L, NextAxis))
       return false;
+  // A scheduler shares its loop out over all the devices: another loop
+  // split as well would give each device a diagonal of the nest's blocks,
+  // and leave the rest unrun.
+  if (Out.ScheduledLoop >= 0)
+    for (unsigned L = 0; L < Nest.Rank; ++L) {
+      if (static_cast<int>(L) == Out.ScheduledLoop)
+        continue;
+      IndexSet Whole(Range{0, Nest.Trips[L]});
+      for (const IndexSet &Set : LoopSets[L])
+        if (Set != Whole) {
+          Error = "loop " + std::to_string(L) +
+                  " of the nest is split as well as loop " +
+                  std::to_string(Out.ScheduledLoop) +
+                  ", which a scheduler shares out over all the devices: the "
+                  "other loops must run whole (FULL, or no policy over "
+                  "arrays not split along them)";
+          return false;
+        }
+    }
   Out.Work.assign(P, DeviceWork());
   for (unsigned Pos = 0; Pos < P; ++Pos) {
     ProductSet &It = Out.Work[Pos].Iterations;

@@ -551,6 +551,44 @@ TEST(KernelPlan, SchedulerChunkPlansOnlyItsIterations) {
   EXPECT_EQ(Plan.Work[2].Pieces[0].Loops[0].Count, 20);
 }
 
+// A scheduler shares its loop out over every device: with another loop of
+// the nest split too (by its policy, or following an array), each device
+// would run a diagonal of blocks and most of the nest would run nowhere.
+TEST(KernelPlan, AScheduledLoopMustBeTheOnlySplitLoop) {
+  for (bool Follows : {false, true}) {
+    Kernel K({upTo(0, 8), upTo(0, 12)}, {Block, Auto}, Topology::line(4));
+    if (Follows) {
+      K.Desc.Loops[0].Implicit = K.Desc.Loops[0].NoPolicy = true;
+      K.array("v", {Block, Full}, {Range{0, 8}, Range{0, 12}});
+    } else {
+      K.array("v", {Full, Full}, {Range{0, 8}, Range{0, 12}});
+    }
+    K.access("v", {at(0), at(1)}, true);
+    KernelPlanInput In = K.input();
+    In.Scheduled = {IndexSet(Range{0, 3}), IndexSet(Range{3, 6}),
+                    IndexSet(Range{6, 9}), IndexSet(Range{9, 12})};
+    KernelPlan Plan;
+    std::string Error;
+    EXPECT_FALSE(planKernel(In, Plan, Error)) << Follows;
+    EXPECT_EQ(Error, "loop 0 of the nest is split as well as loop 1, which a "
+                     "scheduler shares out over all the devices: the other "
+                     "loops must run whole (FULL, or no policy over arrays "
+                     "not split along them)");
+  }
+  // The other loop whole: the scheduler's shares of the inner loop.
+  Kernel K({upTo(0, 8), upTo(0, 12)}, {Full, Auto}, Topology::line(4));
+  K.array("v", {Full, Full}, {Range{0, 8}, Range{0, 12}});
+  K.access("v", {at(0), at(1)}, true);
+  KernelPlanInput In = K.input();
+  In.Scheduled = {IndexSet(Range{0, 3}), IndexSet(Range{3, 6}),
+                  IndexSet(Range{6, 9}), IndexSet(Range{9, 12})};
+  KernelPlan Plan;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(Plan.Work[2].Iterations.Dims[0], IndexSet(Range{0, 8}));
+  EXPECT_EQ(Plan.Work[2].Iterations.Dims[1], IndexSet(Range{6, 9}));
+}
+
 // Owner computes comes first: an array of its own BLOCK split decides,
 // and the scheduler's split is not used.
 TEST(KernelPlan, OwnerComputesOverridesTheScheduler) {
