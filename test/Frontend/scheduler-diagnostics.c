@@ -25,7 +25,7 @@ void ok(double *y, int n) {
 }
 
 void bad(double *y, int n) {
-  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be a positive integer number of iterations or a percentage in (0, 100], such as 2%}}
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be a positive integer number of iterations or a percentage in (0, 100], such as 2%, written with literals (64, 8 * 8): homp reads it before names have values}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(0))
   for (int i = 0; i < n; ++i) y[i] += 1;
 
