@@ -349,7 +349,7 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
   abi::Cutoff Cut = Info.Desc.Cut;
   if (Kind == abi::SchedKind::Auto && Env.Schedule) {
     const ScheduleSetting &E = *Env.Schedule;
-    S.Why = "HOMP_SCHEDULE";
+    S.Why = Env.ScheduleVariable;
     if (E.Block) {
       S.Block = true;
       S.Weights.assign(N, 1.0);

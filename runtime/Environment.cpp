@@ -144,8 +144,10 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
       Error = std::string(Name) + "='" + V + "' is not valid; " + Error;
       return std::nullopt;
     }
-    if (!S.Schedule)
+    if (!S.Schedule) {
       S.Schedule = Read;
+      S.ScheduleVariable = Name;
+    }
   }
   if (const char *V = GetEnv("HOMP_CUTOFF")) {
     std::optional<abi::Cutoff> C = parseCutoffText(V);

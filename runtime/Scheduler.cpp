@@ -75,21 +75,37 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
                                              std::string &Error) {
   Error = "expected KIND[,chunk][,cutoff] with KIND one of BLOCK, "
           "SCHED_STATIC, SCHED_DYNAMIC, SCHED_GUIDED, MODEL_1_AUTO, "
-          "MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO or AUTO, a "
-          "chunk of iterations or a percentage ('2%', '-1' for none) and a "
-          "cutoff ratio, percentage or 'auto'";
+          "MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO or AUTO (or "
+          "HOMP's ids 1, 8, 9, 11, 12, 13, 14), a chunk of iterations or a "
+          "percentage ('2%', '-1' for none) and a cutoff ratio, percentage "
+          "or 'auto'";
   std::vector<std::string> Parts = splitCommas(Text);
   if (Parts.size() > 3)
     return std::nullopt;
   ScheduleSetting S;
-  if (Parts[0] == "BLOCK" || Parts[0] == "SCHED_STATIC")
+  // HOMP's own runtime names the kind by its omp_dist_policy_t number and
+  // reads the cutoff as a percentage, with or without '%'.
+  static const std::pair<const char *, abi::SchedKind> Ids[] = {
+      {"8", abi::SchedKind::Dynamic},  {"9", abi::SchedKind::Guided},
+      {"11", abi::SchedKind::Model1},  {"12", abi::SchedKind::Model2},
+      {"13", abi::SchedKind::Profile}, {"14", abi::SchedKind::ModelProfile}};
+  bool HompId = Parts[0] == "1";
+  for (const auto &[Id, Kind] : Ids)
+    if (Parts[0] == Id) {
+      S.Kind = Kind;
+      HompId = true;
+    }
+  if (Parts[0] == "BLOCK" || Parts[0] == "SCHED_STATIC" || Parts[0] == "1")
     S.Block = true;
-  else if (!abi::schedKindFromSpelling(Parts[0], S.Kind))
+  else if (!HompId && !abi::schedKindFromSpelling(Parts[0], S.Kind))
     return std::nullopt;
   if (Parts.size() > 1 && !amount(Parts[1], S.Chunk))
     return std::nullopt;
   if (Parts.size() > 2 && !Parts[2].empty()) {
-    std::optional<abi::Cutoff> C = parseCutoffText(Parts[2]);
+    std::string Cut = Parts[2];
+    if (HompId && Cut != "auto" && Cut.back() != '%')
+      Cut += '%';
+    std::optional<abi::Cutoff> C = parseCutoffText(Cut);
     if (!C)
       return std::nullopt;
     S.Cut = *C;
@@ -100,9 +116,15 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
                                   S.Kind == abi::SchedKind::Guided ||
                                   S.Kind == abi::SchedKind::Profile ||
                                   S.Kind == abi::SchedKind::ModelProfile);
+  // (HOMP's numbered form comes with a chunk for every kind in its own
+  // examples, '12,10%,0.01%': ignored where the kind takes none, as HOMP
+  // does.)
   if (Parts.size() > 1 && S.Chunk.given() && !TakesAmount) {
-    Error = Parts[0] + " takes no chunk or sample size";
-    return std::nullopt;
+    if (!HompId) {
+      Error = Parts[0] + " takes no chunk or sample size";
+      return std::nullopt;
+    }
+    S.Chunk = abi::Amount();
   }
   bool TakesCutoff = !S.Block && S.Kind != abi::SchedKind::Dynamic &&
                      S.Kind != abi::SchedKind::Guided;

@@ -109,6 +109,44 @@ TEST(ScheduleSetting, HompsOwnSyntax) {
   }
 }
 
+// HOMP's runtime names the kinds by their omp_dist_policy_t numbers, with
+// the cutoff a percentage with or without '%' (its usage text's examples).
+TEST(ScheduleSetting, HompsPolicyIdsAreItsKinds) {
+  std::string Error;
+  std::optional<ScheduleSetting> S = parseSchedule("8,10%", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, abi::SchedKind::Dynamic);
+  EXPECT_EQ(S->Chunk.Percent, 10);
+  S = parseSchedule("12,-1,0.01%", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, abi::SchedKind::Model2);
+  EXPECT_DOUBLE_EQ(S->Cut.Value, 0.0001);
+  S = parseSchedule("14,10%,5", Error); // 5%
+  ASSERT_TRUE(S) << Error;
+  EXPECT_EQ(S->Kind, abi::SchedKind::ModelProfile);
+  EXPECT_DOUBLE_EQ(S->Cut.Value, 0.05);
+  const std::pair<const char *, abi::SchedKind> Kinds[] = {
+      {"9", abi::SchedKind::Guided},
+      {"11", abi::SchedKind::Model1},
+      {"13", abi::SchedKind::Profile},
+      {"13,-1,auto", abi::SchedKind::Profile}};
+  for (const auto &[Text, Kind] : Kinds) {
+    S = parseSchedule(Text, Error);
+    ASSERT_TRUE(S) << Text << ": " << Error;
+    EXPECT_EQ(S->Kind, Kind) << Text;
+  }
+  // A chunk on a kind that takes none is ignored there, as HOMP does.
+  S = parseSchedule("12,10%,0.01%", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_FALSE(S->Chunk.given());
+  S = parseSchedule("1,10", Error);
+  ASSERT_TRUE(S) << Error;
+  EXPECT_TRUE(S->Block);
+  // HOMP's other numbers are not loop kinds of its table.
+  for (const char *Bad : {"0", "2", "10", "15", "8,10%,100", "08"})
+    EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
+}
+
 TEST(ScheduleSetting, BadFormsAreRefused) {
   for (const char *Bad :
        {"", "DYNAMIC", "sched_dynamic", "SCHED_DYNAMIC,0", "SCHED_DYNAMIC,x",

@@ -47,8 +47,10 @@ struct Settings {
   OffloadPolicy Offload = OffloadPolicy::Default; ///< OMP_TARGET_OFFLOAD
   std::optional<DeviceFilter> Devices;            ///< HOMP_DEVICES
   std::vector<FaultSpec> Faults;                  ///< HOMP_FAULT
-  /// HOMP_SCHEDULE, else LOOP_DIST_POLICY: the kind of AUTO loops.
+  /// HOMP_SCHEDULE, else LOOP_DIST_POLICY: the kind of AUTO loops, and
+  /// the variable it came from.
   std::optional<ScheduleSetting> Schedule;
+  std::string ScheduleVariable;
   abi::Cutoff Cut;                ///< HOMP_CUTOFF
   std::vector<Emulation> Emulate; ///< HOMP_EMULATE
   /// HOMP_MACHINE, else OMP_DEV_SPEC_FILE (HOMP's name): the machine file;

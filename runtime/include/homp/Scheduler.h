@@ -40,8 +40,11 @@ struct ScheduleSetting {
 };
 
 /// Parses 'KIND[,chunk][,cutoff]' (chunk '-1' or empty: not given; sizes
-/// as iterations or 'P%'; cutoff a ratio, 'P%' or 'auto'). std::nullopt
-/// with the accepted forms in Error when Text is not valid.
+/// as iterations or 'P%'; cutoff a ratio, 'P%' or 'auto'). KIND may be
+/// HOMP's omp_dist_policy_t number (1 BLOCK, 8 SCHED_DYNAMIC, 9
+/// SCHED_GUIDED, 11 and 12 the models, 13 and 14 the profile kinds); its
+/// cutoff is then a percentage, as HOMP reads it ('12,10%,0.01' is 0.01%).
+/// std::nullopt with the accepted forms in Error when Text is not valid.
 std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
                                              std::string &Error);
 
