@@ -213,9 +213,14 @@ bool DataRewriter::labelledLoop(const std::string &Label,
   }
   unsigned Collapse = 1;
   SmallVector<Policy, 3> Policies;
+  abi::LabelledLoop LL;
   ArrayRef<Token> DirToks = LoopDir ? LoopDir->Toks : ArrayRef<Token>();
   if (LoopDir)
     for (const Clause &C : LoopDir->Clauses) {
+      // The loop's own construct reports a malformed cutoff.
+      if (C.Name == "cutoff" && C.HasParens && !C.Args.empty())
+        if (std::optional<abi::Cutoff> Cut = parseCutoff(DirToks, C.Args))
+          LL.Cut = *Cut;
       if (C.Name == "collapse" && C.Args.size() == 1)
         if (std::optional<int64_t> N = integerLiteral(DirToks[C.Args.Begin]))
           Collapse = static_cast<unsigned>(
@@ -250,7 +255,6 @@ bool DataRewriter::labelledLoop(const std::string &Label,
         << Err.Message;
     return false;
   }
-  abi::LabelledLoop LL;
   LL.Label = Label;
   ConstructValues::DataLoop Values;
   for (unsigned L = 0; L < Nest->size(); ++L) {

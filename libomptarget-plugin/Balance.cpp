@@ -489,15 +489,20 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
   return Shares;
 }
 
-std::vector<double> dataRegionShares(const abi::Policy &P,
+std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices) {
   const Settings &Env = settings();
-  if (P.Sched == abi::SchedKind::Auto && Env.Schedule && Env.Schedule->Block)
-    return std::vector<double>(Devices.size(), 1.0);
-  abi::Cutoff None;
+  // HOMP_SCHEDULE's kind and cutoff replace an AUTO loop's, as in
+  // chooseSchedule.
+  if (P.Sched == abi::SchedKind::Auto && Env.Schedule) {
+    if (Env.Schedule->Block)
+      return std::vector<double>(Devices.size(), 1.0);
+    if (Env.Schedule->Cut.Kind != abi::Cutoff::None)
+      Cut = Env.Schedule->Cut;
+  }
   return applyCutoff(
       modelWeights(Devices, LoopCost(), 0, /*WithData=*/false),
-      cutoffRatio(None, Env.Cut, static_cast<unsigned>(Devices.size())));
+      cutoffRatio(Cut, Env.Cut, static_cast<unsigned>(Devices.size())));
 }
 
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,

@@ -76,9 +76,10 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
                                 bool *Fits = nullptr);
 
 /// The shares a data region gives a labelled AUTO loop when it begins
-/// (the loop keeps them for the region's lifetime): by the model, with
-/// HOMP_CUTOFF applied. HOMP_SCHEDULE=BLOCK gives equal shares.
-std::vector<double> dataRegionShares(const abi::Policy &P,
+/// (the loop keeps them for the region's lifetime): by the model, with the
+/// loop's cutoff clause Cut applied (else HOMP_SCHEDULE's, else
+/// HOMP_CUTOFF). HOMP_SCHEDULE=BLOCK gives equal shares.
+std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices);
 
 /// What each device (by position) ran in one execution of an AUTO loop

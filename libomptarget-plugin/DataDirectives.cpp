@@ -101,7 +101,7 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
       // An AUTO loop over one topology axis gets shares decided now.
       std::vector<double> Shares;
       if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
-        Shares = dataRegionShares(P, DI.Devices);
+        Shares = dataRegionShares(P, LL.Cut, DI.Devices);
       for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
         IndexSet Its =
             !Shares.empty()

@@ -442,10 +442,36 @@ bool readAccess(Reader &R, Descriptor &D) {
   return true;
 }
 
+/// A cutoff as one word: '-' (none), 'auto' or the ratio.
+std::string cutoffWord(const Cutoff &C) {
+  switch (C.Kind) {
+  case Cutoff::None:
+    return "-";
+  case Cutoff::Auto:
+    return "auto";
+  case Cutoff::Given:
+    break;
+  }
+  return realText(C.Value);
+}
+bool cutoffFromWord(const std::string &W, Cutoff &C) {
+  C = Cutoff();
+  if (W == "-")
+    return true;
+  if (W == "auto") {
+    C.Kind = Cutoff::Auto;
+    return true;
+  }
+  C.Kind = Cutoff::Given;
+  return parseReal(W, C.Value) && C.Value >= 0 && C.Value < 1;
+}
+
 bool readDataLoop(Reader &R, Descriptor &D) {
   LabelledLoop L;
   unsigned N;
-  if (!R.str(L.Label) || !R.num(N, 1, MaxRank) || !R.endLine())
+  std::string Cut;
+  if (!R.str(L.Label) || !R.num(N, 1, MaxRank) || !R.word(Cut) ||
+      !cutoffFromWord(Cut, L.Cut) || !R.endLine())
     return false;
   for (unsigned I = 0; I < N; ++I) {
     Loop Lp;
@@ -574,13 +600,13 @@ std::string encodeDescriptor(const Descriptor &D) {
   }
   for (const LabelledLoop &L : D.DataLoops) {
     W.word("dataloop").str(L.Label).num(static_cast<int64_t>(L.Loops.size()));
+    W.word(cutoffWord(L.Cut));
     W.endLine();
     for (const Loop &Lp : L.Loops)
       writeLoop(W, Lp);
   }
   if (D.Cut.Kind != Cutoff::None) {
-    W.word("cutoff").word(D.Cut.Kind == Cutoff::Auto ? std::string("auto")
-                                                      : realText(D.Cut.Value));
+    W.word("cutoff").word(cutoffWord(D.Cut));
     W.endLine();
   }
   if (D.Operations) {
@@ -664,14 +690,8 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
         continue; // its last line was read to its end
     } else if (Key == "cutoff") {
       std::string W;
-      Ok = Out.Cut.Kind == Cutoff::None && R.word(W);
-      if (Ok && W == "auto")
-        Out.Cut.Kind = Cutoff::Auto;
-      else if (Ok) {
-        Out.Cut.Kind = Cutoff::Given;
-        Ok = parseReal(W, Out.Cut.Value) && Out.Cut.Value >= 0 &&
-             Out.Cut.Value < 1;
-      }
+      Ok = Out.Cut.Kind == Cutoff::None && R.word(W) && W != "-" &&
+           cutoffFromWord(W, Out.Cut);
     } else if (Key == "work") {
       Ok = Out.Operations == 0 && R.num(Out.Operations, 1, INT64_MAX);
     } else if (Key == "bodyloop") {

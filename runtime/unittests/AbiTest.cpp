@@ -562,6 +562,20 @@ TEST(AbiRoundTrip, DataLoopsWithEveryOperatorAndPolicy) {
       }
 }
 
+// A labelled loop's own cutoff clause, for the split its data region
+// decides.
+TEST(AbiRoundTrip, DataLoopsWithTheirCutoffs) {
+  for (Cutoff::KindTy K : {Cutoff::None, Cutoff::Given, Cutoff::Auto})
+    for (double Ratio : {0.0, 0.15, 0.999}) {
+      Descriptor D = minimal();
+      LabelledLoop L{"loop1", {loop(CompareOp::Less, policy(Policy::Auto))}};
+      L.Cut.Kind = K;
+      L.Cut.Value = K == Cutoff::Given ? Ratio : 0;
+      D.DataLoops = {L, {"loop2", {loop(CompareOp::Less)}}};
+      EXPECT_TRUE(roundTrips(D)) << K << " " << Ratio;
+    }
+}
+
 TEST(AbiRoundTrip, DataLoopsWithAwkwardLabels) {
   for (const std::string &Label : AwkwardStrings) {
     Descriptor D = minimal();
@@ -743,6 +757,7 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Reductions[0].Op = ReductionOp::Min; },
       [](Descriptor &D) { D.Reductions[1].Name = "flags"; },
       [](Descriptor &D) { D.DataLoops[0].Label = "loop2"; },
+      [](Descriptor &D) { D.DataLoops[1].Cut.Kind = Cutoff::Auto; },
       [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
       [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
       [](Descriptor &D) { D.HasIf = false; },
@@ -924,11 +939,15 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
        "access 1:x 1 0 L 0 0 9223372036854775808"},
       {"access 1:x 1 0 L 0 -9223372036854775808 0",
        "access 1:x 1 0 L 0 -9223372036854775809 0"},
-      {"dataloop 1:l 3\nloop lt 0 block\nloop lt 0 block\nloop lt 0 block",
-       "dataloop 1:l 4\nloop lt 0 block\nloop lt 0 block\nloop lt 0 "
+      {"dataloop 1:l 3 -\nloop lt 0 block\nloop lt 0 block\nloop lt 0 block",
+       "dataloop 1:l 4 -\nloop lt 0 block\nloop lt 0 block\nloop lt 0 "
        "block\nloop lt 0 "
        "block"},
-      {"dataloop 1:l 1\nloop lt 0 block", "dataloop 1:l 0"},
+      {"dataloop 1:l 1 -\nloop lt 0 block", "dataloop 1:l 0 -"},
+      {"dataloop 1:l 1 0.5\nloop lt 0 block",
+       "dataloop 1:l 1 1\nloop lt 0 block"},
+      {"dataloop 1:l 1 auto\nloop lt 0 block",
+       "dataloop 1:l 1\nloop lt 0 block"},
       {"work 1", "work 0"},
       {"work 9223372036854775807", "work -1"},
       {"bodyloop lt -1 0 1", "bodyloop lt -2 0 1"},
@@ -1032,7 +1051,7 @@ TEST(AbiDecode, MissingFieldsAreRefused) {
   refusal(Head + "array 1:x to 1 0\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1 0 2 1\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1 0 1 1\ndim full -1 0 0 none none\n");
-  refusal(Head + "dataloop 1:l 2\nloop lt 0 block\n");
+  refusal(Head + "dataloop 1:l 2 -\nloop lt 0 block\n");
   refusal(Head + "loop lt 0 cyclic\n");
   refusal(Head + "loop lt block\n");
   refusal(Head + "loop lt 0 align to 1:x 1\n");

@@ -275,8 +275,10 @@ struct Loop {
 struct LabelledLoop {
   std::string Label;
   std::vector<Loop> Loops;
+  /// The loop's own 'cutoff' clause, for the split the data region decides.
+  Cutoff Cut;
   bool operator==(const LabelledLoop &O) const {
-    return Label == O.Label && Loops == O.Loops;
+    return Label == O.Label && Loops == O.Loops && Cut == O.Cut;
   }
 };
 

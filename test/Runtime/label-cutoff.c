@@ -1,0 +1,63 @@
+// A labelled loop's own cutoff clause, and HOMP_SCHEDULE's cutoff, apply to
+// the split its data region decides for it when the region begins, as they
+// do to a kernel of its own (HOMP'16 Figure 3's form). With the machine
+// file the model gives each CPU offload device 10/65 of the loop and the
+// host 25/65, so a cutoff of 0.3 leaves the host alone.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t clause 2>&1 | FileCheck %s
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_SCHEDULE=MODEL_1_AUTO,-1,0.3 HOMP_INFO=1 %t none 2>&1 | FileCheck %s
+// Without a cutoff every device takes part.
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t none 2>&1 | FileCheck %s --check-prefix=ALL
+// CHECK: homp: region {{.*}}label-cutoff.c:{{27|43}}:1: 1000 iterations on 1 device;
+// CHECK: homp: region {{.*}}label-cutoff.c:{{36|52}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
+// CHECK: PASS
+// ALL: homp: region {{.*}}label-cutoff.c:52:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
+// ALL: PASS
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  int n = 1000, Bad = 0;
+  double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; ++i)
+    x[i] = i, y[i] = 1;
+  if (!strcmp(argv[1], "clause")) {
+#pragma omp parallel target device(*, host) map(tofrom: y[0:n] partition([ALIGN(loop0)])) \
+    map(to: x[0:n] partition([ALIGN(loop0)]))
+#pragma omp parallel for distribute dist_schedule(target: [MODEL_1_AUTO]) cutoff(0.3)
+  loop0:
+    for (int i = 0; i < n; ++i)
+      y[i] += x[i];
+#pragma omp parallel target data device(*, host) map(to: x[0:n] partition([ALIGN(loop1)])) \
+    map(tofrom: y[0:n] partition([ALIGN(loop1)]))
+    {
+#pragma omp parallel target device(*, host)
+#pragma omp parallel for distribute dist_schedule(target: [MODEL_1_AUTO]) cutoff(0.3)
+    loop1:
+      for (int i = 0; i < n; ++i)
+        y[i] += x[i];
+    }
+  } else {
+#pragma omp parallel target device(*, host) map(tofrom: y[0:n] partition([ALIGN(loop2)])) \
+    map(to: x[0:n] partition([ALIGN(loop2)]))
+#pragma omp parallel for distribute dist_schedule(target: [AUTO])
+  loop2:
+    for (int i = 0; i < n; ++i)
+      y[i] += x[i];
+#pragma omp parallel target data device(*, host) map(to: x[0:n] partition([ALIGN(loop1)])) \
+    map(tofrom: y[0:n] partition([ALIGN(loop1)]))
+    {
+#pragma omp parallel target device(*, host)
+#pragma omp parallel for distribute dist_schedule(target: [AUTO])
+    loop1:
+      for (int i = 0; i < n; ++i)
+        y[i] += x[i];
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    Bad += y[i] != 1 + 2.0 * i;
+  puts(Bad ? "FAIL" : "PASS");
+  return Bad != 0;
+}
