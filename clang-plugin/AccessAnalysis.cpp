@@ -14,14 +14,6 @@ namespace homp {
 
 namespace {
 
-bool isAssignment(const Token &T) {
-  return T.isOneOf(tok::equal, tok::plusequal, tok::minusequal, tok::starequal,
-                   tok::slashequal, tok::percentequal, tok::ampequal,
-                   tok::pipeequal, tok::caretequal) ||
-         T.isOneOf(tok::lesslessequal, tok::greatergreaterequal,
-                   tok::plusplus, tok::minusminus);
-}
-
 /// A loop of the body whose variable takes values in [Lo, Hi] known when
 /// the plugin reads it ('for (int a = -1; a <= 1; ++a)'): 'x[i + a]' then
 /// uses offsets -1..1 of i.

@@ -78,6 +78,8 @@ private:
   bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
   bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
+  /// 'ordered' as a word of a loop directive: reported, false.
+  bool orderedWord(const Directive &Dir);
   bool innerDirective(unsigned Begin, unsigned End);
   bool statement();
   bool loopPolicies();
@@ -251,6 +253,11 @@ bool Rewriter::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
   return true;
 }
 
+/// What 'ordered' on a distributed loop would need.
+static const char *const OrderedLoop =
+    "'ordered' on a distributed loop (the devices run their parts at the same "
+    "time, so the iterations cannot run in order across them)";
+
 /// Clauses of the distributed loop that need the iterations before a
 /// device's own: reported, false.
 bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
@@ -260,10 +267,23 @@ bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
       : C.Name == "lastprivate" ? "'lastprivate' on a distributed loop (one "
                                   "device runs the last iteration; compute the "
                                   "value after the loop)"
+      : C.Name == "ordered"     ? OrderedLoop
                                 : nullptr;
   if (!What)
     return true;
   Diags.report(Toks[C.All.Begin].getLocation(), Diag::NotSupportedYet) << What;
+  return false;
+}
+
+bool Rewriter::orderedWord(const Directive &Dir) {
+  // 'parallel for ordered': without parentheses the clause reads as a word
+  // of the directive's name (a directive that starts with it is 'ordered').
+  std::optional<unsigned> W = Dir.findWord("ordered");
+  if (!W || *W == 0)
+    return true;
+  Diags.report(Dir.Toks[Dir.Words[*W].Index].getLocation(),
+               Diag::NotSupportedYet)
+      << OrderedLoop;
   return false;
 }
 
@@ -341,6 +361,8 @@ bool Rewriter::topologyClause(const Clause &C) {
 
 bool Rewriter::targetClauses() {
   if (!clausesAppearOnce(Body, Target->Clauses, Diags))
+    return false;
+  if (TargetWords.isLoop() && !orderedWord(*Target))
     return false;
   bool Ok = true;
   // The topology comes first: '[*]' after an item names its last dimension.
@@ -441,6 +463,8 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
                  Diag::UnreadableDirective);
     return false;
   }
+  if (!orderedWord(*Inner))
+    return false;
   bool Ok = true;
   for (const Clause &C : Inner->Clauses) {
     if (!isHompClauseName(C.Name) &&
@@ -599,15 +623,59 @@ bool Rewriter::qualifiedUses() {
   return true;
 }
 
-/// '#pragma omp atomic' on a variable the construct does not distribute
-/// ('cnt += 1'): every device would count into its own copy, and copies
-/// that agree are taken as one (a count of 250 for 1000). Refused, with
-/// the reduction to use instead; atomics on distributed arrays, and on the
-/// loop's reduction variables, are left alone.
+/// '#pragma omp atomic', or a 'critical' section, updating a variable the
+/// construct does not distribute ('cnt += 1'): every device would count
+/// into its own copy, and copies that agree are taken as one (a count of
+/// 250 for 1000). Refused, with the reduction to use instead; updates of
+/// distributed arrays, of the loop's reduction variables and of the body's
+/// own variables are left alone.
 bool Rewriter::atomicUpdates() {
+  auto Combined = [&](StringRef Name) {
+    bool Distributed =
+        RC.Around.distributes(Name) || any_of(Items, [&](const MapItem &MI) {
+          return MI.Distributed && MI.Name == Name;
+        });
+    bool Reduced = any_of(Reductions, [&](const Reduction &R) {
+      return PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
+    });
+    return Distributed || Reduced;
+  };
+  std::vector<StringRef> Locals = declaredNames(Stmt, Nest.front().Body);
   for (unsigned I = Nest.front().For; I + 1 < Stmt.size(); ++I) {
-    if (Stmt[I].isNot(tok::annot_pragma_openmp) ||
-        identifierName(Stmt[I + 1]) != "atomic")
+    if (Stmt[I].isNot(tok::annot_pragma_openmp))
+      continue;
+    if (identifierName(Stmt[I + 1]) == "critical") {
+      // The section's statement: a block, or up to its ';'.
+      unsigned From = I + 1;
+      while (From < Stmt.size() &&
+             Stmt[From].isNot(tok::annot_pragma_openmp_end))
+        ++From;
+      int Depth = 0;
+      for (unsigned J = From + 1; J < Stmt.size(); ++J) {
+        if (Stmt[J].isOneOf(tok::l_brace, tok::l_paren, tok::l_square))
+          ++Depth;
+        else if (Stmt[J].isOneOf(tok::r_brace, tok::r_paren, tok::r_square))
+          --Depth;
+        if (Depth < 0 ||
+            (Depth == 0 && Stmt[J].isOneOf(tok::semi, tok::r_brace)))
+          break;
+        // 'x = ...', 'x += ...', 'x++', '++x' of a variable from outside.
+        if (Stmt[J].isNot(tok::identifier) ||
+            Stmt[J - 1].isOneOf(tok::period, tok::arrow, tok::coloncolon))
+          continue;
+        bool Assigned = (J + 1 < Stmt.size() && isAssignment(Stmt[J + 1])) ||
+                        Stmt[J - 1].isOneOf(tok::plusplus, tok::minusminus);
+        StringRef Name = identifierName(Stmt[J]);
+        if (!Assigned || is_contained(Locals, Name) || Combined(Name) ||
+            !RC.Ctx.IsDeclared(Stmt[J]))
+          continue;
+        Diags.report(Stmt[J].getLocation(), Diag::AtomicAcrossDevices)
+            << Name << 1;
+        return false;
+      }
+      continue;
+    }
+    if (identifierName(Stmt[I + 1]) != "atomic")
       continue;
     unsigned At = I + 1;
     bool Update = true; // 'atomic' or 'atomic update', not read/write/capture
@@ -627,18 +695,10 @@ bool Rewriter::atomicUpdates() {
     if (At >= Stmt.size())
       break;
     StringRef Name = identifierName(Stmt[At]);
-    if (Name.empty())
+    if (Name.empty() || Combined(Name))
       continue;
-    bool Distributed =
-        RC.Around.distributes(Name) || any_of(Items, [&](const MapItem &MI) {
-          return MI.Distributed && MI.Name == Name;
-        });
-    bool Reduced = any_of(Reductions, [&](const Reduction &R) {
-      return PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
-    });
-    if (Distributed || Reduced)
-      continue;
-    Diags.report(Stmt[At].getLocation(), Diag::AtomicAcrossDevices) << Name;
+    Diags.report(Stmt[At].getLocation(), Diag::AtomicAcrossDevices)
+        << Name << 0;
     return false;
   }
   return true;

@@ -415,6 +415,14 @@ bool declaresAfter(ArrayRef<Token> Toks, TokenRange Body, unsigned Comma) {
 
 } // namespace
 
+bool isAssignment(const Token &T) {
+  return T.isOneOf(tok::equal, tok::plusequal, tok::minusequal, tok::starequal,
+                   tok::slashequal, tok::percentequal, tok::ampequal,
+                   tok::pipeequal, tok::caretequal) ||
+         T.isOneOf(tok::lesslessequal, tok::greatergreaterequal, tok::plusplus,
+                   tok::minusminus);
+}
+
 std::vector<StringRef> declaredNames(ArrayRef<Token> Toks, TokenRange Body) {
   std::vector<StringRef> Names;
   for (unsigned I = Body.Begin; I < Body.End; ++I) {

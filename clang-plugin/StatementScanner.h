@@ -84,6 +84,9 @@ bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why);
 std::vector<llvm::StringRef> declaredNames(llvm::ArrayRef<clang::Token> Toks,
                                            TokenRange Body);
 
+/// Whether T assigns to what is before it ('=', '+=', ..., '++', '--').
+bool isAssignment(const clang::Token &T);
+
 /// Whether the OpenMP directive whose body (tokens after the
 /// annot_pragma_openmp token) is Body stands alone, with no associated
 /// statement.

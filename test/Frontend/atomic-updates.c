@@ -1,9 +1,10 @@
-// '#pragma omp atomic' updating a variable the construct does not
-// distribute: each device would update its own copy, and copies that agree
-// were taken as one (a count of 250 for 1000 on 4 devices, silently). A
-// compile error at the variable, naming the reduction to use. Atomics on
-// distributed arrays, on the loop's reduction variables, and atomic reads,
-// writes and captures are left alone.
+// '#pragma omp atomic', or a 'critical' section, updating a variable the
+// construct does not distribute: each device would update its own copy,
+// and copies that agree were taken as one (a count of 250 for 1000 on 4
+// devices, silently). A compile error at the variable, naming the
+// reduction to use. Updates of distributed arrays, of the loop's reduction
+// variables and of the body's own variables, and atomic reads, writes and
+// captures are left alone.
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
 void f(double *x, double *y, int *hist, int n) {
@@ -13,7 +14,7 @@ void f(double *x, double *y, int *hist, int n) {
   for (int i = 0; i < n; ++i) {
     y[i] = i;
 #pragma omp atomic
-    // expected-error@+1 {{homp: 'cnt' is updated atomically by the iterations of every device, but each device updates its own copy and the copies are not combined: use a reduction on the loop ('reduction(+: cnt)' for a count or a sum)}}
+    // expected-error@+1 {{homp: 'cnt' is updated atomically by the iterations of every device, but each device updates its own copy and the copies are not combined: use a reduction on the loop ('reduction(+: cnt)' for a count or a sum, 'reduction(max: cnt)' for a maximum)}}
     cnt += 1;
   }
 
@@ -25,7 +26,25 @@ void f(double *x, double *y, int *hist, int n) {
     ++cnt;
   }
 
-  // Fine: a distributed array, a reduction variable, an atomic read.
+  double mx = 0;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK), cnt, mx)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical
+    {
+      // expected-error@+1 {{homp: 'mx' is updated in a critical section by the iterations of every device}}
+      if (y[i] > mx) mx = y[i];
+    }
+  }
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK), cnt)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+#pragma omp critical(count)
+    // expected-error@+1 {{homp: 'cnt' is updated in a critical section}}
+    cnt++;
+
+  // Fine: a distributed array, a reduction variable, an atomic read, the
+  // body's own variable in a critical section.
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK)) map(tofrom: cnt)
 #pragma omp parallel for reduction(+: cnt)
   for (int i = 0; i < n; ++i) {
@@ -37,5 +56,12 @@ void f(double *x, double *y, int *hist, int n) {
 #pragma omp atomic read
     w = cnt;
     y[i] += w;
+    double t = y[i];
+#pragma omp critical
+    {
+      t += 1;
+      y[i] = t;
+      cnt += 2;
+    }
   }
 }

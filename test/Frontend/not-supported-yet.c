@@ -49,4 +49,21 @@ void f(double *u, int n, double (*m)[8]) {
 #pragma omp target teams distribute parallel for device(*) lastprivate(last) map(tofrom: u[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)
     last = u[i];
+
+  // 'ordered' as a clause, and as it reads without parentheses (a word of
+  // the loop directive's name).
+#pragma omp target device(*) map(tofrom: u[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'ordered' on a distributed loop (the devices run their parts at the same time, so the iterations cannot run in order across them) is not supported yet}}
+#pragma omp parallel for ordered dist_iteration(BLOCK)
+  for (int i = 0; i < n; ++i) {
+#pragma omp ordered
+    u[i] = j++;
+  }
+#pragma omp target device(*) map(tofrom: u[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'ordered' on a distributed loop}}
+#pragma omp parallel for ordered(1)
+  for (int i = 0; i < n; ++i) {
+#pragma omp ordered
+    u[i] = j++;
+  }
 }
