@@ -939,12 +939,13 @@ void Rewriter::implicitLoops() {
   if (!LoopPolicies && LoopLabel.empty() && D.Loops.size() > 1 &&
       any_of(D.Loops, [](const abi::Loop &L) { return L.Implicit; }))
     D.Loops[0].Implicit = true;
-  // A loop following arrays dealt round-robin runs a strided set of
-  // iterations in one launch. (Arrays the plugin cannot see, resident from
-  // elsewhere, get a launch per block of theirs.)
+  // A loop following arrays dealt round-robin (one without a policy, or a
+  // scheduler's) runs a strided set of iterations in one launch. (Arrays
+  // the plugin cannot see, resident from elsewhere, get a launch per block
+  // of theirs.)
   for (unsigned L = 0; L < D.Loops.size(); ++L)
-    if (D.Loops[L].NoPolicy && Nest[L].Op != CompareOp::NotEqual &&
-        Follows(L, true))
+    if ((D.Loops[L].NoPolicy || D.Loops[L].Dist.Kind == abi::Policy::Auto) &&
+        Nest[L].Op != CompareOp::NotEqual && Follows(L, true))
       D.Loops[L].Strided = true;
 }
 

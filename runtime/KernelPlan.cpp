@@ -139,12 +139,12 @@ bool Planner::distributeItems(bool Final) {
   return true;
 }
 
-/// Whether a loop can follow dimension Dim of X: a loop without a policy
-/// follows any split, a CYCLIC loop the same round-robin, a BLOCK loop
-/// blocks.
+/// Whether a loop can follow dimension Dim of X: a loop without a policy,
+/// or one a scheduler would share out, follows any split; a CYCLIC loop the
+/// same round-robin, a BLOCK loop blocks.
 static bool kindsMatch(const abi::Loop &Loop, int64_t LoopBlock,
                        const Distribution &X, unsigned Dim) {
-  if (Loop.NoPolicy)
+  if (Loop.NoPolicy || Loop.Dist.Kind == Policy::Auto)
     return true;
   if (Loop.Dist.Kind == Policy::Cyclic)
     return X.Kinds[Dim] == Policy::Cyclic && X.Blocks[Dim] == LoopBlock;

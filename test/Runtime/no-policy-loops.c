@@ -4,7 +4,8 @@
 // kernel's own map and in a data region, BLOCK(n) rows, CYCLIC(2) x BLOCK
 // on a 2x2 topology, arrays aligned with a labelled loop further down, and
 // a kernel in a function of its own that cannot see the data region's
-// split. Each against sequential code; none runs on the host.
+// split. So does a loop a scheduler would share out (owner computes comes
+// first). Each against sequential code; none runs on the host.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL --implicit-check-not=warning
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
 // CHECK: own kernel, CYCLIC(3): PASS
@@ -12,6 +13,7 @@
 // CHECK: data region, BLOCK(2) rows: PASS
 // CHECK: 2x2, CYCLIC(2) x BLOCK: PASS
 // CHECK: 2x2, aligned to a label: PASS
+// CHECK: data region, CYCLIC(3), AUTO: PASS
 // Device 0 runs the blocks of 3 it holds, 0-2 and 12-14, in one launch per
 // block: the kernel in a function of its own too.
 // INFO: homp: region {{.*}}no-policy-loops.c:[[# @LINE + 37]]:1: 23 iterations on 4 devices
@@ -104,6 +106,14 @@ lp: for (int i = 0; i < r; ++i)
         b[i][j] *= 2;
   }
   Fails += check("2x2, aligned to a label", r * m, &b[0][0], &bw[0][0]);
+
+  for (int i = 0; i < n; ++i) want[i] = want[i] / 2 + 1;
+#pragma omp target data device(*) map(tofrom: a[0:n] dist_data(CYCLIC(3)))
+#pragma omp target device(*)
+#pragma omp parallel for dist_iteration(AUTO)
+  for (int i = 0; i < n; ++i)
+    a[i] = a[i] / 2 + 1;
+  Fails += check("data region, CYCLIC(3), AUTO", n, a, want);
   free(b); free(bw);
   return Fails;
 }
