@@ -28,6 +28,8 @@
 #include <thread>
 #include <tuple>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -162,19 +164,40 @@ void writeSavedProfiles() {
                      : std::numeric_limits<double>::infinity();
       Out.push_back(std::move(S));
     }
-    for (const SavedProfile &Old : savedFile().Profiles)
-      if (std::none_of(Out.begin(), Out.end(), [&](const SavedProfile &N) {
-            return N.Region == Old.Region && N.Devices == Old.Devices &&
-                   N.SizeClass == Old.SizeClass;
-          }))
-        Out.push_back(Old);
   }
+  // Runs that share the file (a job array, ranks on one node) take turns
+  // at exit, each keeping what the others saved since it started: the
+  // file is read again under a lock on its folder (a lock file would stay
+  // behind), and only this run's own loops replace its lines.
+  std::string Folder = Path.substr(0, Path.find_last_of('/') + 1);
+  int Dir = open(Folder.empty() ? "." : Folder.c_str(), O_RDONLY | O_DIRECTORY);
+  bool Locked = false;
+  for (int Try = 0; Dir >= 0 && Try < 2000 && !Locked; ++Try) {
+    Locked = flock(Dir, LOCK_EX | LOCK_NB) == 0;
+    if (!Locked)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<SavedProfile> Kept = savedFile().Profiles, Now;
+  std::ifstream In(Path);
+  std::stringstream Text;
+  std::string Ignored;
+  if (In && (Text << In.rdbuf(), true) &&
+      readProfiles(Text.str(), Now, Ignored))
+    Kept = std::move(Now);
+  for (const SavedProfile &Old : Kept)
+    if (std::none_of(Out.begin(), Out.end(), [&](const SavedProfile &N) {
+          return N.Region == Old.Region && N.Devices == Old.Devices &&
+                 N.SizeClass == Old.SizeClass;
+        }))
+      Out.push_back(Old);
   int Errno = 0;
   if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty())
     std::fprintf(stderr,
                  "homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
                  "AUTO's profiles of this run are lost\n",
                  Path.c_str(), std::strerror(Errno));
+  if (Dir >= 0)
+    close(Dir); // and with it the lock
 }
 
 /// The profile of Key; from the saved profiles when this run has none.

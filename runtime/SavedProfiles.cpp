@@ -171,6 +171,8 @@ bool readProfiles(const std::string &Text, std::vector<SavedProfile> &Profiles,
   int Number = 0;
   while (std::getline(In, Line)) {
     ++Number;
+    if (!Line.empty() && Line.back() == '\r')
+      Line.pop_back(); // a file that went through Windows
     if (Number == 1 && Line != Header) {
       Error = "line 1: expected '" + std::string(Header) + "'";
       return false;
@@ -189,10 +191,7 @@ bool readProfiles(const std::string &Text, std::vector<SavedProfile> &Profiles,
     }
     Profiles.push_back(std::move(P));
   }
-  if (Number == 0) {
-    Error = "line 1: expected '" + std::string(Header) + "'";
-    return false;
-  }
+  // An empty file ('mktemp', 'touch') holds no profiles yet.
   return true;
 }
 

@@ -55,6 +55,21 @@ TEST(SavedProfiles, RegionsNoLineCanHoldAreLeftOut) {
   EXPECT_EQ(Got[0].Region, "axpy.c:12:3");
 }
 
+// An empty file (made by mktemp or touch for a run to fill) holds no
+// profiles yet, and lines may end in CRLF.
+TEST(SavedProfiles, EmptyAndCrlfFilesAreRead) {
+  std::vector<SavedProfile> Profiles(1);
+  std::string Error;
+  EXPECT_TRUE(readProfiles("", Profiles, Error)) << Error;
+  EXPECT_TRUE(Profiles.empty());
+  std::vector<SavedProfile> Want = someProfiles();
+  std::string Text = writeProfiles(Want), Crlf;
+  for (char C : Text)
+    Crlf += C == '\n' ? std::string("\r\n") : std::string(1, C);
+  ASSERT_TRUE(readProfiles(Crlf, Profiles, Error)) << Error;
+  EXPECT_EQ(Profiles, Want);
+}
+
 TEST(SavedProfiles, MalformedFilesNameTheLine) {
   const std::string H = "# homp profiles 1\n";
   const std::string Good =
@@ -63,7 +78,6 @@ TEST(SavedProfiles, MalformedFilesNameTheLine) {
   struct Case {
     std::string Text, Error;
   } Cases[] = {
-      {"", "line 1: expected '# homp profiles 1'"},
       {"# homp profiles 2\n", "line 1: expected '# homp profiles 1'"},
       {H + Good + "profil devices=0\n", "line 3: expected 'profile ...'"},
       {H + "profile devices=0,1 class=3 learned=2 split=0.5,0.5 "
