@@ -547,9 +547,15 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   for (size_t I = 0; I < Slots.size(); ++I)
     if (Slots[I].Status != Slot::Ok)
       Shares[I] = 0;
-  RunSplit({Sch.Chunk, N},
-           capByMemory(SlotIds, normalizeShares(std::move(Shares)),
-                       N - Sch.Chunk, Sch.Cost));
+  Shares = capByMemory(SlotIds, normalizeShares(std::move(Shares)),
+                       N - Sch.Chunk, Sch.Cost);
+  // The cutoff may leave a device only its sample: HOMP_INFO says so.
+  for (size_t I = 0; I < Slots.size(); ++I)
+    if (Shares[I] <= 0 && Slots[I].Status == Slot::Ok)
+      K.CutOff += (K.CutOff.empty() ? "" : ", ") +
+                  (Slots[I].IsHost ? std::string("host")
+                                   : std::to_string(Slots[I].Device));
+  RunSplit({Sch.Chunk, N}, Shares);
 }
 
 void Launcher::rerunOnHost(Slot &S) {

@@ -6,12 +6,17 @@
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t clause 2>&1 | FileCheck %s
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_SCHEDULE=MODEL_1_AUTO,-1,0.3 HOMP_INFO=1 %t none 2>&1 | FileCheck %s
+// A profile kind's cutoff leaves a device that measured slow in the sample
+// only its sample, and HOMP_INFO names it.
+// RUN: env HOMP_EMULATE=0:50 HOMP_INFO=1 %t profile 2>&1 | FileCheck %s --check-prefix=PROFILE
+// PROFILE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 36]]:1: 200000 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0{{(,| in)}}
+// PROFILE: PASS
 // Without a cutoff every device takes part.
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t none 2>&1 | FileCheck %s --check-prefix=ALL
-// CHECK: homp: region {{.*}}label-cutoff.c:{{27|43}}:1: 1000 iterations on 1 device;
-// CHECK: homp: region {{.*}}label-cutoff.c:{{36|52}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
+// CHECK: homp: region {{.*}}label-cutoff.c:{{32|55}}:1: 1000 iterations on 1 device;
+// CHECK: homp: region {{.*}}label-cutoff.c:{{41|64}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
 // CHECK: PASS
-// ALL: homp: region {{.*}}label-cutoff.c:52:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
+// ALL: homp: region {{.*}}label-cutoff.c:64:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
 // ALL: PASS
 
 #include <stdio.h>
@@ -19,7 +24,7 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-  int n = 1000, Bad = 0;
+  int n = strcmp(argv[1], "profile") ? 1000 : 200000, Bad = 0;
   double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
   for (int i = 0; i < n; ++i)
     x[i] = i, y[i] = 1;
@@ -39,6 +44,13 @@ int main(int argc, char **argv) {
       for (int i = 0; i < n; ++i)
         y[i] += x[i];
     }
+  } else if (!strcmp(argv[1], "profile")) {
+#pragma omp parallel target device(*, host) map(tofrom: y[0:n] partition([ALIGN(loop3)])) \
+    map(to: x[0:n] partition([ALIGN(loop3)]))
+#pragma omp parallel for distribute dist_schedule(target: [SCHED_PROFILE_AUTO(10%)]) cutoff(15%)
+  loop3:
+    for (int i = 0; i < n; ++i)
+      y[i] += 2 * x[i];
   } else {
 #pragma omp parallel target device(*, host) map(tofrom: y[0:n] partition([ALIGN(loop2)])) \
     map(to: x[0:n] partition([ALIGN(loop2)]))
