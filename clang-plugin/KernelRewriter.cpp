@@ -80,6 +80,9 @@ private:
   bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
   /// 'ordered' as a word of a loop directive: reported, false.
   bool orderedWord(const Directive &Dir);
+  /// 'dist_schedule' without 'target:' or 'teams:' (nor OpenMP's
+  /// 'static'): reported, false.
+  bool distScheduleModifier(ArrayRef<Token> Toks, const Clause &C);
   bool innerDirective(unsigned Begin, unsigned End);
   bool statement();
   bool loopPolicies();
@@ -275,6 +278,24 @@ bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
   return false;
 }
 
+bool Rewriter::distScheduleModifier(ArrayRef<Token> Toks, const Clause &C) {
+  if (C.Name != "dist_schedule" || isTargetModifier(Toks, C, "target") ||
+      isTargetModifier(Toks, C, "teams"))
+    return true;
+  // OpenMP's own 'dist_schedule(static[, c])': clang checks it.
+  if (!C.Args.empty() && identifierName(Toks[C.Args.Begin]) == "static")
+    return true;
+  bool EmptyTarget = C.Args.size() == 2 &&
+                     identifierName(Toks[C.Args.Begin]) == "target" &&
+                     Toks[C.Args.Begin + 1].is(tok::colon);
+  unsigned At = C.Args.empty() ? C.All.Begin
+                : EmptyTarget  ? C.Args.Begin + 1
+                               : C.Args.Begin;
+  Diags.report(Toks[At].getLocation(), Diag::DistScheduleModifier)
+      << (EmptyTarget ? 0 : 1);
+  return false;
+}
+
 bool Rewriter::orderedWord(const Directive &Dir) {
   // 'parallel for ordered': without parentheses the clause reads as a word
   // of the directive's name (a directive that starts with it is 'ordered').
@@ -436,7 +457,8 @@ bool Rewriter::targetClauses() {
       Ok &= collapseClause(Body, C);
     if (N == "reduction" && C.HasParens && TargetWords.isLoop())
       Ok &= reductionClause(Body, C, /*OnTarget=*/true);
-    if (TargetWords.isLoop() && !unsupportedLoopClause(Body, C))
+    if (TargetWords.isLoop() &&
+        (!unsupportedLoopClause(Body, C) || !distScheduleModifier(Body, C)))
       return false;
     KeptClauses.push_back(&C);
   }
@@ -473,7 +495,7 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
           << C.Name;
       return false;
     }
-    if (!unsupportedLoopClause(Toks, C))
+    if (!unsupportedLoopClause(Toks, C) || !distScheduleModifier(Toks, C))
       return false;
     if (C.Name == "dist_iteration" ||
         (C.Name == "dist_schedule" && isTargetModifier(Toks, C, "target")))

@@ -182,7 +182,7 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, ))
   for (int i = 0; i < n; ++i) m[i][0] = 0;
 
-  // expected-error@+2 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), DUPLICATE, FULL, ALIGN, AUTO)}}
+  // expected-error@+2 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), FULL, ALIGN, AUTO or a scheduler kind: SCHED_STATIC, SCHED_DYNAMIC, SCHED_GUIDED, MODEL_1_AUTO, MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO)}}
 #pragma omp target device(*) map(tofrom: m[0:n][0:8] dist_data(BLOCK, *))
 #pragma omp parallel for collapse(2) dist_iteration(BLOCK,)
   for (int i = 0; i < n; ++i)

@@ -130,3 +130,30 @@ void teams_schedules(double *y, int n) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(teams: dynamic)
   for (int i = 0; i < n; ++i) y[i] += 1;
 }
+
+// 'dist_schedule' of a distributed loop without its modifier, or with
+// nothing after 'target:', is homp's error at the argument, not clang's
+// "unexpected clause"; OpenMP's own 'dist_schedule(static)' stays clang's.
+void schedule_modifiers(double *y, int n) {
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: expected a loop policy after 'target:'}}
+#pragma omp parallel for distribute dist_schedule(target:)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'dist_schedule' of a distributed loop starts with 'target:' (homp's policy, such as 'target: [AUTO]') or 'teams:' (OpenMP's schedule over a device's teams)}}
+#pragma omp parallel for distribute dist_schedule(targets: [AUTO])
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'dist_schedule' of a distributed loop starts with 'target:'}}
+#pragma omp parallel for distribute dist_schedule(SCHED_DYNAMIC(4))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: 'dist_schedule' of a distributed loop starts with 'target:'}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(target AUTO)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: expected a distribution policy (BLOCK, BLOCK(n), CYCLIC, CYCLIC(n), FULL, ALIGN, AUTO or a scheduler kind: SCHED_STATIC, SCHED_DYNAMIC, SCHED_GUIDED, MODEL_1_AUTO, MODEL_2_AUTO, SCHED_PROFILE_AUTO, MODEL_PROFILE_AUTO)}}
+#pragma omp parallel for distribute dist_schedule(target: [])
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) dist_schedule(static, 4)
+  for (int i = 0; i < n; ++i) y[i] += 1;
+}
