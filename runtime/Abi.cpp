@@ -807,7 +807,9 @@ std::string scalarTypeCodeExpr(const std::string &Var, bool CPlusPlus) {
          "unsigned char: 201, short: 102, unsigned short: 202, int: 104, "
          "unsigned int: 204, long: 100 + sizeof(long), unsigned long: 200 + "
          "sizeof(long), long long: 108, unsigned long long: 208, float: 304, "
-         "double: 308, long double: 300 + sizeof(long double), " +
+         "double: 308, long double: 300 + sizeof(long double), _Complex "
+         "float: 508, _Complex double: 516, _Complex long double: 500 + "
+         "sizeof(_Complex long double), " +
          (CPlusPlus ? "bool" : "_Bool") + ": 401, default: 0))";
 }
 

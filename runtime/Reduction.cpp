@@ -2,6 +2,7 @@
 
 #include "homp/Reduction.h"
 
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -20,59 +21,70 @@ template <typename T> void store(void *P, T V) {
   std::memcpy(P, &V, sizeof(T));
 }
 
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+
 template <typename T> T identity(ReductionOp Op) {
-  switch (Op) {
-  case ReductionOp::Add:
-  case ReductionOp::Sub:
-  case ReductionOp::BitOr:
-  case ReductionOp::BitXor:
-  case ReductionOp::Or:
+  if constexpr (IsComplex<T>::value) {
+    return T(Op == ReductionOp::Mul ? 1 : 0); // only +, - and * apply
+  } else {
+    switch (Op) {
+    case ReductionOp::Add:
+    case ReductionOp::Sub:
+    case ReductionOp::BitOr:
+    case ReductionOp::BitXor:
+    case ReductionOp::Or:
+      return T(0);
+    case ReductionOp::Mul:
+    case ReductionOp::And:
+      return T(1);
+    case ReductionOp::BitAnd:
+      if constexpr (std::is_same_v<T, bool>)
+        return true;
+      else if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(~T(0));
+      return T(0);
+    case ReductionOp::Max:
+      return std::numeric_limits<T>::lowest();
+    case ReductionOp::Min:
+      return std::numeric_limits<T>::max();
+    }
     return T(0);
-  case ReductionOp::Mul:
-  case ReductionOp::And:
-    return T(1);
-  case ReductionOp::BitAnd:
-    if constexpr (std::is_same_v<T, bool>)
-      return true;
-    else if constexpr (std::is_integral_v<T>)
-      return static_cast<T>(~T(0));
-    return T(0);
-  case ReductionOp::Max:
-    return std::numeric_limits<T>::lowest();
-  case ReductionOp::Min:
-    return std::numeric_limits<T>::max();
   }
-  return T(0);
 }
 
 template <typename T> T combine(ReductionOp Op, T A, T B) {
-  switch (Op) {
-  case ReductionOp::Add:
-  case ReductionOp::Sub: // OpenMP's '-' reduction combines with '+'
-    return static_cast<T>(A + B);
-  case ReductionOp::Mul:
-    return static_cast<T>(A * B);
-  case ReductionOp::And:
-    return static_cast<T>(A && B);
-  case ReductionOp::Or:
-    return static_cast<T>(A || B);
-  case ReductionOp::Max:
-    return A < B ? B : A;
-  case ReductionOp::Min:
-    return B < A ? B : A;
-  case ReductionOp::BitAnd:
-  case ReductionOp::BitOr:
-  case ReductionOp::BitXor:
-    if constexpr (std::is_integral_v<T>) {
-      if (Op == ReductionOp::BitAnd)
-        return static_cast<T>(A & B);
-      if (Op == ReductionOp::BitOr)
-        return static_cast<T>(A | B);
-      return static_cast<T>(A ^ B);
+  if constexpr (IsComplex<T>::value) {
+    return Op == ReductionOp::Mul ? A * B : A + B; // only +, - and * apply
+  } else {
+    switch (Op) {
+    case ReductionOp::Add:
+    case ReductionOp::Sub: // OpenMP's '-' reduction combines with '+'
+      return static_cast<T>(A + B);
+    case ReductionOp::Mul:
+      return static_cast<T>(A * B);
+    case ReductionOp::And:
+      return static_cast<T>(A && B);
+    case ReductionOp::Or:
+      return static_cast<T>(A || B);
+    case ReductionOp::Max:
+      return A < B ? B : A;
+    case ReductionOp::Min:
+      return B < A ? B : A;
+    case ReductionOp::BitAnd:
+    case ReductionOp::BitOr:
+    case ReductionOp::BitXor:
+      if constexpr (std::is_integral_v<T>) {
+        if (Op == ReductionOp::BitAnd)
+          return static_cast<T>(A & B);
+        if (Op == ReductionOp::BitOr)
+          return static_cast<T>(A | B);
+        return static_cast<T>(A ^ B);
+      }
+      return A;
     }
     return A;
   }
-  return A;
 }
 
 /// Calls F with a value of the C++ type T describes.
@@ -116,6 +128,16 @@ template <typename F> void withType(ScalarType T, F &&Fn) {
     if (T.Size == sizeof(bool))
       return Fn(bool());
     break;
+  case ScalarType::Complex:
+    switch (T.Size) {
+    case sizeof(std::complex<float>):
+      return Fn(std::complex<float>());
+    case sizeof(std::complex<double>):
+      return Fn(std::complex<double>());
+    case sizeof(std::complex<long double>):
+      return Fn(std::complex<long double>());
+    }
+    break;
   }
 }
 
@@ -131,13 +153,17 @@ std::string ScalarType::name() const {
     return Size == 4 ? "float" : Size == 8 ? "double" : "long double";
   case Bool:
     return "bool";
+  case Complex:
+    return Size == 8    ? "complex float"
+           : Size == 16 ? "complex double"
+                        : "complex long double";
   }
   return "?";
 }
 
 std::optional<ScalarType> decodeScalarType(int64_t Code, int64_t Size) {
   int64_t Kind = Code / 100, CodeSize = Code % 100;
-  if (Kind < 1 || Kind > 4 || CodeSize != Size)
+  if (Kind < abi::KindSigned || Kind > abi::KindComplex || CodeSize != Size)
     return std::nullopt;
   ScalarType T{static_cast<ScalarType::KindTy>(Kind),
                static_cast<unsigned>(Size)};
@@ -151,6 +177,9 @@ std::optional<ScalarType> decodeScalarType(int64_t Code, int64_t Size) {
 bool reductionApplies(ReductionOp Op, ScalarType T) {
   bool Bitwise = Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr ||
                  Op == ReductionOp::BitXor;
+  if (T.Kind == ScalarType::Complex)
+    return Op == ReductionOp::Add || Op == ReductionOp::Sub ||
+           Op == ReductionOp::Mul;
   return !(Bitwise && T.Kind == ScalarType::Float);
 }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -103,7 +104,9 @@ TEST(Reduction, DecodesEveryCodeThePluginEmits) {
                {201, ScalarType::Unsigned, 1}, {202, ScalarType::Unsigned, 2},
                {204, ScalarType::Unsigned, 4}, {208, ScalarType::Unsigned, 8},
                {304, ScalarType::Float, 4},    {308, ScalarType::Float, 8},
-               {316, ScalarType::Float, 16},   {401, ScalarType::Bool, 1}};
+               {316, ScalarType::Float, 16},   {401, ScalarType::Bool, 1},
+               {508, ScalarType::Complex, 8},  {516, ScalarType::Complex, 16},
+               {532, ScalarType::Complex, 32}};
   for (const auto &C : Codes) {
     std::optional<ScalarType> T = decodeScalarType(C.Code, C.Size);
     ASSERT_TRUE(T.has_value()) << C.Code;
@@ -117,6 +120,7 @@ TEST(Reduction, DecodesEveryCodeThePluginEmits) {
   EXPECT_EQ(decodeScalarType(308, 8)->name(), "double");
   EXPECT_EQ(decodeScalarType(316, 16)->name(), "long double");
   EXPECT_EQ(decodeScalarType(401, 1)->name(), "bool");
+  EXPECT_EQ(decodeScalarType(516, 16)->name(), "complex double");
 }
 
 TEST(Reduction, RejectsUnknownCodes) {
@@ -127,7 +131,7 @@ TEST(Reduction, RejectsUnknownCodes) {
   EXPECT_EQ(decodeScalarType(316, 8), std::nullopt);
   // Unknown kinds.
   EXPECT_EQ(decodeScalarType(4, 4), std::nullopt);
-  EXPECT_EQ(decodeScalarType(504, 4), std::nullopt);
+  EXPECT_EQ(decodeScalarType(604, 4), std::nullopt);
   EXPECT_EQ(decodeScalarType(904, 4), std::nullopt);
   EXPECT_EQ(decodeScalarType(-104, 4), std::nullopt);
   // Sizes no C++ type of that kind has.
@@ -158,6 +162,35 @@ TEST(Reduction, BitwiseOperatorsNeedIntegers) {
     EXPECT_TRUE(reductionApplies(Op, U)) << reductionOpName(Op);
     EXPECT_TRUE(reductionApplies(Op, B)) << reductionOpName(Op);
   }
+}
+
+// C's complex numbers: +, - and * only; 1 is *'s identity, 0 the others'.
+TEST(Reduction, ComplexNumbersAddAndMultiply) {
+  ScalarType CD = *decodeScalarType(516, 16), CF = *decodeScalarType(508, 8);
+  EXPECT_EQ(decodeScalarType(504, 4), std::nullopt); // no complex of 4 bytes
+  for (ReductionOp Op : AllOps) {
+    bool Arith = Op == ReductionOp::Add || Op == ReductionOp::Sub ||
+                 Op == ReductionOp::Mul;
+    EXPECT_EQ(reductionApplies(Op, CD), Arith) << reductionOpName(Op);
+    EXPECT_EQ(reductionApplies(Op, CF), Arith) << reductionOpName(Op);
+  }
+  using C = std::complex<double>;
+  C Values[] = {C(1.5, -2), C(0, 3), C(-4, 0.25)};
+  for (ReductionOp Op :
+       {ReductionOp::Add, ReductionOp::Sub, ReductionOp::Mul}) {
+    C Acc;
+    reductionIdentity(Op, CD, &Acc);
+    C Want = Op == ReductionOp::Mul ? C(1) : C(0);
+    EXPECT_EQ(Acc, Want);
+    for (C V : Values) {
+      reductionCombine(Op, CD, &Acc, &V);
+      Want = Op == ReductionOp::Mul ? Want * V : Want + V;
+    }
+    EXPECT_EQ(Acc, Want) << reductionOpName(Op);
+  }
+  std::complex<float> F(2, 1), G(0.5f, -1);
+  reductionCombine(ReductionOp::Mul, CF, &F, &G);
+  EXPECT_EQ(F, std::complex<float>(2, 1) * std::complex<float>(0.5f, -1));
 }
 
 TEST(Reduction, IdentityIsNeutralInt32) {

@@ -452,7 +452,13 @@ static_assert(offsetof(ChunkLoop, Step32) == 3 * sizeof(long long) + 8 &&
               "the chunk is what ChunkTypeSpelling declares");
 
 /// Scalar type codes of reduction variables: kind * 100 + size.
-enum ScalarKind { KindSigned = 1, KindUnsigned = 2, KindFloat = 3, KindBool = 4 };
+enum ScalarKind {
+  KindSigned = 1,
+  KindUnsigned = 2,
+  KindFloat = 3,
+  KindBool = 4,
+  KindComplex = 5 ///< C's _Complex float, double and long double
+};
 
 /// A C or C++ expression giving the type code of the variable named Var.
 std::string scalarTypeCodeExpr(const std::string &Var, bool CPlusPlus);

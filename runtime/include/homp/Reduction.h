@@ -26,7 +26,8 @@ struct ScalarType {
     Signed = abi::KindSigned,
     Unsigned = abi::KindUnsigned,
     Float = abi::KindFloat,
-    Bool = abi::KindBool
+    Bool = abi::KindBool,
+    Complex = abi::KindComplex ///< Size: both parts
   } Kind;
   unsigned Size;
 
@@ -37,7 +38,8 @@ struct ScalarType {
 /// must agree. std::nullopt for types homp cannot reduce.
 std::optional<ScalarType> decodeScalarType(int64_t Code, int64_t Size);
 
-/// Whether Op is defined on T (no bitwise operators on floating point).
+/// Whether Op is defined on T (no bitwise operators on floating point; on
+/// complex numbers only +, - and *).
 bool reductionApplies(ReductionOp Op, ScalarType T);
 
 /// Writes Op's identity for T to Dest (T.Size bytes).
