@@ -646,82 +646,77 @@ bool Rewriter::qualifiedUses() {
 }
 
 /// '#pragma omp atomic', or a 'critical' section, updating a variable the
-/// construct does not distribute ('cnt += 1'): every device would count
-/// into its own copy, and copies that agree are taken as one (a count of
-/// 250 for 1000). Refused, with the reduction to use instead; updates of
-/// distributed arrays, of the loop's reduction variables and of the body's
-/// own variables are left alone.
+/// construct maps back whole ('cnt += 1', 's.acc += 1'): every device would
+/// count into its own copy, and copies that agree are taken as one (a count
+/// of 250 for 1000). Refused, with the reduction to use instead. Left
+/// alone: distributed arrays, the loop's reduction variables, variables
+/// private to the loop or the construct, the body's own, and variables not
+/// mapped back (their updates stay on the devices, as in OpenMP).
 bool Rewriter::atomicUpdates() {
-  auto Combined = [&](StringRef Name) {
-    bool Distributed =
-        RC.Around.distributes(Name) || any_of(Items, [&](const MapItem &MI) {
-          return MI.Distributed && MI.Name == Name;
-        });
+  auto Named = [&](const Directive &Dir, StringRef Kind, StringRef Name) {
+    for (const Clause &C : Dir.Clauses)
+      if (C.Name == Kind)
+        for (unsigned T = C.Args.Begin; T < C.Args.End; ++T)
+          if (identifierName(Dir.Toks[T]) == Name)
+            return true;
+    return false;
+  };
+  std::vector<StringRef> Locals = declaredNames(Stmt, Nest.front().Body);
+  auto Shared = [&](StringRef Name) {
+    bool MappedBack = any_of(Items, [&](const MapItem &MI) {
+      return MI.Described && !MI.Distributed && MI.Name == Name &&
+             abi::copiesOut(MI.A.Map);
+    });
     bool Reduced = any_of(Reductions, [&](const Reduction &R) {
       return PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
     });
-    return Distributed || Reduced;
+    bool Private = false;
+    for (const Directive *Dir : {&*Target, Inner ? &*Inner : nullptr})
+      for (StringRef Kind : {"private", "firstprivate", "lastprivate"})
+        Private |= Dir && Named(*Dir, Kind, Name);
+    return MappedBack && !Reduced && !Private && !is_contained(Locals, Name);
   };
-  std::vector<StringRef> Locals = declaredNames(Stmt, Nest.front().Body);
   for (unsigned I = Nest.front().For; I + 1 < Stmt.size(); ++I) {
     if (Stmt[I].isNot(tok::annot_pragma_openmp))
       continue;
-    if (identifierName(Stmt[I + 1]) == "critical") {
-      // The section's statement: a block, or up to its ';'.
-      unsigned From = I + 1;
-      while (From < Stmt.size() &&
-             Stmt[From].isNot(tok::annot_pragma_openmp_end))
-        ++From;
-      int Depth = 0;
-      for (unsigned J = From + 1; J < Stmt.size(); ++J) {
-        if (Stmt[J].isOneOf(tok::l_brace, tok::l_paren, tok::l_square))
-          ++Depth;
-        else if (Stmt[J].isOneOf(tok::r_brace, tok::r_paren, tok::r_square))
-          --Depth;
-        if (Depth < 0 ||
-            (Depth == 0 && Stmt[J].isOneOf(tok::semi, tok::r_brace)))
-          break;
-        // 'x = ...', 'x += ...', 'x++', '++x' of a variable from outside.
-        if (Stmt[J].isNot(tok::identifier) ||
-            Stmt[J - 1].isOneOf(tok::period, tok::arrow, tok::coloncolon))
-          continue;
-        bool Assigned = (J + 1 < Stmt.size() && isAssignment(Stmt[J + 1])) ||
-                        Stmt[J - 1].isOneOf(tok::plusplus, tok::minusminus);
-        StringRef Name = identifierName(Stmt[J]);
-        if (!Assigned || is_contained(Locals, Name) || Combined(Name) ||
-            !RC.Ctx.IsDeclared(Stmt[J]))
-          continue;
-        Diags.report(Stmt[J].getLocation(), Diag::AtomicAcrossDevices)
-            << Name << 1;
-        return false;
-      }
+    bool Critical = identifierName(Stmt[I + 1]) == "critical";
+    if (!Critical && identifierName(Stmt[I + 1]) != "atomic")
       continue;
-    }
-    if (identifierName(Stmt[I + 1]) != "atomic")
-      continue;
-    unsigned At = I + 1;
+    unsigned From = I + 1;
     bool Update = true; // 'atomic' or 'atomic update', not read/write/capture
-    while (At < Stmt.size() && Stmt[At].isNot(tok::annot_pragma_openmp_end)) {
-      StringRef Word = identifierName(Stmt[At]);
-      Update &= Word != "read" && Word != "write" && Word != "capture" &&
-                Word != "compare";
-      ++At;
+    for (; From < Stmt.size() && Stmt[From].isNot(tok::annot_pragma_openmp_end);
+         ++From) {
+      StringRef Word = identifierName(Stmt[From]);
+      Update &= Critical || (Word != "read" && Word != "write" &&
+                             Word != "capture" && Word != "compare");
     }
-    if (!Update)
+    if (!Update || ++From >= Stmt.size())
       continue;
-    // The statement: '++x', 'x++', 'x += e', 'x = x + e', maybe braced.
-    ++At;
-    while (At < Stmt.size() &&
-           Stmt[At].isOneOf(tok::l_brace, tok::plusplus, tok::minusminus))
-      ++At;
-    if (At >= Stmt.size())
-      break;
-    StringRef Name = identifierName(Stmt[At]);
-    if (Name.empty() || Combined(Name))
-      continue;
-    Diags.report(Stmt[At].getLocation(), Diag::AtomicAcrossDevices)
-        << Name << 0;
-    return false;
+    // The construct's statement, whole ('if ... else ...' too).
+    ArraySource Src(Stmt.slice(From));
+    TokenVector Probe;
+    ScanFailure Why;
+    unsigned To = scanStatement(Src, Probe, Why)
+                      ? From + Src.consumed()
+                      : static_cast<unsigned>(Stmt.size());
+    // 'x = ...', 'x += ...', 'x++', '++x', 's.m += ...' of such a variable.
+    for (unsigned J = From; J < To; ++J) {
+      if (Stmt[J].isNot(tok::identifier) ||
+          Stmt[J - 1].isOneOf(tok::period, tok::arrow, tok::coloncolon))
+        continue;
+      unsigned After = J + 1;
+      while (After + 1 < To && Stmt[After].isOneOf(tok::period, tok::arrow) &&
+             Stmt[After + 1].is(tok::identifier))
+        After += 2;
+      bool Assigned = (After < To && isAssignment(Stmt[After])) ||
+                      Stmt[J - 1].isOneOf(tok::plusplus, tok::minusminus);
+      StringRef Name = identifierName(Stmt[J]);
+      if (!Assigned || !Shared(Name))
+        continue;
+      Diags.report(Stmt[J].getLocation(), Diag::AtomicAcrossDevices)
+          << Name << Critical;
+      return false;
+    }
   }
   return true;
 }

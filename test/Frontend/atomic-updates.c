@@ -43,6 +43,44 @@ void f(double *x, double *y, int *hist, int n) {
     // expected-error@+1 {{homp: 'cnt' is updated in a critical section}}
     cnt++;
 
+  // The else branch, and a member of a struct mapped back.
+  struct { double acc; } st = {0};
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK), mx, st)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical
+    if (y[i] < 0)
+      y[i] = 0;
+    else
+      // expected-error@+1 {{homp: 'mx' is updated in a critical section}}
+      mx += 1;
+  }
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK), mx, st)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical
+    // expected-error@+1 {{homp: 'st' is updated in a critical section}}
+    st.acc += y[i];
+  }
+
+  // Fine: variables private to the loop or the construct, and one not
+  // mapped back (its updates stay on the devices, as in OpenMP).
+  int j, k = 0;
+  double t0 = 0;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK), cnt) firstprivate(t0)
+#pragma omp parallel for private(j) firstprivate(k)
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical
+    for (j = 0; j < 3; ++j)
+      y[i] += j + k++ + t0++;
+  }
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK)) map(to: mx)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical
+    mx += y[i];
+  }
+
   // Fine: a distributed array, a reduction variable, an atomic read, the
   // body's own variable in a critical section.
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK)) map(tofrom: cnt)
