@@ -171,11 +171,12 @@ void writeSavedProfiles() {
   // behind), and only this run's own loops replace its lines.
   std::string Folder = Path.substr(0, Path.find_last_of('/') + 1);
   int Dir = open(Folder.empty() ? "." : Folder.c_str(), O_RDONLY | O_DIRECTORY);
-  bool Locked = false;
-  for (int Try = 0; Dir >= 0 && Try < 2000 && !Locked; ++Try) {
-    Locked = flock(Dir, LOCK_EX | LOCK_NB) == 0;
-    if (!Locked)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // (A file system without locks, such as some NFS mounts, gets none.)
+  for (int Try = 0; Dir >= 0 && Try < 2000; ++Try) {
+    if (flock(Dir, LOCK_EX | LOCK_NB) == 0 ||
+        (errno != EWOULDBLOCK && errno != EINTR))
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::vector<SavedProfile> Kept = savedFile().Profiles, Now;
   std::ifstream In(Path);

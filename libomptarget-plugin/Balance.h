@@ -76,9 +76,10 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
                                 bool *Fits = nullptr);
 
 /// The shares a data region gives a labelled AUTO loop when it begins
-/// (the loop keeps them for the region's lifetime): by the model, with the
-/// loop's cutoff clause Cut applied (else HOMP_SCHEDULE's, else
-/// HOMP_CUTOFF). HOMP_SCHEDULE=BLOCK gives equal shares.
+/// (the loop keeps them for the region's lifetime): by the model, with a
+/// cutoff: HOMP_SCHEDULE's for an AUTO loop, else the loop's clause Cut,
+/// else HOMP_CUTOFF (as chooseSchedule). HOMP_SCHEDULE=BLOCK gives equal
+/// shares.
 std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices);
 

@@ -541,12 +541,20 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   std::vector<int> SlotIds;
   for (const Slot &S : Slots)
     SlotIds.push_back(S.Device);
-  // A device whose sample failed takes none of the rest.
-  std::vector<double> Shares =
-      sharesByRates(sampleRates(Ran, Seconds, Weights), Sch.Cutoff);
+  // The rest goes by the rates measured, to the devices whose sample did
+  // not fail (a failed one would look fast, and the cutoff would compare
+  // the others with it); with none left, equally (the host reruns it all).
+  std::vector<double> Rates = sampleRates(Ran, Seconds, Weights), Working;
   for (size_t I = 0; I < Slots.size(); ++I)
-    if (Slots[I].Status != Slot::Ok)
-      Shares[I] = 0;
+    if (Slots[I].Status == Slot::Ok)
+      Working.push_back(Rates[I]);
+  std::vector<double> Shares(Slots.size(), 0);
+  if (!Working.empty()) {
+    Working = sharesByRates(std::move(Working), Sch.Cutoff);
+    for (size_t I = 0, W = 0; I < Slots.size(); ++I)
+      if (Slots[I].Status == Slot::Ok)
+        Shares[I] = Working[W++];
+  }
   Shares = capByMemory(SlotIds, normalizeShares(std::move(Shares)),
                        N - Sch.Chunk, Sch.Cost);
   // The cutoff may leave a device only its sample: HOMP_INFO says so.
@@ -876,18 +884,31 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   // Of a scheduled loop, only the chunk or sample that failed runs again
   // (the device took no more), unless duplicates come back: the host's copy
   // would have to be merged with the device's earlier parts.
-  bool DuplicatesBack = false;
+  // Nor when the part holds halo cells past the array's ends (periodic,
+  // reflecting): the host's own array has none.
+  bool DuplicatesBack = false, Reran = false;
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     DuplicatesBack |= isDuplicateBack(I);
+  auto EdgeHalos = [&](const Slot &S) {
+    for (size_t I = 0; I < D.Arrays.size(); ++I) {
+      const Distribution &X = S.Plan->Items[I];
+      if (!K.ItemIsResident[I] && !E.Unused[I] &&
+          !ProductSet::of(X.Shape.Section).contains(X.held(S.Position)))
+        return true;
+    }
+    return false;
+  };
   for (Slot &S : Slots) {
     if (S.Status == Slot::Ok)
       continue;
     bool CanRerun = S.Status == Slot::FailedBeforeResults && Thunk &&
                     !UsesResidents && !(InParts && DuplicatesBack) &&
+                    !EdgeHalos(S) &&
                     settings().Offload != OffloadPolicy::Mandatory;
     if (!CanRerun)
       constructFatal(*K.Info, S.Error);
     rerunOnHost(S);
+    Reran = true;
   }
 
   std::vector<Slot *> ById;
@@ -900,7 +921,9 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     mergeDuplicates(ById);
   }
   copyAlways(Direction::FromDevice);
-  if (K.Sched && K.Sched->ChoseAuto) {
+  // AUTO learns from executions that ran as planned (a host rerun's time
+  // would count for the device that failed).
+  if (K.Sched && K.Sched->ChoseAuto && !Reran) {
     std::vector<int64_t> Its(K.Devices.size(), 0);
     std::vector<double> Secs(K.Devices.size(), 0);
     for (const Slot &S : Slots) {

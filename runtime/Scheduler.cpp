@@ -116,9 +116,9 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
                                   S.Kind == abi::SchedKind::Guided ||
                                   S.Kind == abi::SchedKind::Profile ||
                                   S.Kind == abi::SchedKind::ModelProfile);
-  // (HOMP's numbered form comes with a chunk for every kind in its own
-  // examples, '12,10%,0.01%': ignored where the kind takes none, as HOMP
-  // does.)
+  // (HOMP's numbered form comes with a chunk and a cutoff for every kind
+  // in its own examples and defaults, '12,10%,0.01%', '1,-1,0.00%':
+  // ignored where the kind takes none, as HOMP does.)
   if (Parts.size() > 1 && S.Chunk.given() && !TakesAmount) {
     if (!HompId) {
       Error = Parts[0] + " takes no chunk or sample size";
@@ -128,6 +128,8 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
   }
   bool TakesCutoff = !S.Block && S.Kind != abi::SchedKind::Dynamic &&
                      S.Kind != abi::SchedKind::Guided;
+  if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff && HompId)
+    S.Cut = abi::Cutoff(); // HOMP prints '1,-1,0.00%' as its default
   if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff) {
     Error = "a cutoff applies to AUTO and the model and profile kinds, not "
             "to " +

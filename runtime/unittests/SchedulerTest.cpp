@@ -142,8 +142,14 @@ TEST(ScheduleSetting, HompsPolicyIdsAreItsKinds) {
   S = parseSchedule("1,10", Error);
   ASSERT_TRUE(S) << Error;
   EXPECT_TRUE(S->Block);
+  // So is a cutoff (HOMP's printed defaults).
+  for (const char *Text : {"1,-1,0.00%", "8,100,0.0"}) {
+    S = parseSchedule(Text, Error);
+    ASSERT_TRUE(S) << Text << ": " << Error;
+    EXPECT_EQ(S->Cut.Kind, abi::Cutoff::None) << Text;
+  }
   // HOMP's other numbers are not loop kinds of its table.
-  for (const char *Bad : {"0", "2", "10", "15", "8,10%,100", "08"})
+  for (const char *Bad : {"0", "2", "10", "15", "12,10%,100", "08"})
     EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
 }
 

@@ -1,0 +1,59 @@
+// Device failures in two more cases, against sequential values:
+// - a part holding halo cells past the array's ends (a periodic halo) is
+//   not rerun on the host, whose array has none ('a[-1]' would read memory
+//   before it): the program stops, naming the region and the device;
+// - under SCHED_PROFILE_AUTO with a cutoff, a device whose sample failed
+//   takes none of the rest, and the others share it by the rates they
+//   measured (the failed one, credited with a sample it never ran, looked
+//   fastest, the cutoff then dropped every other, and the rest went out in
+//   equal shares, a quarter of it rerun on the host). HOMP_INFO shows the
+//   host's rerun in the failed device's row.
+// RUN: %hompcc -O2 %s -o %t
+// RUN: not env HOMP_FAULT=0:alloc %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=0
+// RUN: not env HOMP_FAULT=3:launch %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=3
+// RUN: env HOMP_FAULT=1:alloc HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
+// RUN: %t halo 2>&1 | FileCheck %s --check-prefix=PASS
+// HALO: homp: error: region {{.*}}device-failure-cases.c:[[# @LINE + 19]]:1: device [[DEV]] {{cannot allocate|failed to run}}
+// HALO-NOT: PASS
+// SAMPLE: homp: warning: region {{.*}}: device 1 cannot allocate {{.*}}; running its part on the host
+// SAMPLE: homp: region {{.*}}; schedule SCHED_PROFILE_AUTO, sample of 40000
+// The host reran device 1's sample alone, in one launch.
+// SAMPLE: homp:   1        CPU    -{{ +}}1{{ +}}0{{ +}}0
+// SAMPLE: PASS
+// PASS: PASS
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  enum { n = 1000, m = 400000 };
+  static double a[n], b[n], x[m], y[m];
+  int Bad = 0;
+  if (!strcmp(argv[1], "halo")) {
+    for (int i = 0; i < n; ++i)
+      a[i] = i;
+#pragma omp target device(*) map(to: a[0:n] dist_data(BLOCK) halo(1:periodic)) map(from: b[0:n] dist_data(BLOCK))
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] = a[i - 1] + a[i + 1];
+    for (int i = 0; i < n; ++i)
+      Bad += b[i] != a[(i + n - 1) % n] + a[(i + 1) % n];
+  } else {
+    double sum = 0, want = 0;
+    for (int i = 0; i < m; ++i)
+      x[i] = i % 13;
+#pragma omp target device(*) map(tofrom: y[0:m] dist_data(ALIGN(loop))) map(to: x[0:m] dist_data(ALIGN(loop)))
+#pragma omp parallel for reduction(+: sum) dist_iteration(SCHED_PROFILE_AUTO(10%)) cutoff(auto)
+    for (int i = 0; i < m; ++i) {
+      y[i] += 2 * x[i];
+      sum += x[i];
+    }
+    for (int i = 0; i < m; ++i) {
+      want += i % 13;
+      Bad += y[i] != 2.0 * (i % 13);
+    }
+    Bad += sum != want;
+  }
+  puts(Bad ? "FAIL" : "PASS");
+  return Bad != 0;
+}
