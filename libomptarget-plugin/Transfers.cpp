@@ -280,10 +280,7 @@ bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
                    }))
     return true;
   const int HostId = hostDevice();
-  const Box &Sec = Dist.Shape.Section;
-  for (const HaloCopy &C : haloCopies(Dist, haloDimensions(Dist), SideBoth)) {
-    if (C.To != Position || Sec.contains(C.Dst))
-      continue;
+  for (const HaloCopy &C : edgeHaloCopies(Dist, Position)) {
     if (!copyBox(Dist.Shape, Device, C.Dst, {Host, HostId, false}, C.Src))
       return false;
     Bytes += C.Dst.volume() * Dist.Shape.ElementSize;

@@ -99,6 +99,42 @@ void fillBox(const Distribution &Dist, unsigned To, const Box &B,
 
 } // namespace
 
+std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
+                                     unsigned Position) {
+  std::vector<HaloCopy> Out;
+  const unsigned Rank = Dist.Shape.Rank;
+  const Box &Sec = Dist.Shape.Section;
+  Dist.held(Position).forEachBox([&](const Box &B) {
+    if (Sec.contains(B))
+      return;
+    std::array<std::vector<DimCopy>, MaxRank> PerDim;
+    for (unsigned D = 0; D < Rank; ++D) {
+      PerDim[D] = dimCopies(B.Dims[D], Sec.Dims[D], Dist.Halos[D]);
+      if (PerDim[D].empty())
+        return;
+    }
+    // Every combination of one run per dimension with a cell past an end.
+    std::array<unsigned, MaxRank> Pick{};
+    while (true) {
+      HaloCopy C;
+      C.From = C.To = Position;
+      C.Src.Rank = C.Dst.Rank = Rank;
+      for (unsigned D = 0; D < Rank; ++D) {
+        C.Dst.Dims[D] = PerDim[D][Pick[D]].Dst;
+        C.Src.Dims[D] = PerDim[D][Pick[D]].Src;
+      }
+      if (!Sec.contains(C.Dst))
+        Out.push_back(C);
+      unsigned D = Rank;
+      while (D > 0 && ++Pick[D - 1] == PerDim[D - 1].size())
+        Pick[--D] = 0;
+      if (D == 0)
+        return;
+    }
+  });
+  return Out;
+}
+
 std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
                                  unsigned Sides) {
   std::vector<HaloCopy> Out;

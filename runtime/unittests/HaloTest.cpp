@@ -173,6 +173,64 @@ TEST(Halo, OneDimensionEveryWidthAndEdge) {
                                    {Devices}});
 }
 
+// The cells past the array's ends that a part holds are filled from the
+// whole array, whoever owns their sources (a part of a scheduled loop is
+// the only one owning anything): brute force over 1-D and 2-D arrays.
+TEST(Halo, EdgeCellsOfAPartComeFromTheWholeArray) {
+  for (unsigned Devices : {1u, 2u, 3u, 4u})
+    for (Edge LE : {Edge::Periodic, Edge::Reflecting, Edge::None})
+      for (Edge RE : {Edge::Periodic, Edge::Reflecting})
+        for (unsigned Rank : {1u, 2u}) {
+          Case C{{{0, 11}}, {Policy::Block}, {{2, 1, LE, RE}}, {Devices}};
+          if (Rank == 2) {
+            C.Section.push_back({3, 9});
+            C.Kinds.push_back(Policy::Full);
+            C.Halos.push_back({1, 1, RE, LE});
+          }
+          const Distribution Whole = distribute(C);
+          for (unsigned P = 0; P < Devices; ++P) {
+            // Position P's part alone is owned, as in a part's plan.
+            Distribution Dist = Whole;
+            for (unsigned Q = 0; Q < Devices; ++Q)
+              if (Q != P)
+                for (unsigned D = 0; D < Rank; ++D)
+                  Dist.Owned[Q].Dims[D] = IndexSet();
+            Fill Want;
+            Dist.held(P).forEachBox([&](const Box &B) {
+              Cell X{};
+              std::function<void(unsigned)> Walk = [&](unsigned D) {
+                if (D < Rank) {
+                  for (X[D] = B.Dims[D].Begin; X[D] < B.Dims[D].End; ++X[D])
+                    Walk(D + 1);
+                  return;
+                }
+                Cell Src = X;
+                bool Past = false;
+                for (unsigned E = 0; E < Rank; ++E) {
+                  Range Sec = Dist.Shape.Section.Dims[E];
+                  const HaloSpec &H = Dist.Halos[E];
+                  Past |= !Sec.contains(X[E]);
+                  if (X[E] < Sec.Begin)
+                    Src[E] = H.LeftEdge == Edge::Periodic
+                                 ? X[E] + Sec.size()
+                                 : 2 * Sec.Begin - X[E];
+                  else if (X[E] >= Sec.End)
+                    Src[E] = H.RightEdge == Edge::Periodic
+                                 ? X[E] - Sec.size()
+                                 : 2 * (Sec.End - 1) - X[E];
+                }
+                if (Past)
+                  Want[{P, X}] = {P, Src};
+              };
+              Walk(0);
+            });
+            Fill Got = performed(edgeHaloCopies(Dist, P), Rank);
+            EXPECT_TRUE(Got == Want)
+                << Devices << " devices, position " << P << ", rank " << Rank;
+          }
+        }
+}
+
 TEST(Halo, SectionNotAtZero) {
   checkEverySelection({{{5, 23}},
                        {Policy::Block},

@@ -46,6 +46,14 @@ struct HaloCopy {
 std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
                                  unsigned Sides);
 
+/// The copies that fill the cells past the array's ends (periodic,
+/// reflecting edges) that the device at Position holds, from the whole
+/// array wherever its values are (the host's array when a part is copied
+/// in): From is Position, and the cells need no owner. A part of a
+/// scheduled loop holds such cells while no device owns their sources.
+std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
+                                     unsigned Position);
+
 /// haloCopies of one distribution, computed once per dimensions and sides
 /// (an array's halo updates repeat: every Jacobi iteration has one).
 class HaloPlanCache {
