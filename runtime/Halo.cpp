@@ -55,25 +55,40 @@ std::vector<DimCopy> dimCopies(Range R, Range Section, const abi::Halo &H) {
   return Out;
 }
 
-/// Adds the copies filling the cells B of the device at position To.
-void fillBox(const Distribution &Dist, unsigned To, const Box &B,
-             std::vector<HaloCopy> &Out) {
+/// Calls Fn(Dst, Src) for each box of the cells B of Dist and the box their
+/// values are in (inside the section: themselves; past its ends: through
+/// the edge's rule): every combination of one run per dimension.
+template <typename F>
+void forEachSource(const Distribution &Dist, const Box &B, F &&Fn) {
   const unsigned Rank = Dist.Shape.Rank;
   std::array<std::vector<DimCopy>, MaxRank> PerDim;
-  for (unsigned D = 0; D < Rank; ++D)
+  for (unsigned D = 0; D < Rank; ++D) {
     PerDim[D] = dimCopies(B.Dims[D], Dist.Shape.Section.Dims[D], Dist.Halos[D]);
-  // Every combination of one run per dimension is one box of cells and its
-  // source box.
+    if (PerDim[D].empty())
+      return;
+  }
   std::array<unsigned, MaxRank> Pick{};
   while (true) {
     Box Dst, Src;
     Dst.Rank = Src.Rank = Rank;
     for (unsigned D = 0; D < Rank; ++D) {
-      if (PerDim[D].empty())
-        return;
       Dst.Dims[D] = PerDim[D][Pick[D]].Dst;
       Src.Dims[D] = PerDim[D][Pick[D]].Src;
     }
+    Fn(Dst, Src);
+    unsigned D = Rank;
+    while (D > 0 && ++Pick[D - 1] == PerDim[D - 1].size())
+      Pick[--D] = 0;
+    if (D == 0)
+      return;
+  }
+}
+
+/// Adds the copies filling the cells B of the device at position To.
+void fillBox(const Distribution &Dist, unsigned To, const Box &B,
+             std::vector<HaloCopy> &Out) {
+  const unsigned Rank = Dist.Shape.Rank;
+  forEachSource(Dist, B, [&](const Box &Dst, const Box &Src) {
     // Each owner of some of the source sends its cells.
     ProductSet SrcSet = ProductSet::of(Src);
     for (unsigned From = 0; From < Dist.Owned.size(); ++From)
@@ -89,12 +104,7 @@ void fillBox(const Distribution &Dist, unsigned To, const Box &B,
         }
         Out.push_back(C);
       });
-    unsigned D = Rank;
-    while (D > 0 && ++Pick[D - 1] == PerDim[D - 1].size())
-      Pick[--D] = 0;
-    if (D == 0)
-      return;
-  }
+  });
 }
 
 } // namespace
@@ -102,35 +112,14 @@ void fillBox(const Distribution &Dist, unsigned To, const Box &B,
 std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
                                      unsigned Position) {
   std::vector<HaloCopy> Out;
-  const unsigned Rank = Dist.Shape.Rank;
   const Box &Sec = Dist.Shape.Section;
   Dist.held(Position).forEachBox([&](const Box &B) {
     if (Sec.contains(B))
       return;
-    std::array<std::vector<DimCopy>, MaxRank> PerDim;
-    for (unsigned D = 0; D < Rank; ++D) {
-      PerDim[D] = dimCopies(B.Dims[D], Sec.Dims[D], Dist.Halos[D]);
-      if (PerDim[D].empty())
-        return;
-    }
-    // Every combination of one run per dimension with a cell past an end.
-    std::array<unsigned, MaxRank> Pick{};
-    while (true) {
-      HaloCopy C;
-      C.From = C.To = Position;
-      C.Src.Rank = C.Dst.Rank = Rank;
-      for (unsigned D = 0; D < Rank; ++D) {
-        C.Dst.Dims[D] = PerDim[D][Pick[D]].Dst;
-        C.Src.Dims[D] = PerDim[D][Pick[D]].Src;
-      }
-      if (!Sec.contains(C.Dst))
-        Out.push_back(C);
-      unsigned D = Rank;
-      while (D > 0 && ++Pick[D - 1] == PerDim[D - 1].size())
-        Pick[--D] = 0;
-      if (D == 0)
-        return;
-    }
+    forEachSource(Dist, B, [&](const Box &Dst, const Box &Src) {
+      if (!Sec.contains(Dst))
+        Out.push_back({Position, Position, Src, Dst});
+    });
   });
   return Out;
 }

@@ -66,6 +66,22 @@ Distribution distribute(const Case &C) {
 
 using Fill = std::map<std::pair<unsigned, Cell>, std::pair<unsigned, Cell>>;
 
+/// Where the value of cell C is: C itself inside the section, past its
+/// ends through the edge's rule.
+Cell sourceOf(const Distribution &Dist, Cell C) {
+  for (unsigned E = 0; E < Dist.Shape.Rank; ++E) {
+    Range Sec = Dist.Shape.Section.Dims[E];
+    const HaloSpec &H = Dist.Halos[E];
+    if (C[E] < Sec.Begin)
+      C[E] = H.LeftEdge == Edge::Periodic ? C[E] + Sec.size()
+                                          : 2 * Sec.Begin - C[E];
+    else if (C[E] >= Sec.End)
+      C[E] = H.RightEdge == Edge::Periodic ? C[E] - Sec.size()
+                                           : 2 * (Sec.End - 1) - C[E];
+  }
+  return C;
+}
+
 /// What an update must do, cell by cell: (device, halo cell) -> (owner,
 /// source cell).
 Fill expected(const Distribution &Dist, unsigned Dims, unsigned Sides) {
@@ -85,7 +101,7 @@ Fill expected(const Distribution &Dist, unsigned Dims, unsigned Sides) {
           return;
         }
         bool Owned = true, Wanted = true;
-        Cell Src = C;
+        Cell Src = sourceOf(Dist, C);
         for (unsigned E = 0; E < Rank; ++E) {
           Owned &= Own.Dims[E].contains(C[E]);
           Range Hull = Own.Dims[E].hull();
@@ -93,14 +109,6 @@ Fill expected(const Distribution &Dist, unsigned Dims, unsigned Sides) {
           if ((Left || Right) &&
               (!(Dims >> E & 1) || !(Sides & (Left ? SideLeft : SideRight))))
             Wanted = false;
-          Range Sec = Dist.Shape.Section.Dims[E];
-          const HaloSpec &H = Dist.Halos[E];
-          if (C[E] < Sec.Begin)
-            Src[E] = H.LeftEdge == Edge::Periodic ? C[E] + Sec.size()
-                                                  : 2 * Sec.Begin - C[E];
-          else if (C[E] >= Sec.End)
-            Src[E] = H.RightEdge == Edge::Periodic ? C[E] - Sec.size()
-                                                   : 2 * (Sec.End - 1) - C[E];
         }
         if (Owned || !Wanted)
           return;
@@ -204,23 +212,11 @@ TEST(Halo, EdgeCellsOfAPartComeFromTheWholeArray) {
                     Walk(D + 1);
                   return;
                 }
-                Cell Src = X;
                 bool Past = false;
-                for (unsigned E = 0; E < Rank; ++E) {
-                  Range Sec = Dist.Shape.Section.Dims[E];
-                  const HaloSpec &H = Dist.Halos[E];
-                  Past |= !Sec.contains(X[E]);
-                  if (X[E] < Sec.Begin)
-                    Src[E] = H.LeftEdge == Edge::Periodic
-                                 ? X[E] + Sec.size()
-                                 : 2 * Sec.Begin - X[E];
-                  else if (X[E] >= Sec.End)
-                    Src[E] = H.RightEdge == Edge::Periodic
-                                 ? X[E] - Sec.size()
-                                 : 2 * (Sec.End - 1) - X[E];
-                }
+                for (unsigned E = 0; E < Rank; ++E)
+                  Past |= !Dist.Shape.Section.Dims[E].contains(X[E]);
                 if (Past)
-                  Want[{P, X}] = {P, Src};
+                  Want[{P, X}] = {P, sourceOf(Dist, X)};
               };
               Walk(0);
             });
