@@ -321,7 +321,8 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
                       "' (" + abi::haloDirectionName(Info.Desc.Direction) +
                       "): " + std::to_string(Copies) + " cop" +
                       (Copies == 1 ? "y" : "ies") + " on " +
-                      std::to_string(Rows.size()) + " devices";
+                      std::to_string(Rows.size()) +
+                      (Rows.size() == 1 ? " device" : " devices");
   std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
              stderr);
 }

@@ -1,5 +1,6 @@
 # The homp lit suite. Tools come from the LLVM homp was built against;
 # substitutions hide the paths of homp's libraries and wrappers.
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +27,43 @@ config.environment["OMP_NUM_THREADS"] = "2"
 # never the developer's.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
                                                     "xdg-cache")
+
+# The offload devices `device(*)` gives a test program: those homp-info lists
+# (built for x86_64 offload, as hompcc builds by default: four CPU devices),
+# or the first N of them with --param homp_devices=0,1,...,N-1, which the
+# tests then run under as HOMP_DEVICES (with the host, which a device list
+# may still name), as on a machine with N devices. RUN lines get N as %ndev
+# (FileCheck -D#NDEV=%ndev) and as homp writes it, "4 devices" or "1 device",
+# as %devices (-DDEVICES="%devices"); a test whose program needs N devices
+# says REQUIRES: devices-N (N or more). What holds only on the four CPU
+# devices (each device's share in HOMP_INFO's table) has a check prefix of
+# its own for 4 devices: --check-prefixes=INFO,INFO-%ndev
+# --allow-unused-prefixes, INFO-4 lines. utils/gpu-bundle/runlines.py knows
+# the substitutions and the features.
+def offload_device_ids():
+    info = os.path.join(config.homp_obj_root, "bin", "homp-info")
+    try:
+        out = subprocess.run([info, "--json"], capture_output=True, text=True,
+                             env=config.environment, timeout=60)
+        devices = json.loads(out.stdout)["devices"]
+        return [d["id"] for d in devices if d["type"] != "HOST"]
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError) as error:
+        lit_config.fatal(f"cannot list the offload devices with '{info} --json': {error}")
+
+
+ndev = len(offload_device_ids())
+if "homp_devices" in lit_config.params:
+    asked = lit_config.params["homp_devices"]
+    ids = [item.strip() for item in asked.split(",")]
+    if ids != [str(i) for i in range(len(ids))] or len(ids) > ndev:
+        lit_config.fatal(f"--param homp_devices='{asked}' must name the first devices, "
+                         f"0 to N-1, of the {ndev} homp-info lists")
+    ndev = len(ids)
+    config.environment["HOMP_DEVICES"] = ",".join(ids) + ",host"
+config.substitutions += [("%ndev", str(ndev)),
+                         ("%devices", f"{ndev} device" + ("s" if ndev != 1 else ""))]
+config.available_features.update(f"devices-{n}" for n in range(1, ndev + 1))
+
 # In a HOMP_SANITIZER=thread build, libomp tells TSan about its barriers,
 # tasks and locks through Archer, its OMPT tool; without it every OpenMP
 # synchronisation looks like a race. The *SAN_OPTIONS pass through lit

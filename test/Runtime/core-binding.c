@@ -5,27 +5,32 @@
 // thread that runs each device's part; the device whose part the calling
 // thread runs (unbound: it is the program's) keeps the process's CPUs.
 // HOMP_BIND=0, and under 'taskset' the process's CPUs are the ones shared.
-// RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
-// RUN: env HOMP_BIND=0 %t unbound 2>&1 | FileCheck %s --implicit-check-not=FAIL
-// RUN: taskset -c 0 %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// The program is told how many devices 'device(*)' gives (HOMP_DEVICES may
+// leave out some of omp_get_num_devices()); a GPU among them is not bound.
+// RUN: %hompcc -O2 %s -o %t && %t %ndev 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// RUN: env HOMP_BIND=0 %t %ndev unbound 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// RUN: taskset -c 0 %t %ndev 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // CHECK: binding: PASS
 
 #define _GNU_SOURCE
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MaxDevices = 64, MaxCpus = 1024 };
 
 // The CPUs the calling thread may run on: how many, and the lowest in
 // *First (the CPUs themselves in Cpus, if given). A GPU's image of this
-// program parses it with the GPU's headers, which have no CPU affinity;
-// its code never runs here.
+// program parses it with the GPU's headers, which have no CPU affinity:
+// on a GPU it says -1.
 static int affinity(int *First, int *Cpus) {
   int Count = 0;
   *First = -1;
-#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+  Count = -1;
+#else
   cpu_set_t Set;
   sched_getaffinity(0, sizeof Set, &Set);
   for (int C = 0; C < CPU_SETSIZE && C < MaxCpus; ++C)
@@ -41,12 +46,14 @@ static int affinity(int *First, int *Cpus) {
 }
 
 int main(int argc, char **argv) {
-  int Unbound = argc > 1 && !strcmp(argv[1], "unbound");
+  if (argc < 2)
+    return 2;
+  int Unbound = argc > 2 && !strcmp(argv[2], "unbound");
   int Cpus[MaxCpus], Lowest;
   int P = affinity(&Lowest, Cpus);
-  int D = omp_get_num_devices(), n = D;
-  if (D < 1 || D > MaxDevices) {
-    printf("FAIL: %d devices\n", D);
+  int N = atoi(argv[1]), n = N;
+  if (N < 1 || N > MaxDevices || N > omp_get_num_devices()) {
+    printf("FAIL: %d devices of %d\n", N, omp_get_num_devices());
     return 1;
   }
   int Count[MaxDevices], First[MaxDevices];
@@ -57,11 +64,18 @@ int main(int argc, char **argv) {
 #pragma omp parallel for
     for (int i = 0; i < n; ++i)
       Count[i] = affinity(&First[i], NULL);
-    int Each = P / D > 0 ? P / D : 1, Bound = 0, Bad = 0;
-    for (int d = 0; d < D; ++d) {
+    // D CPU offload devices share the CPUs; the d-th of them is the
+    // construct's device Cpu[d].
+    int Cpu[MaxDevices], D = 0;
+    for (int i = 0; i < N; ++i)
+      if (Count[i] >= 0)
+        Cpu[D++] = i;
+    int Each = D && P / D > 0 ? P / D : 1, Bound = 0, Bad = 0;
+    for (int s = 0; s < D; ++s) {
+      int d = Cpu[s];
       if (Count[d] == P && (Unbound || P < 2 || Each == P))
         continue;
-      if (!Unbound && Count[d] == Each && First[d] == Cpus[(d * Each) % P]) {
+      if (!Unbound && Count[d] == Each && First[d] == Cpus[(s * Each) % P]) {
         ++Bound;
         continue;
       }
@@ -72,7 +86,7 @@ int main(int argc, char **argv) {
              Run, d, Count[d], First[d], P);
       Bad = 1;
     }
-    // Every device but the one the calling thread ran is bound.
+    // Every CPU device but the one the calling thread ran is bound.
     if (!Unbound && P >= 2 && Each < P && Bound < D - 1) {
       printf("FAIL: run %d, %d of %d devices bound\n", Run, Bound, D);
       Bad = 1;

@@ -8,7 +8,7 @@
 // RUN: %hompcc -O2 -DDEVS="*" %s -o %t.4 && %t.4 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.h && %t.h 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: %hompcc -O2 -DDEVS="*" -DINFO %s -o %t.info
-// RUN: env HOMP_INFO=1 %t.info 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_INFO=1 %t.info 2>&1 | FileCheck %s --check-prefixes=INFO,INFO-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // CHECK: PASS
 
 #include <stdio.h>
@@ -76,17 +76,17 @@ int main(void) {
 
 // CYCLIC on 4 devices: one launch of a strided loop each; 4 elements in
 // and out each (32 bytes, plus the 120-byte chunk in).
-// INFO: homp: region {{.*}}cyclic.c:34:1: 16 iterations on 4 devices
+// INFO: homp: region {{.*}}cyclic.c:34:1: 16 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 13)/4                             1          152           32
-// INFO-NEXT: homp:   1        CPU    [1, 14)/4                             1          152           32
-// INFO-NEXT: homp:   2        CPU    [2, 15)/4                             1          152           32
-// INFO-NEXT: homp:   3        CPU    [3, 16)/4                             1          152           32
+// INFO-4-NEXT: homp:   0        CPU    [0, 13)/4                             1          152           32
+// INFO-4-NEXT: homp:   1        CPU    [1, 14)/4                             1          152           32
+// INFO-4-NEXT: homp:   2        CPU    [2, 15)/4                             1          152           32
+// INFO-4-NEXT: homp:   3        CPU    [3, 16)/4                             1          152           32
 // CYCLIC(3) over 1..14, downward: device 0 owns 0-2 and 12-14 and runs
 // 1-2 and 12-14 (two launches; its 6 elements in and out, a chunk per
 // launch), device 1 owns 3-5 and 15 and runs 3-5.
-// INFO: homp: region {{.*}}cyclic.c:43:1: 14 iterations on 4 devices
+// INFO: homp: region {{.*}}cyclic.c:43:1: 14 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [1, 15)/2                             2          288           48
-// INFO-NEXT: homp:   1        CPU    [3, 6)                                1          152           32
+// INFO-4-NEXT: homp:   0        CPU    [1, 15)/2                             2          288           48
+// INFO-4-NEXT: homp:   1        CPU    [3, 6)                                1          152           32
 // INFO: PASS

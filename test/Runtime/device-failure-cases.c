@@ -8,6 +8,8 @@
 //   fastest, the cutoff then dropped every other, and the rest went out in
 //   equal shares, a quarter of it rerun on the host). HOMP_INFO shows the
 //   host's rerun in the failed device's row.
+// The failures are injected on devices 0, 1 and 3.
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
 // RUN: not env HOMP_FAULT=0:alloc %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=0
 // RUN: not env HOMP_FAULT=3:launch %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=3

@@ -3,8 +3,9 @@
 // failed: the results and the reduction still match sequential code, with
 // a warning naming the region and the device. A failure after some of the
 // device's chunks came back reruns only the failed one. HOMP_FAULT injects
-// the failures. (Which device takes which chunk of a queue depends on
-// timing: those runs check the results only.)
+// the failures, on devices 0 to 3. (Which device takes which chunk of a
+// queue depends on timing: those runs check the results only.)
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_FAULT=1:alloc %t profile 2>&1 | FileCheck %s --check-prefix=SAMPLE
 // RUN: env HOMP_FAULT=2:launch %t auto 2>&1 | FileCheck %s --check-prefix=AUTO

@@ -3,18 +3,21 @@
 // on the host, with a warning that names the region and the device; the
 // result is still right. A failure after results came back, or under
 // OMP_TARGET_OFFLOAD=MANDATORY, or with data living on the devices, stops
-// the program instead. HOMP_FAULT injects the failures.
+// the program instead. HOMP_FAULT injects the failures, on devices 0 to 3.
+// Device 1's part of n = 1000 elements on NDEV devices (blocks that differ
+// by one at most, the larger first) is (1000 + NDEV - 2) / NDEV elements.
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_FAULT=1:alloc %t kernel 2>&1 | FileCheck %s --check-prefix=ALLOC
+// RUN: env HOMP_FAULT=1:alloc %t kernel 2>&1 | FileCheck %s --check-prefix=ALLOC -D#NDEV=%ndev
 // RUN: env HOMP_FAULT=2:launch %t kernel 2>&1 | FileCheck %s --check-prefix=LAUNCH
 // RUN: env HOMP_FAULT=3:copy %t kernel 2>&1 | FileCheck %s --check-prefix=COPYIN
 // RUN: env HOMP_FAULT=0:launch:after=1,3:alloc %t kernel 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not env HOMP_FAULT=0:copy:after=2 %t kernel 2>&1 | FileCheck %s --check-prefix=COPYOUT
-// RUN: not env HOMP_FAULT=1:alloc OMP_TARGET_OFFLOAD=MANDATORY %t kernel 2>&1 | FileCheck %s --check-prefix=MANDATORY
+// RUN: not env HOMP_FAULT=1:alloc OMP_TARGET_OFFLOAD=MANDATORY %t kernel 2>&1 | FileCheck %s --check-prefix=MANDATORY -D#NDEV=%ndev
 // RUN: not env HOMP_FAULT=2:alloc %t data 2>&1 | FileCheck %s --check-prefix=DATA
 // RUN: not env HOMP_FAULT=one:alloc %t kernel 2>&1 | FileCheck %s --check-prefix=BAD
 
-// ALLOC: homp: warning: region {{.*}}device-failure.c:[[# @LINE + 28]]:1: device 1 cannot allocate 2000 bytes for its part of 'x'; running its part on the host
+// ALLOC: homp: warning: region {{.*}}device-failure.c:[[# @LINE + 28]]:1: device 1 cannot allocate [[#mul(8, div(NDEV + 998, NDEV))]] bytes for its part of 'x'; running its part on the host
 // ALLOC: PASS
 // LAUNCH: homp: warning: region {{.*}}device-failure.c:[[# @LINE + 26]]:1: device 2 failed to run its part; running its part on the host
 // LAUNCH: PASS
@@ -25,7 +28,7 @@
 // TWO: PASS
 // COPYOUT: homp: error: region {{.*}}device-failure.c:[[# @LINE + 19]]:1: copying 'y' back from device 0 failed
 // COPYOUT-NOT: PASS
-// MANDATORY: homp: error: region {{.*}}device-failure.c:[[# @LINE + 17]]:1: device 1 cannot allocate 2000 bytes for its part of 'x'
+// MANDATORY: homp: error: region {{.*}}device-failure.c:[[# @LINE + 17]]:1: device 1 cannot allocate [[#mul(8, div(NDEV + 998, NDEV))]] bytes for its part of 'x'
 // MANDATORY-NOT: PASS
 // DATA: homp: error: region {{.*}}device-failure.c:[[# @LINE + 23]]:1: device 2 cannot allocate {{[0-9]+}} bytes for its part of 'x'
 // DATA-NOT: PASS

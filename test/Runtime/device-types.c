@@ -1,8 +1,12 @@
 // Device type filters and HOMP_DEVICES select devices by the type of the
-// offload plugin that owns them: the x86_64 offload devices are CPU
-// devices, the host is HOST, and there are no GPUs here.
+// offload plugin that owns them: the 4 x86_64 offload devices are CPU
+// devices and the host is HOST. With only those 4 there is no GPU, and the
+// GPU filters find nothing (CHECK-4); a GPU would be one of NDEV devices.
+// HOMP_DEVICES in the RUN lines replaces lit's homp_devices, so the test
+// needs the 4 CPU devices.
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -D#NDEV=%ndev
 // RUN: env HOMP_INFO=1 HOMP_DEVICES=0,2 %t 2>&1 | FileCheck %s --check-prefix=IDS
 // RUN: env HOMP_INFO=1 HOMP_DEVICES=host,cpu %t 2>&1 | FileCheck %s --check-prefix=TYPES
 // RUN: not env HOMP_DEVICES=3,fpga %t 2>&1 | FileCheck %s --check-prefix=BAD
@@ -49,17 +53,17 @@ int main(void) {
   // CHECK: homp: region {{.*}}: 100 iterations on 3 devices
   SCALE(0:3 & OMP_DEVICE_CPU)
   check("0:3 & CPU", 8);
-  // CHECK: homp: region {{.*}}: 100 iterations on 5 devices
+  // CHECK: homp: region {{.*}}: 100 iterations on [[#NDEV + 1]] devices
   // CHECK: homp:   host     HOST
   // TYPES: homp: region {{.*}}: 100 iterations on 5 devices
   SCALE(*:HOMP_DEVICE_ALL, HOMP_DEVICE_HOST)
   check("ALL, HOST", 16);
   // No NVIDIA GPU: the region runs on the host, with a warning.
-  // CHECK: homp: warning: region {{.*}}: none of the devices of its 'device' clause exists; running it on the host
+  // CHECK-4: homp: warning: region {{.*}}: none of the devices of its 'device' clause exists; running it on the host
   // IDS: homp: warning: region {{.*}}: none of the devices of its 'device' clause exists (or HOMP_DEVICES admits none of them); running it on the host
   SCALE(*:HOMP_DEVICE_NVGPU)
   check("NVGPU", 32);
-  // CHECK: homp: warning: region {{.*}}: none of the devices
+  // CHECK-4: homp: warning: region {{.*}}: none of the devices
   SCALE(0:*:HOMP_DEVICE_GPU)
   check("GPU", 64);
   puts(failures ? "FAIL" : "PASS");

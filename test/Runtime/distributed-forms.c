@@ -4,7 +4,7 @@
 // over its teams ('dist_schedule(teams: static[, c])'), on 1 to 4 offload
 // devices, with and without the host, for sizes 0 to 1001 (zero-trip loops,
 // fewer elements than devices, odd sizes), compared exactly with a
-// sequential reference.
+// sequential reference. distributed-forms-from.test runs it on 'device(2:*)'.
 // RUN: %hompcc -O2 -DDEVS="0:1" %s -o %t.1 && %t.1 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="0:2" %s -o %t.2 && %t.2 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="0:3" %s -o %t.3 && %t.3 2>&1 | FileCheck %s --implicit-check-not=warning
@@ -12,7 +12,6 @@
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.4h && %t.4h 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="host" %s -o %t.h && %t.h 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="3, 1, host, 1" %s -o %t.list && %t.list 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: %hompcc -O2 -DDEVS="2:*" %s -o %t.from && %t.from 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS=":2, 7, 3:5" %s -o %t.mixed && %t.mixed 2>&1 | FileCheck %s --implicit-check-not=warning
 // CHECK-NOT: FAIL
 // CHECK: PASS

@@ -3,19 +3,19 @@
 // bytes it moved in and out (its part of y, 1600 bytes, and the 120-byte
 // chunk), its time, and the load imbalance. The host works in place.
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -D#NDEV=%ndev
 // RUN: %t 2>&1 | FileCheck %s --check-prefix=QUIET
-// RUN: env HOMP_INFO=yes %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=yes %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -D#NDEV=%ndev
 // RUN: env HOMP_INFO=0 %t 2>&1 | FileCheck %s --check-prefix=QUIET
 // RUN: not env HOMP_INFO=maybe %t 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: homp: region {{.*}}homp-info.c:28:1: 1000 iterations on 5 devices in {{[0-9.]+}} ms, imbalance {{[0-9.]+}}
+// CHECK: homp: region {{.*}}homp-info.c:28:1: 1000 iterations on [[#NDEV + 1]] devices in {{[0-9.]+}} ms, imbalance {{[0-9.]+}}
 // CHECK-NEXT: homp:   device   type   indices                        launches     bytes in    bytes out    time ms
-// CHECK-NEXT: homp:   0        CPU    [0, 200)                              1         1720         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   1        CPU    [200, 400)                            1         1720         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   2        CPU    [400, 600)                            1         1720         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   3        CPU    [600, 800)                            1         1720         1600 {{ *[0-9.]+$}}
-// CHECK-NEXT: homp:   host     HOST   [800, 1000)                           1            0            0 {{ *[0-9.]+$}}
+// CHECK-4-NEXT: homp:   0        CPU    [0, 200)                              1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-4-NEXT: homp:   1        CPU    [200, 400)                            1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-4-NEXT: homp:   2        CPU    [400, 600)                            1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-4-NEXT: homp:   3        CPU    [600, 800)                            1         1720         1600 {{ *[0-9.]+$}}
+// CHECK-4-NEXT: homp:   host     HOST   [800, 1000)                           1            0            0 {{ *[0-9.]+$}}
 // CHECK: PASS
 // QUIET-NOT: homp:
 // QUIET: PASS

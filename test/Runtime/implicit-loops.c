@@ -1,29 +1,30 @@
 // An inner loop of a collapsed nest that the program gives no policy
 // follows the arrays split along it (SPEC section 3: "without any loop
 // policy a loop ... is distributed like the arrays it is aligned with"):
-// a 9-point stencil over 2-D blocks on a 2x2 topology, written without
+// a 9-point stencil over 2-D blocks on a [*][*] topology (2x2 on 4
+// devices, 1xN on 1, 2, 3 or 5), written without
 // dist_iteration, in a data region and in a kernel of its own, and with a
 // policy for the outer loop only; arrays split by columns only, where the
 // rows run whole on every device; odd sizes, against sequential code.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL --implicit-check-not=warning
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=INFO,INFO-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // CHECK: data region: PASS
 // CHECK: own kernel: PASS
 // CHECK: outer policy only: PASS
 // CHECK: columns: PASS
 // Every device runs the rectangle of the blocks it holds: rows 1-4 and
 // columns 1-3 of the 9 x 7 grid's interior on device 0.
-// INFO: homp: region {{.*}}implicit-loops.c:{{[0-9]+}}:1: 35 iterations on 4 devices
+// INFO: homp: region {{.*}}implicit-loops.c:{{[0-9]+}}:1: 35 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [1, 5) x [1, 4)
-// INFO-NEXT: homp:   1        CPU    [1, 5) x [4, 6)
-// INFO-NEXT: homp:   2        CPU    [5, 8) x [1, 4)
-// INFO-NEXT: homp:   3        CPU    [5, 8) x [4, 6)
+// INFO-4-NEXT: homp:   0        CPU    [1, 5) x [1, 4)
+// INFO-4-NEXT: homp:   1        CPU    [1, 5) x [4, 6)
+// INFO-4-NEXT: homp:   2        CPU    [5, 8) x [1, 4)
+// INFO-4-NEXT: homp:   3        CPU    [5, 8) x [4, 6)
 // Columns only: every device runs all 9 rows of its columns.
-// INFO: homp:   0        CPU    [0, 9) x [0, 2)
-// INFO-NEXT: homp:   1        CPU    [0, 9) x [2, 4)
-// INFO-NEXT: homp:   2        CPU    [0, 9) x [4, 6)
-// INFO-NEXT: homp:   3        CPU    [0, 9) x [6, 7)
+// INFO-4: homp:   0        CPU    [0, 9) x [0, 2)
+// INFO-4-NEXT: homp:   1        CPU    [0, 9) x [2, 4)
+// INFO-4-NEXT: homp:   2        CPU    [0, 9) x [4, 6)
+// INFO-4-NEXT: homp:   3        CPU    [0, 9) x [6, 7)
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +57,8 @@ static void init(int n, int m, double (*u)[m]) {
 
 static void inDataRegion(int n, int m, double (*u)[m], double (*v)[m]) {
 #pragma omp target data device(*) \
-    map(tofrom: u[0:n][0:m] dist_data(BLOCK, BLOCK) halo(1, 1) topology([2][2])) \
-    map(alloc: v[0:n][0:m] dist_data(BLOCK, BLOCK) topology([2][2]))
+    map(tofrom: u[0:n][0:m] dist_data(BLOCK, BLOCK) halo(1, 1) topology([*][*])) \
+    map(alloc: v[0:n][0:m] dist_data(BLOCK, BLOCK) topology([*][*]))
   for (int s = 0; s < Steps; ++s) {
 #pragma omp halo_exchange(u)
 #pragma omp target device(*)
@@ -84,7 +85,7 @@ static void ownKernel(int n, int m, double (*u)[m], double (*v)[m],
                       int Outer) {
   if (Outer) {
 #pragma omp target teams distribute parallel for collapse(2) device(*) \
-    topology([2][2]) dist_iteration(BLOCK) \
+    topology([*][*]) dist_iteration(BLOCK) \
     map(to: u[0:n][0:m] dist_data(BLOCK, BLOCK)) \
     map(from: v[0:n][0:m] dist_data(BLOCK, BLOCK))
     for (int i = 0; i < n; ++i)
@@ -92,7 +93,7 @@ static void ownKernel(int n, int m, double (*u)[m], double (*v)[m],
         v[i][j] = 2 * u[i][j] + 1;
   } else {
 #pragma omp target teams distribute parallel for collapse(2) device(*) \
-    topology([2][2]) map(to: u[0:n][0:m] dist_data(BLOCK, BLOCK)) \
+    topology([*][*]) map(to: u[0:n][0:m] dist_data(BLOCK, BLOCK)) \
     map(from: v[0:n][0:m] dist_data(BLOCK, BLOCK))
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < m; ++j)

@@ -2,9 +2,11 @@
 // Table 3): only the listed devices get the item, split among them as a
 // line; owner computes gives the loop to them; a device running
 // iterations without the item, or a list naming no device of the
-// construct, is an error. Checked against sequential code.
+// construct, is an error. Checked against sequential code. The items name
+// devices 1, 2 and 3; the CHECK-4 lines hold with those 4 devices alone.
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // RUN: %t 2>&1 | FileCheck %s --check-prefix=QUIET
 // RUN: env HOMP_DEVICES=0,2,host %t 2>&1 | FileCheck %s --check-prefix=SOME
 // RUN: not env HOMP_DEVICES=0,3 %t 2>&1 | FileCheck %s --check-prefix=NONE
@@ -31,16 +33,16 @@ int main(void) {
     x[i] = i, y[i] = 2 * i, want[i] = y[i] + 3 * x[i];
   // Both arrays on devices 1 and 2: owner computes gives the others nothing.
   // Copied in once, to those two, and out once.
-  // CHECK: homp: data region {{.*}}item-devices.c:[[@LINE+11]]:1 begins: 2 distributed arrays on 4 devices
+  // CHECK: homp: data region {{.*}}item-devices.c:[[@LINE+11]]:1 begins: 2 distributed arrays on [[DEVICES]]
   // CHECK-NEXT: device
-  // CHECK-NEXT: homp:   0        CPU    -          0            0            0
-  // CHECK-NEXT: homp:   1        CPU    -          0        12000            0
-  // CHECK-NEXT: homp:   2        CPU    -          0        12000            0
-  // CHECK-NEXT: homp:   3        CPU    -          0            0            0
-  // CHECK-NEXT: homp: region {{.*}}: 1000 iterations on 2 devices
-  // CHECK-NEXT: device
-  // CHECK-NEXT: homp:   1        CPU    [0, 500)
-  // CHECK-NEXT: homp:   2        CPU    [500, 1000)
+  // CHECK-4-NEXT: homp:   0        CPU    -          0            0            0
+  // CHECK-4-NEXT: homp:   1        CPU    -          0        12000            0
+  // CHECK-4-NEXT: homp:   2        CPU    -          0        12000            0
+  // CHECK-4-NEXT: homp:   3        CPU    -          0            0            0
+  // CHECK-4-NEXT: homp: region {{.*}}: 1000 iterations on 2 devices
+  // CHECK-4-NEXT: device
+  // CHECK-4-NEXT: homp:   1        CPU    [0, 500)
+  // CHECK-4-NEXT: homp:   2        CPU    [500, 1000)
   // NONE: homp: error: region {{.*}}item-devices.c:[[@LINE+1]]:1: 'x' is distributed over devices 1, 2 (its topology(...)), none of which runs this construct
 #pragma omp target data device(*) map(to: x[0:N] dist_data(DUPLICATE) topology(1, 2)) \
     map(tofrom: y[0:N] dist_data(BLOCK) topology(1, 2))
@@ -92,7 +94,7 @@ int main(void) {
   // does not stop them running iterations that do not use it.
   for (int i = 0; i < N; ++i)
     want[i] = y[i] + (i < 1 ? x[i] : 0);
-  // CHECK: homp: region {{.*}}item-devices.c:[[@LINE+1]]:1: 1000 iterations on 4 devices
+  // CHECK: homp: region {{.*}}item-devices.c:[[@LINE+1]]:1: 1000 iterations on [[DEVICES]]
 #pragma omp target teams distribute parallel for device(*) map(to: x[0:1] dist_data(BLOCK)) map(tofrom: y[0:N] dist_data(BLOCK))
   for (int i = 0; i < N; ++i)
     if (i < 1)
@@ -101,7 +103,7 @@ int main(void) {
 
   // A stencil with halos over devices 0 and 2 only: they exchange halos
   // with each other.
-  // CHECK: homp: halo update {{.*}}: 2 copies on 4 devices
+  // CHECK: homp: halo update {{.*}}: 2 copies on [[DEVICES]] in
   // CHECK-NEXT: device
   // CHECK-NEXT: homp:   0        CPU    via {{peer|host}}  0            8            8
   // CHECK-NEXT: homp:   1        CPU    -          0            0            0

@@ -3,7 +3,9 @@
 // array in 2x2 blocks and a 1-D array in rows; kernels over each use them
 // where they are (owner computes), copying nothing. The named topology
 // the item declares is reused by a later kernel. Checked against
-// sequential code.
+// sequential code. The 2x2 blocks need 4 devices: the constructs take
+// devices 0 to 3 (more would not make a 2x2 grid).
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
 // RUN: %t | FileCheck %s --check-prefix=PASS
@@ -38,7 +40,7 @@ int main(void) {
   // CHECK-NEXT: homp:   3        CPU    - 0 112 0
   // THREE: homp: error: region {{.*}}item-topologies.c:[[@LINE+2]]:1: the topology of 'a': topology [2][2] does not arrange 3 devices
   // THREE-NOT: PASS
-#pragma omp target data device(*) map(tofrom: a[0:N][0:M] dist_data(BLOCK, BLOCK) topology(quad[2][2])) \
+#pragma omp target data device(:4) map(tofrom: a[0:N][0:M] dist_data(BLOCK, BLOCK) topology(quad[2][2])) \
     map(tofrom: r[0:N] dist_data(BLOCK))
   {
     // CHECK: homp: region {{.*}}: 63 iterations on 4 devices (topology 2x2)
@@ -47,7 +49,7 @@ int main(void) {
     // CHECK-NEXT: homp:   1        CPU    [0, 5) x [4, 7) 1
     // CHECK-NEXT: homp:   2        CPU    [5, 9) x [0, 4) 1
     // CHECK-NEXT: homp:   3        CPU    [5, 9) x [4, 7) 1
-#pragma omp target teams distribute parallel for collapse(2) device(*) topology(quad) \
+#pragma omp target teams distribute parallel for collapse(2) device(:4) topology(quad) \
     map(tofrom: a[0:N][0:M]) dist_iteration(BLOCK, BLOCK)
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < M; ++j)
@@ -55,14 +57,14 @@ int main(void) {
     // CHECK: homp: region {{.*}}: 9 iterations on 4 devices
     // CHECK-NEXT: homp:   device
     // CHECK-NEXT: homp:   0        CPU    [0, 3) 1
-#pragma omp target teams distribute parallel for device(*) map(tofrom: r[0:N]) dist_iteration(BLOCK)
+#pragma omp target teams distribute parallel for device(:4) map(tofrom: r[0:N]) dist_iteration(BLOCK)
     for (int i = 0; i < N; ++i)
       r[i] = 2 * r[i] + 1;
     // Again, still resident: only the chunk (120 bytes) is copied.
     // CHECK: homp: region {{.*}}: 63 iterations on 4 devices (topology 2x2)
     // CHECK-NEXT: homp:   device
     // CHECK-NEXT: homp:   0        CPU    [0, 5) x [0, 4) 1 120 0
-#pragma omp target teams distribute parallel for device(*) map(tofrom: a[0:N][0:M]) \
+#pragma omp target teams distribute parallel for device(:4) map(tofrom: a[0:N][0:M]) \
     collapse(2) topology(quad) dist_iteration(BLOCK, BLOCK)
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < M; ++j)

@@ -4,11 +4,11 @@
 // one its data region gave the labelled loop, or the parts of the arrays it
 // uses (owner computes). It once called every such loop "the AUTO loop".
 // RUN: %hompcc -O2 %s -o %t && %t | FileCheck %s
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -D#NDEV=%ndev -DDEVICES="%devices"
 // CHECK: labelled: PASS
 // CHECK: owner computes: PASS
-// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on 5 devices; the SCHED_DYNAMIC loop 'loop1' keeps the split its data region gave it in
-// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on 4 devices; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes) in
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on [[#NDEV + 1]] devices; the SCHED_DYNAMIC loop 'loop1' keeps the split its data region gave it in
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on [[DEVICES]]; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes) in
 
 #include <stdio.h>
 #include <stdlib.h>

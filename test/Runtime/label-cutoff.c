@@ -71,5 +71,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     Bad += y[i] != 1 + 2.0 * i;
   puts(Bad ? "FAIL" : "PASS");
+  free(x);
+  free(y);
   return Bad != 0;
 }

@@ -10,9 +10,9 @@
 // RUN: %hompcc -O2 -DDEVS="0:3" %s -o %t.3 && %t.3 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: %hompcc -O2 -DDEVS="*" %s -o %t.4 && %t.4 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.h && %t.h 2>&1 | FileCheck %s --implicit-check-not=homp:
-// The 2x2 topology of the blocks, and the copies of columns.
+// The 2x2 topology of the blocks on 4 devices, and the copies of columns.
 // RUN: %hompcc -O2 -DDEVS="*" -DINFO %s -o %t.info
-// RUN: env HOMP_INFO=1 %t.info 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_INFO=1 %t.info 2>&1 | FileCheck %s --check-prefixes=INFO,INFO-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // CHECK-NOT: FAIL
 // CHECK: PASS
 
@@ -127,23 +127,24 @@ int main(void) {
 // Bytes in: each device's part of A and B (and whole A or B where they are
 // not split) and the 120-byte chunk; bytes out: its part of C.
 // Rows: device d holds row d of A and C; B is whole on every device.
-// INFO: homp: region {{.*}}matmul.c:24:1: 4 iterations on 4 devices
+// INFO: homp: region {{.*}}matmul.c:24:1: 4 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 1)                                1          288           48
-// INFO: homp:   3        CPU    [3, 4)                                1          288           48
+// INFO-4-NEXT: homp:   0        CPU    [0, 1)                                1          288           48
+// INFO-4: homp:   3        CPU    [3, 4)                                1          288           48
 // Columns: device d runs columns j of C and holds those of B and C: 2 of
 // the 6 columns for the first two devices, 1 for the others; A is whole.
-// INFO: homp: region {{.*}}matmul.c:39:1: 24 iterations on 4 devices
+// INFO: homp: region {{.*}}matmul.c:39:1: 24 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 4) x [0, 2)                       1          264           64
-// INFO-NEXT: homp:   1        CPU    [0, 4) x [2, 4)                       1          264           64
-// INFO-NEXT: homp:   2        CPU    [0, 4) x [4, 5)                       1          240           32
-// INFO-NEXT: homp:   3        CPU    [0, 4) x [5, 6)                       1          240           32
+// INFO-4-NEXT: homp:   0        CPU    [0, 4) x [0, 2)                       1          264           64
+// INFO-4-NEXT: homp:   1        CPU    [0, 4) x [2, 4)                       1          264           64
+// INFO-4-NEXT: homp:   2        CPU    [0, 4) x [4, 5)                       1          240           32
+// INFO-4-NEXT: homp:   3        CPU    [0, 4) x [5, 6)                       1          240           32
 // Blocks: a 2x2 topology of rectangles.
-// INFO: homp: region {{.*}}matmul.c:55:1: 24 iterations on 4 devices (topology 2x2)
+// INFO: homp: region {{.*}}matmul.c:55:1: 24 iterations on [[DEVICES]]
+// INFO-4-SAME: {{^}} (topology 2x2)
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 2) x [0, 3)                       1          240           48
-// INFO-NEXT: homp:   1        CPU    [0, 2) x [3, 6)                       1          240           48
-// INFO-NEXT: homp:   2        CPU    [2, 4) x [0, 3)                       1          240           48
-// INFO-NEXT: homp:   3        CPU    [2, 4) x [3, 6)                       1          240           48
+// INFO-4-NEXT: homp:   0        CPU    [0, 2) x [0, 3)                       1          240           48
+// INFO-4-NEXT: homp:   1        CPU    [0, 2) x [3, 6)                       1          240           48
+// INFO-4-NEXT: homp:   2        CPU    [2, 4) x [0, 3)                       1          240           48
+// INFO-4-NEXT: homp:   3        CPU    [2, 4) x [3, 6)                       1          240           48
 // INFO: PASS

@@ -11,23 +11,27 @@
 //  - 'slowed': the spread loop over the four offload devices, calibrated
 //    (compute rates unknown), device 0 emulated 4x slower: it gets a
 //    quarter of what each other device gets (1080 / 13 = 83).
-// All give the sequential result.
+// All give the sequential result. The shares named are those of the four
+// offload devices (CHECK-4, SLOWED-4); with another number of devices the
+// triangle still goes to the host, cutting off every device from 0 on.
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_MACHINE=%S/Inputs/machine-slow-copies.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s
-// RUN: rm -rf %t.cache && env XDG_CACHE_HOME=%t.cache HOMP_EMULATE=0:4 HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=SLOWED
-// CHECK-LABEL: homp: region {{.*}}model-operations.c:{{[0-9]+}}:1: 1080 iterations on 5 devices; schedule MODEL_2_AUTO (model: 2000 operations, 16 bytes copied per iteration)
-// CHECK: homp:   0 {{.*}} [0, 213)
-// CHECK: homp:   1 {{.*}} [213, 425)
-// CHECK: homp:   2 {{.*}} [425, 638)
-// CHECK: homp:   3 {{.*}} [638, 850)
-// CHECK: homp:   host {{.*}} [850, 1080)
-// CHECK-LABEL: homp: region {{.*}}: 1080 iterations on 1 device; schedule MODEL_2_AUTO (model: 2 operations, 8 bytes copied per iteration); cut off: 0, 1, 2, 3 in
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-slow-copies.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -D#NDEV=%ndev
+// RUN: rm -rf %t.cache && env XDG_CACHE_HOME=%t.cache HOMP_EMULATE=0:4 HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=SLOWED,SLOWED-%ndev --allow-unused-prefixes -DDEVICES="%devices"
+// CHECK-LABEL: homp: region {{.*}}model-operations.c:{{[0-9]+}}:1: 1080 iterations on
+// CHECK-SAME: {{^}} [[#NDEV + 1]] devices; schedule MODEL_2_AUTO (model: 2000 operations, 16 bytes copied per iteration)
+// CHECK-4: homp:   0 {{.*}} [0, 213)
+// CHECK-4: homp:   1 {{.*}} [213, 425)
+// CHECK-4: homp:   2 {{.*}} [425, 638)
+// CHECK-4: homp:   3 {{.*}} [638, 850)
+// CHECK-4: homp:   host {{.*}} [850, 1080)
+// CHECK-LABEL: homp: region {{.*}}: 1080 iterations on 1 device; schedule MODEL_2_AUTO (model: 2 operations, 8 bytes copied per iteration); cut off: 0
+// CHECK-4-SAME: {{^}}, 1, 2, 3 in
 // CHECK: homp:   host {{.*}} [0, 1080)
 // CHECK: spread: PASS
 // CHECK: triangle: PASS
 // CHECK: slowed: PASS
-// SLOWED-LABEL: homp: region {{.*}}: 1080 iterations on 4 devices; schedule MODEL_2_AUTO (model: 2000 operations, 16 bytes copied per iteration)
-// SLOWED: homp:   0 {{.*}} [0, 8{{[2-4]}})
+// SLOWED: homp: region {{.*}}: 1080 iterations on [[DEVICES]]; schedule MODEL_2_AUTO (model: 2000 operations, 16 bytes copied per iteration)
+// SLOWED-4: homp:   0 {{.*}} [0, 8{{[2-4]}})
 // SLOWED: slowed: PASS
 
 #include <stdio.h>

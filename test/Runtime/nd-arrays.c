@@ -5,7 +5,7 @@
 // rows). Results are compared exactly with the sequential loops.
 // RUN: %hompcc -O2 -DDEVS="0:3" %s -o %t.3 && %t.3 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.h && %t.h 2>&1 | FileCheck %s --implicit-check-not=homp:
-// RUN: %hompcc -O2 -DDEVS="*" %s -o %t.4 && env HOMP_INFO=1 %t.4 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: %hompcc -O2 -DDEVS="*" %s -o %t.4 && env HOMP_INFO=1 %t.4 2>&1 | FileCheck %s --check-prefixes=INFO,INFO-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // CHECK: PASS
 
 #include <stdio.h>
@@ -80,19 +80,19 @@ int main(void) {
 }
 
 // G: 4 row blocks of 13 rows: 4, 3, 3, 3 rows of 7 ints in and out.
-// INFO: homp: region {{.*}}nd-arrays.c:25:1: 91 iterations on 4 devices
+// INFO: homp: region {{.*}}nd-arrays.c:25:1: 91 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 4) x [0, 7)                       1          232          112
-// INFO-NEXT: homp:   1        CPU    [4, 7) x [0, 7)                       1          204           84
+// INFO-4-NEXT: homp:   0        CPU    [0, 4) x [0, 7)                       1          232          112
+// INFO-4-NEXT: homp:   1        CPU    [4, 7) x [0, 7)                       1          204           84
 // R: the 10 rows of the section in blocks of 3, 3, 2, 2.
-// INFO: homp: region {{.*}}nd-arrays.c:41:1: 50 iterations on 4 devices
+// INFO: homp: region {{.*}}nd-arrays.c:41:1: 50 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [2, 5) x [1, 6)                       1          204           84
-// INFO: homp:   3        CPU    [10, 12) x [1, 6)                     1          176           56
+// INFO-4-NEXT: homp:   0        CPU    [2, 5) x [1, 6)                       1          204           84
+// INFO-4: homp:   3        CPU    [10, 12) x [1, 6)                     1          176           56
 // T: middle dimension in blocks of 2, 2, 2, 1 planes' rows: 13 x 2 x 5
 // ints per device for the first three.
-// INFO: homp: region {{.*}}nd-arrays.c:62:1: 455 iterations on 4 devices
+// INFO: homp: region {{.*}}nd-arrays.c:62:1: 455 iterations on [[DEVICES]]
 // INFO-NEXT: device
-// INFO-NEXT: homp:   0        CPU    [0, 13) x [0, 2) x [0, 5)             1          640          520
-// INFO: homp:   3        CPU    [0, 13) x [6, 7) x [0, 5)             1          380          260
+// INFO-4-NEXT: homp:   0        CPU    [0, 13) x [0, 2) x [0, 5)             1          640          520
+// INFO-4: homp:   3        CPU    [0, 13) x [6, 7) x [0, 5)             1          380          260
 // INFO: PASS

@@ -2,9 +2,9 @@
 // x[1:n] in blocks, 'y[i] = x[i + 1]' reads on each device exactly the
 // block of x it holds, so the region is distributed (it used to be refused
 // and run on the host). A negative offset alone works the same.
-// RUN: %hompcc -O2 %s -o %t && env HOMP_INFO=1 %t 2>&1 | FileCheck %s --implicit-check-not=warning
-// CHECK: homp: region {{.*}}offsets.c:[[@LINE+11]]:1: 1000 iterations on 4 devices
-// CHECK: homp: region {{.*}}offsets.c:[[@LINE+16]]:1: 1000 iterations on 4 devices
+// RUN: %hompcc -O2 %s -o %t && env HOMP_INFO=1 %t 2>&1 | FileCheck %s --implicit-check-not=warning -DDEVICES="%devices"
+// CHECK: homp: region {{.*}}offsets.c:[[@LINE+11]]:1: 1000 iterations on [[DEVICES]]
+// CHECK: homp: region {{.*}}offsets.c:[[@LINE+16]]:1: 1000 iterations on [[DEVICES]]
 // CHECK: PASS
 
 #include <stdio.h>

@@ -37,6 +37,8 @@ int main(int argc, char **argv) {
     Bad += y[i] != 6.0 * i;
   puts(Bad ? "FAIL" : "PASS");
   fflush(stdout);
+  free(x);
+  free(y);
   // Another run with the same file starts, learns and exits first.
   if (argc > 2 && system(argv[2]) != 0)
     return 1;

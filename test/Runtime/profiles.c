@@ -4,11 +4,11 @@
 // sequential answer. A file that is not a profiles file is left alone, with
 // a warning; a file that cannot be written is a warning at exit.
 // RUN: %hompcc -O2 %s -o %t
-// RUN: rm -rf %t.prof %t.copy && env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST
-// RUN: FileCheck %s --check-prefix=FILE < %t.prof
-// RUN: env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=AGAIN
+// RUN: rm -rf %t.prof %t.copy && env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST -DDEVICES="%devices"
+// RUN: FileCheck %s --check-prefixes=FILE,FILE-%ndev --allow-unused-prefixes < %t.prof
+// RUN: env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=AGAIN,AGAIN-%ndev --allow-unused-prefixes
 // RUN: env HOMP_PROFILES=%t.prof %t 2>&1 | FileCheck %s --check-prefix=QUIET
-// RUN: FileCheck %s --check-prefix=FILE < %t.prof
+// RUN: FileCheck %s --check-prefixes=FILE,FILE-%ndev --allow-unused-prefixes < %t.prof
 // RUN: echo "not a profiles file" > %t.bad && cp %t.bad %t.copy
 // RUN: env HOMP_PROFILES=%t.bad %t 2>&1 | FileCheck %s --check-prefix=BAD -DFILE=%t.bad
 // RUN: cmp %t.bad %t.copy
@@ -20,13 +20,17 @@
 // RUN: not env HOMP_MACHINE=%t.dir %t 2>&1 | FileCheck %s --check-prefix=MACHINE-DIR -DFILE=%t.dir
 // MACHINE-DIR: homp: error: HOMP_MACHINE='[[FILE]]': [[FILE]]: cannot be read: Is a directory
 // RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
-// FIRST: iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
+// FIRST: iterations on [[DEVICES]]; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
 // FIRST: PASS
 // FILE: # homp profiles 1
-// FILE-NEXT: profile devices=0,1,2,3 class=15 learned={{[0-9]+}} split={{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}} trials={{[0-9.e+-]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}} region={{.*}}profiles.c:{{[0-9]+}}:1
+// FILE-NEXT: profile devices=
+// FILE-4-SAME: {{^}}0,1,2,3 class=15 learned={{[0-9]+}} split={{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}},{{[0-9.e+-]+}} trials={{[0-9.e+-]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}},{{[-0-9.e+]+}} region=
+// FILE-SAME: {{.*}}profiles.c:{{[0-9]+}}:1
 // FILE-NOT: profile
 // AGAIN-NOT: sampling
-// AGAIN: iterations on {{[1-4]}} device{{s?}}; schedule AUTO: {{.*}}(saved profile, HOMP_PROFILES; {{.*}}fastest of the trials: balanced split
+// AGAIN: iterations on
+// AGAIN-4-SAME: {{^}} {{[1-4]}} device{{s?}}; schedule AUTO:
+// AGAIN-SAME: (saved profile, HOMP_PROFILES; {{.*}}fastest of the trials: balanced split
 // AGAIN-NOT: sampling
 // AGAIN: PASS
 // QUIET-NOT: homp:

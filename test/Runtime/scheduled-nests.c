@@ -5,6 +5,7 @@
 // loops, and runs on the host (a data region's arrays would stop the
 // program); with the other loop whole, the scheduler shares the nest.
 // Results against sequential values. Needs 2 devices for the conflict.
+// REQUIRES: devices-2
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // CHECK: homp: warning: region {{.*}}scheduled-nests.c:[[# @LINE + 28]]:1: loop 0 of the nest is split as well as loop 1, which a scheduler shares out over all the devices: the other loops must run whole (FULL, or no policy over arrays not split along them); running it on the host
 // CHECK: BLOCK, AUTO: PASS

@@ -13,30 +13,15 @@
 // RUN: %hompcc -O2 "-DKIND=SCHED_PROFILE_AUTO(10%)" "-DCUTOFF=cutoff(15%)" %s -o %t.sp && %t.sp 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 "-DKIND=MODEL_PROFILE_AUTO(3)" %s -o %t.mp && %t.mp 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DKIND=SCHED_STATIC %s -o %t.st && %t.st 2>&1 | FileCheck %s --implicit-check-not=warning
-// With the host, and with devices that look slower:
+// With the host (schedulers-emulate.test and schedulers-trials.test run it
+// with devices that look slower):
 // RUN: %hompcc -O2 "-DDEVS=0:2, host" -DKIND=SCHED_DYNAMIC %s -o %t.hdyn && %t.hdyn 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: %hompcc -O2 "-DDEVS=*, host" %s -o %t.hauto && env HOMP_EMULATE=0:4,2:20 %t.hauto 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: env HOMP_EMULATE=1:8 %t.sp 2>&1 | FileCheck %s --implicit-check-not=warning
 // HOMP_SCHEDULE chooses the kind of AUTO loops, in HOMP's syntax:
 // RUN: env HOMP_SCHEDULE=SCHED_GUIDED,2%% %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env LOOP_DIST_POLICY=MODEL_PROFILE_AUTO,10%%,15%% %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env HOMP_SCHEDULE=BLOCK HOMP_CUTOFF=auto %t 2>&1 | FileCheck %s --implicit-check-not=warning
-// AUTO samples, tries each way once or twice, some of them once more when
-// warm ("trial again, warm", depending on their times), then keeps the
-// fastest:
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=TRIALS
-// (A split whose devices' times already agree within 5% says "calibrated".
-// A device that measured slow, on a loaded machine, may get no iterations.)
 // CHECK-NOT: FAIL
 // CHECK: PASS
-// TRIALS: 1001 iterations on 4 devices; schedule AUTO: MODEL_PROFILE_AUTO, sample of 100 (first execution: sampling; model: {{[0-9]+}} operations, 24 bytes copied per iteration)
-// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 1 execution{{(, calibrated)?}}; trial 1 of 5)
-// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_PROFILE_AUTO (split learned in 2 executions{{(, calibrated)?}}; trial 2 of 5, so far balanced split {{[0-9.e+-]+}} ms)
-// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: MODEL_2_AUTO (model: {{[0-9]+}} operations, 24 bytes copied per iteration; trial 3 of 5, so far balanced split {{[0-9.e+-]+}} ms)
-// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: SCHED_DYNAMIC, chunks of 20 (trial 4 of 5, so far balanced split {{[0-9.e+-]+}} ms, model split {{[0-9.e+-]+}} ms)
-// TRIALS: 1001 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 5 of 5, so far balanced split {{.*}} ms, model split {{.*}} ms, SCHED_DYNAMIC {{.*}} ms); cut off: {{[0-9]+, [0-9]+, [0-9]+}} in
-// TRIALS: 1001 iterations on {{[1-4]}} device{{s?}}; schedule AUTO: {{.*}}fastest of the trials: balanced split {{.*}} ms, model split {{.*}} ms, SCHED_DYNAMIC {{.*}} ms, fastest device alone {{.*}} ms
-// TRIALS: PASS
 
 #include <stdio.h>
 #include <stdlib.h>

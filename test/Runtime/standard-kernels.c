@@ -4,23 +4,31 @@
 // device's part stands for 'y', so the kernel's own indices reach its
 // elements. On device 2 the update was lost silently (the kernel got the
 // host's pointer; the region's end copied the old part back over it).
-// With a section inside the part, libomptarget finds it itself.
+// With a section inside the part, libomptarget finds it itself. The
+// kernel runs on the first, middle or last of the NDEV devices of
+// 'device(*)' (0, 2 or 3 of 4).
 // RUN: %hompcc -O2 %s -o %t
-// RUN: %t 0 | FileCheck %s
-// RUN: %t 2 | FileCheck %s
-// RUN: %t 3 | FileCheck %s
+// RUN: %t first %ndev | FileCheck %s
+// RUN: %t middle %ndev | FileCheck %s
+// RUN: %t last %ndev | FileCheck %s
 // CHECK: no map: PASS
 // CHECK: a section of the part: PASS
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
-  if (argc != 2)
+  if (argc != 3)
     return 2;
-  int dev = atoi(argv[1]), n = 1000;
-  // BLOCK over 4 devices: device d holds [250 d, 250 (d + 1)).
-  int lo = 250 * dev, hi = lo + 250;
+  int Devices = atoi(argv[2]), n = 1000;
+  int dev = !strcmp(argv[1], "first")    ? 0
+            : !strcmp(argv[1], "middle") ? Devices / 2
+                                         : Devices - 1;
+  // BLOCK over the devices: parts that differ by one at most, the larger
+  // first (on 4 devices, device d holds [250 d, 250 (d + 1))).
+  int lo = dev * (n / Devices) + (dev < n % Devices ? dev : n % Devices);
+  int hi = lo + n / Devices + (dev < n % Devices);
   double *y = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++)
     y[i] = i;
@@ -37,7 +45,7 @@ int main(int argc, char **argv) {
 
 #pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK))
   {
-#pragma omp target device(dev) map(tofrom: y[lo:250])
+#pragma omp target device(dev) map(tofrom: y[lo:hi - lo])
     for (int i = lo; i < hi; i++)
       y[i] += 1;
   }

@@ -5,8 +5,8 @@
 // Checked against sequential code.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
-// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 17]]:1: 1001 iterations on 4 devices
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"
+// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 17]]:1: 1001 iterations on [[DEVICES]]
 // CHECK: axpy: PASS
 // CHECK: sum: PASS
 // CHECK: collapse: PASS

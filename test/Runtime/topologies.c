@@ -1,8 +1,11 @@
 // Topologies: a named one reused by name by a later kernel, '[*]' chosen
 // by the runtime in one, two and three dimensions, and the run-time errors
-// of a topology that does not arrange the devices there are.
+// of a topology that does not arrange the devices there are. The grids of
+// 4 take devices 0 to 3, and the checks of HOMP_DEVICES=0,1,2 (which
+// replaces lit's homp_devices) need 3 of them.
+// REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,CHECK-%ndev --allow-unused-prefixes -DDEVICES="%devices"
 // RUN: env HOMP_INFO=1 HOMP_DEVICES=0,1,2 %t 2>&1 | FileCheck %s --check-prefix=THREE
 // RUN: not env OMP_TARGET_OFFLOAD=MANDATORY HOMP_DEVICES=0,1,2 %t 2>&1 | FileCheck %s --check-prefix=MANDATORY
 
@@ -30,7 +33,7 @@ int main(void) {
   // CHECK: homp: region {{.*}}: 48 iterations on 4 devices (topology 2x2)
   // THREE: homp: warning: region {{.*}}topologies.c:[[@LINE+2]]:1: topology [2][2] does not arrange 3 devices; running it on the host
   // MANDATORY: homp: error: region {{.*}}topologies.c:[[@LINE+1]]:1: topology [2][2] does not arrange 3 devices (OMP_TARGET_OFFLOAD=MANDATORY)
-#pragma omp target teams distribute parallel for collapse(2) device(*) \
+#pragma omp target teams distribute parallel for collapse(2) device(:4) \
     topology(grid[2][2]) map(tofrom: a dist_data(BLOCK, BLOCK)) \
     dist_iteration(BLOCK, BLOCK)
   for (int i = 0; i < N; ++i)
@@ -42,7 +45,7 @@ int main(void) {
   // CHECK-NEXT: device
   // CHECK-NEXT: homp:   0        CPU    [0, 4) x [0, 3)
   // CHECK-NEXT: homp:   1        CPU    [0, 4) x [3, 6)
-#pragma omp target teams distribute parallel for collapse(2) device(*) \
+#pragma omp target teams distribute parallel for collapse(2) device(:4) \
     topology(grid) map(tofrom: a dist_data(BLOCK, BLOCK)) \
     dist_iteration(BLOCK, BLOCK)
   for (int i = 0; i < N; ++i)
@@ -50,7 +53,8 @@ int main(void) {
       a[i][j] *= 3;
   check("grid again", 6);
   // '[*][*]' arranges whatever devices there are: 2x2 for 4, 1x3 for 3.
-  // CHECK: homp: region {{.*}}: 48 iterations on 4 devices (topology 2x2)
+  // CHECK: homp: region {{.*}}: 48 iterations on [[DEVICES]]
+  // CHECK-4-SAME: {{^}} (topology 2x2)
   // THREE: homp: region {{.*}}: 48 iterations on 3 devices (topology 1x3)
   // THREE-NEXT: device
   // THREE-NEXT: homp:   0        CPU    [0, 8) x [0, 2)

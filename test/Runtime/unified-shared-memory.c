@@ -4,11 +4,11 @@
 // the sequential ones. The x86 offload devices share the host's memory.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t 2>&1 | FileCheck %s --implicit-check-not=homp:
-// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"
 // RUN: %hompcc -O2 "-DDEVS=*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=homp:
 // CHECK: PASS
-// INFO: homp: region {{.*}}unified-shared-memory.c:{{[0-9]+}}:{{[0-9]+}}: 1000 iterations on {{[45]}} devices; unified shared memory: no copies
-// INFO: homp: data region {{.*}} begins: 2 distributed arrays on {{[45]}} devices; unified shared memory: the devices use the host's copy
+// INFO: homp: region {{.*}}unified-shared-memory.c:{{[0-9]+}}:{{[0-9]+}}: 1000 iterations on [[DEVICES]]; unified shared memory: no copies
+// INFO: homp: data region {{.*}} begins: 2 distributed arrays on [[DEVICES]]; unified shared memory: the devices use the host's copy
 // INFO: the devices share the host's memory (unified_shared_memory): the halo update copies nothing
 // A periodic halo has no place under unified shared memory:
 // RUN: %hompcc -O2 -DPERIODIC %s -o %t.periodic && not %t.periodic 2>&1 | FileCheck %s --check-prefix=PERIODIC

@@ -1,10 +1,11 @@
-// 'target update' of sections of an array in 2-D blocks that are not
-// contiguous in memory (some columns of every row): homp copies each
-// device's part of the section, and only that (the other elements keep the
-// host's values). clang passes such sections to the offload entry points
-// as non-contiguous descriptors; they are homp's, never forwarded to
-// libomptarget (whose own update of one hung). Sizes known at run time
-// only, against the values each element must have. An update in a helper
+// 'target update' of sections of an array in 2-D blocks (a [*][*]
+// topology: 2x2 on 4 devices) that are not contiguous in memory (some
+// columns of every row): homp copies each device's part of the section,
+// and only that (the other elements keep the host's values). clang passes
+// such sections to the offload entry points as non-contiguous descriptors;
+// they are homp's, never forwarded to libomptarget (whose own update of one
+// hung). Sizes known at run time only, against the values each element
+// must have. An update in a helper
 // function called inside the data region; one of an array no device holds
 // (a data region with if(0)) copies nothing, as OpenMP says, unless
 // to(present: ...) asks for it to be there.
@@ -47,10 +48,10 @@ static void columnsAfterKernel(int n, int m) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       v[i][j] = 0;
-#pragma omp target data device(*) topology([2][2]) \
+#pragma omp target data device(*) topology([*][*]) \
     map(tofrom: v[0:n][0:m] dist_data(BLOCK, BLOCK))
   {
-#pragma omp target device(*) topology([2][2])
+#pragma omp target device(*) topology([*][*])
 #pragma omp parallel for collapse(2)
     for (int i = 0; i < n; i++)
       for (int j = 0; j < m; j++)
@@ -149,10 +150,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       v[i][j] = -1;
-#pragma omp target data device(*) topology([2][2]) \
+#pragma omp target data device(*) topology([*][*]) \
     map(tofrom: v[0:n][0:m] dist_data(BLOCK, BLOCK))
   {
-#pragma omp target device(*) topology([2][2])
+#pragma omp target device(*) topology([*][*])
 #pragma omp parallel for collapse(2)
     for (int i = 0; i < n; i++)
       for (int j = 0; j < m; j++)
@@ -175,7 +176,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++)
       v[i][0] = v[i][1] = 7;
 #pragma omp target update device(*) to(v[0:n][0:2])
-#pragma omp target device(*) topology([2][2])
+#pragma omp target device(*) topology([*][*])
 #pragma omp parallel for collapse(2)
     for (int i = 0; i < n; i++)
       for (int j = 0; j < m; j++)

@@ -1,10 +1,12 @@
 // Compiled with the plugin but without the homp pass, a distributed region
 // is still correct: it runs whole on the first device of its list, and the
-// compiler said so. libomptarget shows device 1 receiving all of y.
+// compiler said so. libomptarget shows device 1 receiving all of y (with
+// one device there is no device 1).
+// REQUIRES: devices-2
 // RUN: %clang_x86 -fplugin=%homp_plugin -O2 -g %s -o %t %libhomp -Wl,-rpath,%llvm_lib 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: env LIBOMPTARGET_INFO=32 HOMP_INFO=1 %t 2>&1 | FileCheck %s
 // WARN: warning: homp: this file distributes regions over several devices but the homp pass is not loaded; each region will run on one device only
-// CHECK: homp: region {{.*}}without-pass.c:17:1: compiled without the homp pass; it runs on device 1 only
+// CHECK: homp: region {{.*}}without-pass.c:19:1: compiled without the homp pass; it runs on device 1 only
 // CHECK: omptarget device 1 info: Copying data from host to device, {{.*}}Size=8000, Name=y[0:n]
 // CHECK-NOT: omptarget device {{[023]}}
 // CHECK: PASS

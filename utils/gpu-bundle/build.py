@@ -13,8 +13,10 @@ glibc and the GPU driver is loaded.
 
 A test that does not compile is recorded in the bundle (run.sh reports it
 as failed); a test whose RUN lines cannot be carried is recorded as skipped
-with the reason. Infrastructure that does not build, a missing library or an
-archive over the size limit is an error.
+with the reason; a test that needs N devices (REQUIRES: devices-N) has N in
+its folder's `devices`, and run.sh skips it where fewer are found.
+Infrastructure that does not build, a missing library or an archive over
+the size limit is an error.
 
 usage: build.py [--build DIR] [--archs LIST] [--output FILE] [--limit-mib N]
 """
@@ -110,6 +112,8 @@ def plan_tests(stage, build, builds, tools):
         tools.update(plan.tools)
         (folder / "steps").write_text("".join(r + "\n" for r in plan.runs))
         (folder / "binaries").write_text("".join(f"%t{s}\n" for s in plan.binaries))
+        if plan.devices:
+            (folder / "devices").write_text(f"{plan.devices}\n")
         for variant, bindir, archs in builds:
             prefix = stage / bindir / f"{source.name}.tmp"
             commands = [runlines.compile_command(c, build / "bin" / "hompcc",

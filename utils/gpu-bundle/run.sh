@@ -12,7 +12,11 @@
 #   gpu   the GPU alone: the programs built for the GPU architectures only
 #   cpu   the CPU offload devices alone: GPUs hidden through
 #         CUDA_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES
-# gpu and cpu need a GPU; without one they are reported as not run.
+# gpu and cpu need a GPU; without one they are reported as not run. A test's
+# steps get the number of offload devices the probe found in the
+# configuration as $NDEV and $DEVICES ("4" and "4 devices": lit's %ndev and
+# %devices); a test that needs more devices than that (REQUIRES: devices-N)
+# is skipped there with the reason.
 #
 # Writes OUTDIR (default ./homp-gpu-bundle-results): summary.md, results.csv
 # (test, configuration, status, seconds), benchmarks.csv and log.txt (every
@@ -238,7 +242,9 @@ while IFS= read -r line; do
 done </proc/cpuinfo
 machine="$(uname -srm), $cpu_model, $(nproc) cores, glibc ${have:-unknown}"
 
+# The probe's count is what `device(*)` gives the tests in each configuration.
 devices=$scratch/devices
+declare -A ndev
 {
   echo "machine: $machine"
   echo "$gpu_line"
@@ -246,8 +252,12 @@ devices=$scratch/devices
   [[ -s $gpus.libs ]] && cat "$gpus.libs"
   for config in "${configs[@]}"; do
     echo "offload devices in configuration $config:"
-    in_config "$config" "$bundle/${bins[$config]}/devices" </dev/null 2>&1 ||
-      echo "(the device probe failed)"
+    if probe=$(in_config "$config" "$bundle/${bins[$config]}/devices" </dev/null 2>&1); then
+      [[ $probe =~ (^|$'\n')"offload devices: "([0-9]+) ]] && ndev[$config]=${BASH_REMATCH[2]}
+    else
+      probe+=$'\n(the device probe failed)'
+    fi
+    echo "$probe"
   done
 } >"$devices"
 say "== homp GPU bundle: $(manifest 'offload archs'), built $(manifest built) from $(manifest commit)"
@@ -257,6 +267,7 @@ tee -a "$log" <"$devices"
 
 declare -A status seconds median
 skip_reasons=()
+device_skips=()
 benchruns=()
 
 record() { # CONFIG NAME STATUS SECONDS [REASON]
@@ -266,18 +277,33 @@ record() { # CONFIG NAME STATUS SECONDS [REASON]
 }
 
 run_test() { # CONFIG NAME
-  local config=$1 name=$2 dir=$bundle/tests/$2 bin step n=0 rc start why
+  local config=$1 name=$2 dir=$bundle/tests/$2 bin step n=0 rc start why need count phrase
   local bindir=$bundle/${bins[$config]} work=$scratch/$config/$2 testlog=$scratch/test.log
   echo "=== [$config] $name" >>"$log"
   if [[ -f $dir/skip ]]; then
     record "$config" "$name" SKIP 0 "$(<"$dir/skip")"
     return
   fi
+  if [[ -f $dir/devices ]]; then
+    need=$(<"$dir/devices")
+    if [[ -z ${ndev[$config]:-} ]]; then
+      record "$config" "$name" FAIL 0 "needs $need devices; the device probe failed"
+      return
+    elif ((${ndev[$config]} < need)); then
+      why="needs $need devices; configuration $config has ${ndev[$config]}"
+      device_skips+=("$name ($config): $why")
+      record "$config" "$name" SKIP 0 "$why"
+      return
+    fi
+  fi
   if [[ -f $dir/compile.${variant[$config]}.failed ]]; then
     cat "$dir/compile.${variant[$config]}.log" >>"$log"
     record "$config" "$name" FAIL 0 "did not compile, see log.txt"
     return
   fi
+  count=${ndev[$config]:-}
+  phrase="$count devices"
+  [[ $count == 1 ]] && phrase="1 device"
   mkdir -p "$work"
   while IFS= read -r bin; do
     ln -s "$bindir/$name.tmp${bin#%t}" "$work/$name.tmp${bin#%t}"
@@ -287,7 +313,7 @@ run_test() { # CONFIG NAME
   while IFS= read -r -u 3 step; do
     ((++n))
     echo "\$ $step" >>"$testlog"
-    (cd "$work" && export T=$work/$name.tmp S=$dir/$name &&
+    (cd "$work" && export T=$work/$name.tmp S=$dir/$name NDEV=$count DEVICES=$phrase &&
       in_config "$config" bash -o pipefail -c "$step") </dev/null >>"$testlog" 2>&1
     rc=$?
     if ((rc != 0)); then
@@ -456,6 +482,12 @@ row() { # CELL...: a markdown table row
     echo "Skipped (their RUN lines cannot be carried):"
     echo
     for entry in "${skip_reasons[@]}"; do echo "- $entry"; done
+  fi
+  if ((${#device_skips[@]})); then
+    echo
+    echo "Skipped where a configuration has too few devices:"
+    echo
+    for entry in "${device_skips[@]}"; do echo "- $entry"; done
   fi
   if ((${#benchruns[@]})); then
     echo

@@ -8,14 +8,20 @@ runs later, on a machine without LLVM, from a pure bash script. A plan holds:
 
   compiles   the compile commands, as RUN-line text still holding %-names
   binaries   the %t suffixes the compiles write ("" for %t itself)
-  runs       the run steps as bash, with "$T" for %t and "$S" for %s
+  runs       the run steps as bash, with "$T" for %t, "$S" for %s, and
+             "$NDEV" and "$DEVICES" for %ndev and %devices (the number of
+             offload devices `device(*)` gives, "4" and "4 devices", which
+             run.sh counts in each configuration)
+  devices    the devices the test needs (REQUIRES: devices-N), or 0
   tools      the bundled tools (FileCheck, not, count) the steps use
   skip       why the test cannot be carried, or None
 
 Only what the bundle can reproduce is accepted: the test's own programs,
-`not`, `env NAME=value`, FileCheck and a few coreutils-style filters. Any
-other command, substitution or lit directive makes the whole test skipped
-with the reason, never silently dropped.
+`not`, `env NAME=value`, FileCheck and a few coreutils-style filters, and of
+lit's conditions only `REQUIRES: devices-N` (run.sh skips the test, with the
+reason, in a configuration with fewer devices). Any other command,
+substitution or lit directive makes the whole test skipped with the reason,
+never silently dropped.
 
 usage: runlines.py [--archs LIST] TEST...   (prints each test's plan)
 """
@@ -39,6 +45,8 @@ UNPORTABLE_ENV = {
     "LIBOMPTARGET_DEBUG": "its output is libomptarget's trace, which differs between offload plugins",
 }
 SUBSTITUTION = re.compile(r"%(\{[^}]*\}|[A-Za-z_]+|%)")
+# test/lit.cfg.py's feature "at least N offload devices".
+DEVICES_FEATURE = re.compile(r"devices-([1-9][0-9]*)")
 
 
 @dataclass
@@ -46,6 +54,7 @@ class Plan:
     compiles: list = field(default_factory=list)
     binaries: list = field(default_factory=list)
     runs: list = field(default_factory=list)
+    devices: int = 0
     tools: set = field(default_factory=set)
     skip: Optional[str] = None
 
@@ -77,9 +86,17 @@ def run_lines(text):
 
 
 def conditions(text):
-    """The REQUIRES/UNSUPPORTED/XFAIL lines, which the bundle cannot evaluate."""
-    found = re.findall(r"\b(REQUIRES|UNSUPPORTED|XFAIL):(.*)$", text, re.M)
-    return [f"{kind}:{value}".strip() for kind, value in found]
+    """The devices the test's REQUIRES lines ask for, and its other
+    REQUIRES/UNSUPPORTED/XFAIL lines, which the bundle cannot evaluate."""
+    devices, others = 0, []
+    for kind, value in re.findall(r"\b(REQUIRES|UNSUPPORTED|XFAIL):(.*)$", text, re.M):
+        features = [f.strip() for f in value.split(",")]
+        counts = [DEVICES_FEATURE.fullmatch(f) for f in features]
+        if kind == "REQUIRES" and all(counts):
+            devices = max([devices] + [int(c.group(1)) for c in counts])
+        else:
+            others.append(f"{kind}:{value}".strip())
+    return devices, others
 
 
 def scan(text):
@@ -197,6 +214,10 @@ def add_compile(plan, command):
     outputs = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-o"]
     if len(outputs) != 1 or not outputs[0].startswith("%t"):
         raise Unsupported("a compile step does not write one %t program (-o %t...)")
+    for match in SUBSTITUTION.finditer(command):
+        if match.group(1) in ("ndev", "devices"):
+            raise Unsupported(f"a compile step uses {match.group(0)}, which is known only when "
+                              "the bundle runs")
     suffix = outputs[0][2:]
     if SUBSTITUTION.search(suffix) or not re.fullmatch(r"[A-Za-z0-9._-]*", suffix):
         raise Unsupported(f"a compile step writes {outputs[0]}")
@@ -222,6 +243,8 @@ def add_run(plan, command):
             raise Unsupported(f"a RUN line runs '{program}', which the bundle does not carry")
         plan.tools.update(t for t in BUNDLED_TOOLS if t in argv)
     plan.runs.append(substitute(command, {"t": variable("T"), "s": variable("S"),
+                                          "ndev": variable("NDEV"),
+                                          "devices": variable("DEVICES"),
                                           "%": lambda state: "%"}))
 
 
@@ -229,7 +252,7 @@ def plan_test(text):
     """The Plan of a lit test's source text."""
     plan = Plan()
     try:
-        found = conditions(text)
+        plan.devices, found = conditions(text)
         if found:
             raise Unsupported(f"has {', '.join(found)}, which the bundle does not evaluate")
         commands = run_lines(text)
@@ -282,6 +305,8 @@ def main():
             shown = compile_command(command, "hompcc", "hompc++", args.archs,
                                     Path(path.name), Path("bin") / f"{path.name}.tmp")
             print(f"  compile %t{suffix}: {shown}")
+        if plan.devices:
+            print(f"  needs: {plan.devices} devices")
         for run in plan.runs:
             print(f"  run: {run}")
         print(f"  tools: {' '.join(sorted(plan.tools)) or '-'}")

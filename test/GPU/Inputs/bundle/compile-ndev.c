@@ -1,0 +1,1 @@
+// RUN: %hompcc -DNDEV=%ndev %s -o %t && %t | count 1
