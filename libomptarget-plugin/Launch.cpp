@@ -137,6 +137,9 @@ private:
   const abi::Descriptor &D;
   KernelArgs &Args; ///< the caller's: not to be used once run() returns
   std::vector<Slot> Slots;
+  /// The devices whose failed part the host ran again, for reports (their
+  /// rows show the host's launches and time).
+  std::string RerunOf;
   HostThunk Thunk;
   void *Loc;
   int32_t NumTeams, ThreadLimit;
@@ -690,6 +693,8 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
   }
+  if (!RerunOf.empty())
+    Title += "; the host ran the failed part of " + RerunOf;
   std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
   std::fputs(Text.c_str(), stderr);
 }
@@ -909,6 +914,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
       constructFatal(*K.Info, S.Error);
     rerunOnHost(S);
     Reran = true;
+    RerunOf += (RerunOf.empty() ? "" : ", ") + std::to_string(S.Device);
   }
 
   std::vector<Slot *> ById;

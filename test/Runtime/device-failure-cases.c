@@ -7,7 +7,7 @@
 //   measured (the failed one, credited with a sample it never ran, looked
 //   fastest, the cutoff then dropped every other, and the rest went out in
 //   equal shares, a quarter of it rerun on the host). HOMP_INFO shows the
-//   host's rerun in the failed device's row.
+//   host's rerun in the failed device's row, and says so in its title.
 // The failures are injected on devices 0, 1 and 3.
 // REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
@@ -18,7 +18,7 @@
 // HALO: homp: error: region {{.*}}device-failure-cases.c:[[# @LINE + 19]]:1: device [[DEV]] {{cannot allocate|failed to run}}
 // HALO-NOT: PASS
 // SAMPLE: homp: warning: region {{.*}}: device 1 cannot allocate {{.*}}; running its part on the host
-// SAMPLE: homp: region {{.*}}; schedule SCHED_PROFILE_AUTO, sample of 40000
+// SAMPLE: homp: region {{.*}}; schedule SCHED_PROFILE_AUTO, sample of 40000{{.*}}; the host ran the failed part of 1 in
 // The host reran device 1's sample alone, in one launch.
 // SAMPLE: homp:   1        CPU    -{{ +}}1{{ +}}0{{ +}}0
 // SAMPLE: PASS
