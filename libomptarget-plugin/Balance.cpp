@@ -83,6 +83,20 @@ struct SavedFile {
 /// this run did not touch, to HOMP_PROFILES (at exit).
 void writeSavedProfiles();
 
+/// Reads the profiles file Path into Profiles; false with Error when it
+/// cannot be read or is not one.
+bool readProfilesFile(const std::string &Path,
+                      std::vector<SavedProfile> &Profiles, std::string &Error) {
+  std::ifstream In(Path);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  if (!In) {
+    Error = std::string("cannot be read: ") + std::strerror(errno);
+    return false;
+  }
+  return readProfiles(Text.str(), Profiles, Error);
+}
+
 SavedFile &savedFile() {
   static SavedFile *F = [] {
     auto *F = new SavedFile(); // outlives exit
@@ -94,17 +108,11 @@ SavedFile &savedFile() {
     } else {
       struct stat St;
       bool Directory = stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
-      std::ifstream In(Path);
-      std::stringstream Text;
-      if (!Directory)
-        Text << In.rdbuf();
       std::string Error =
           Directory ? "is a directory; name a file in it, where AUTO's "
                       "profiles can be saved"
                     : "";
-      if (Directory || !In || !readProfiles(Text.str(), F->Profiles, Error)) {
-        if (Error.empty())
-          Error = std::string("cannot be read: ") + std::strerror(errno);
+      if (Directory || !readProfilesFile(Path, F->Profiles, Error)) {
         std::fprintf(stderr,
                      "homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
                      "without saved profiles, and the file is left as it "
@@ -179,11 +187,8 @@ void writeSavedProfiles() {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::vector<SavedProfile> Kept = savedFile().Profiles, Now;
-  std::ifstream In(Path);
-  std::stringstream Text;
   std::string Ignored;
-  if (In && (Text << In.rdbuf(), true) &&
-      readProfiles(Text.str(), Now, Ignored))
+  if (readProfilesFile(Path, Now, Ignored))
     Kept = std::move(Now);
   for (const SavedProfile &Old : Kept)
     if (std::none_of(Out.begin(), Out.end(), [&](const SavedProfile &N) {
@@ -505,9 +510,7 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
   std::string Which;
   for (size_t P = 0; P < Devices.size(); ++P)
     if (Capped[P])
-      Which += (Which.empty() ? "" : ", ") +
-               (Devices[P] == hostDevice() ? std::string("host")
-                                           : std::to_string(Devices[P]));
+      Which += (Which.empty() ? "" : ", ") + deviceLabel(Devices[P]);
   if (Why && !Which.empty())
     explain(*Why, "capped by memory: " + Which);
   return Shares;

@@ -12,6 +12,8 @@
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
 
+#include <string>
+
 namespace homp {
 
 /// The devices that exist (counted once; the set does not change). Their
@@ -21,6 +23,11 @@ const DeviceEnvironment &deviceEnvironment();
 /// The host's device id (omp_get_initial_device(), which costs a lock and
 /// a table walk in libomptarget 19: read once).
 inline int hostDevice() { return deviceEnvironment().InitialDevice; }
+
+/// A device as reports name it: its id, or "host".
+inline std::string deviceLabel(int Device) {
+  return Device == hostDevice() ? std::string("host") : std::to_string(Device);
+}
 
 /// deviceEnvironment() with Types filled in.
 const DeviceEnvironment &deviceTypes();

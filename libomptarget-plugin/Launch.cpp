@@ -105,6 +105,11 @@ private:
                      void *HostPtr) const;
   bool findEntries(std::string &Error);
   const Distribution &itemDist(size_t I) const { return K.Plan->Items[I]; }
+  /// The type of reduction I's variable (checked when the kernel began).
+  ScalarType reductionType(size_t I) const {
+    return *decodeScalarType(K.Values.Reductions[I].TypeCode,
+                             K.Values.Reductions[I].Size);
+  }
   bool isDuplicateBack(size_t I) const {
     return itemDist(I).duplicated() && abi::copiesOut(D.Arrays[I].Map);
   }
@@ -265,10 +270,9 @@ void Launcher::prepare(Slot &S) {
   }
   S.Reductions.resize(D.Reductions.size());
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
-    std::optional<ScalarType> T = decodeScalarType(
-        K.Values.Reductions[I].TypeCode, K.Values.Reductions[I].Size);
-    S.Reductions[I].assign(T->Size, 0);
-    reductionIdentity(D.Reductions[I].Op, *T, S.Reductions[I].data());
+    ScalarType T = reductionType(I);
+    S.Reductions[I].assign(T.Size, 0);
+    reductionIdentity(D.Reductions[I].Op, T, S.Reductions[I].data());
   }
 }
 
@@ -563,9 +567,7 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   // The cutoff may leave a device only its sample: HOMP_INFO says so.
   for (size_t I = 0; I < Slots.size(); ++I)
     if (Shares[I] <= 0 && Slots[I].Status == Slot::Ok)
-      K.CutOff += (K.CutOff.empty() ? "" : ", ") +
-                  (Slots[I].IsHost ? std::string("host")
-                                   : std::to_string(Slots[I].Device));
+      K.CutOff += (K.CutOff.empty() ? "" : ", ") + deviceLabel(Slots[I].Device);
   RunSplit({Sch.Chunk, N}, Shares);
 }
 
@@ -592,9 +594,7 @@ void Launcher::rerunOnHost(Slot &S) {
   S.Staging = std::move(Again.Staging);
   if (S.Parts) {
     for (size_t I = 0; I < D.Reductions.size(); ++I)
-      reductionCombine(D.Reductions[I].Op,
-                       *decodeScalarType(K.Values.Reductions[I].TypeCode,
-                                         K.Values.Reductions[I].Size),
+      reductionCombine(D.Reductions[I].Op, reductionType(I),
                        S.Reductions[I].data(), Again.Reductions[I].data());
     S.Ran = S.Ran.minus(S.Failed);
   } else {
@@ -609,8 +609,7 @@ void Launcher::rerunOnHost(Slot &S) {
 
 void Launcher::combineReductions(std::vector<Slot *> &ById) {
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
-    ScalarType T = *decodeScalarType(K.Values.Reductions[I].TypeCode,
-                                     K.Values.Reductions[I].Size);
+    ScalarType T = reductionType(I);
     std::vector<char> Acc(ById.front()->Reductions[I]);
     for (size_t S = 1; S < ById.size(); ++S)
       reductionCombine(D.Reductions[I].Op, T, Acc.data(),
@@ -891,7 +890,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   // would have to be merged with the device's earlier parts.
   // Nor when the part holds halo cells past the array's ends (periodic,
   // reflecting): the host's own array has none.
-  bool DuplicatesBack = false, Reran = false;
+  bool DuplicatesBack = false;
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     DuplicatesBack |= isDuplicateBack(I);
   auto EdgeHalos = [&](const Slot &S) {
@@ -913,7 +912,6 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     if (!CanRerun)
       constructFatal(*K.Info, S.Error);
     rerunOnHost(S);
-    Reran = true;
     RerunOf += (RerunOf.empty() ? "" : ", ") + std::to_string(S.Device);
   }
 
@@ -929,7 +927,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   copyAlways(Direction::FromDevice);
   // AUTO learns from executions that ran as planned (a host rerun's time
   // would count for the device that failed).
-  if (K.Sched && K.Sched->ChoseAuto && !Reran) {
+  if (K.Sched && K.Sched->ChoseAuto && RerunOf.empty()) {
     std::vector<int64_t> Its(K.Devices.size(), 0);
     std::vector<double> Secs(K.Devices.size(), 0);
     for (const Slot &S : Slots) {
@@ -1028,9 +1026,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   for (unsigned P = 0; P < K.Devices.size(); ++P) {
     Range R = weightedBlockPart(K.SchedTrips, K.Sched->Weights, P);
     In.Scheduled.push_back(R.Begin < R.End ? IndexSet(R) : IndexSet());
-    std::string Id = K.Devices[P] == hostDevice()
-                         ? std::string("host")
-                         : std::to_string(K.Devices[P]);
+    std::string Id = deviceLabel(K.Devices[P]);
     if (K.Sched->Weights[P] <= 0)
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + Id;
     if (K.Sched->Mode == LoopSchedule::Shares)
