@@ -508,7 +508,7 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
             runPart(S, IndexSet(*C));
           }
         },
-        waitName());
+        waitName(), DeviceJobs::SharedQueue);
     // When every device failed, what they left of the queue goes to the
     // host with the first failed part.
     for (Slot &S : Slots)
@@ -881,7 +881,9 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   else
     runOnDevices(
         Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); }, waitName(),
-        K.Info->LastSeconds.load(std::memory_order_relaxed) < LongRegion);
+        K.Info->LastSeconds.load(std::memory_order_relaxed) < LongRegion
+            ? DeviceJobs::Short
+            : DeviceJobs::Long);
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.

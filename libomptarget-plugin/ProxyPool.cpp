@@ -285,54 +285,83 @@ void useThreadsOnProxy(int Threads) {
 
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
-                  const std::string &WaitName, bool ShortJobs) {
+                  const std::string &WaitName, DeviceJobs Kind) {
   if (Devices.empty())
     return;
+  const unsigned N = static_cast<unsigned>(Devices.size());
   std::optional<unsigned> Here;
-  for (unsigned I = 0; I < Devices.size(); ++I)
+  for (unsigned I = 0; I < N; ++I)
     if (Devices[I] == HostId)
       Here = I;
   // The calling thread runs a device's job only when nothing is queued
   // ahead of it on that device.
-  if (!Here && (ShortJobs || coresToSpare()) && onMainThread() &&
-      omp_get_level() == 0 &&
-      AsyncPending.load(std::memory_order_acquire) == 0)
-    Here = static_cast<unsigned>(Devices.size() - 1);
-  int Threads = cpuThreadsPerDevice(static_cast<int>(Devices.size()));
+  const bool CallerMayRun = onMainThread() && omp_get_level() == 0 &&
+                            AsyncPending.load(std::memory_order_acquire) == 0;
+  if (!Here && (Kind != DeviceJobs::Long || coresToSpare()) && CallerMayRun)
+    Here = N - 1;
+  int Threads = cpuThreadsPerDevice(static_cast<int>(N));
   const DeviceEnvironment &Env = deviceTypes();
-  const int Shares = hostCoreDevices(Devices, Env);
-  int NextShare = 0;
-  Completion Done(static_cast<int>(Devices.size()) - (Here ? 1 : 0));
+  int Shares = 0;
+  const std::vector<int> Share = cpuShares(Devices, Env, Shares);
+  // The position whose thread runs each position's job: its own, unless
+  // the devices on the host's cores outnumber them (see the header).
+  std::vector<unsigned> Runner(N);
+  for (unsigned I = 0; I < N; ++I)
+    Runner[I] = I;
+  const int Cores = static_cast<int>(std::max<size_t>(1, ProcessCpus.size()));
+  if (Kind == DeviceJobs::Short && Here && Devices[*Here] != HostId &&
+      Share[*Here] >= 0 && Shares + 1 > Cores && settings().Emulate.empty()) {
+    // Share S is bound to CPU S mod Cores (coreShare): the devices of one
+    // residue share a core, and its first device's thread runs them all,
+    // the calling thread those of its own device.
+    const int Mine = Share[*Here] % Cores;
+    std::vector<int> Leader(Cores, -1);
+    Leader[Mine] = static_cast<int>(*Here);
+    for (unsigned I = 0; I < N; ++I)
+      if (Share[I] >= 0) {
+        int &L = Leader[Share[I] % Cores];
+        if (L < 0)
+          L = static_cast<int>(I);
+        Runner[I] = static_cast<unsigned>(L);
+      }
+  }
+  int Handed = 0;
+  for (unsigned I = 0; I < N; ++I)
+    Handed += Runner[I] == I && !(Here && I == *Here);
+  Completion Done(Handed);
   // When each job ended; written before done(), read after wait().
   const bool Traced = tracing() && !WaitName.empty();
-  std::vector<std::chrono::steady_clock::time_point> Ended(
-      Traced ? Devices.size() : 0);
-  for (unsigned I = 0; I < Devices.size(); ++I) {
-    const int Share = onHostCores(Devices[I], Env) ? NextShare++ : -1;
-    if (Here && I == *Here)
+  std::vector<std::chrono::steady_clock::time_point> Ended(Traced ? N : 0);
+  // The jobs a thread runs: those whose runner is Lead, in order.
+  auto RunAll = [&](unsigned Lead) {
+    for (unsigned I = 0; I < N; ++I)
+      if (Runner[I] == Lead) {
+        Job(I);
+        if (Traced)
+          Ended[I] = std::chrono::steady_clock::now();
+      }
+  };
+  for (unsigned I = 0; I < N; ++I) {
+    if (Runner[I] != I || (Here && I == *Here))
       continue;
-    ProxyPool::get().run(Devices[I], [&, I, Share] {
-      bindToShare(Share, Shares);
+    ProxyPool::get().run(Devices[I], [&, I] {
+      bindToShare(Share[I], Shares);
       useThreadsOnProxy(Threads);
-      Job(I);
-      if (Traced)
-        Ended[I] = std::chrono::steady_clock::now();
+      RunAll(I);
       Done.done();
     });
   }
   if (Here) {
     int Before = omp_get_max_threads();
     omp_set_num_threads(Threads);
-    Job(*Here);
+    RunAll(*Here);
     omp_set_num_threads(Before);
-    if (Traced)
-      Ended[*Here] = std::chrono::steady_clock::now();
   }
   Done.wait();
   if (Traced) {
     // Every device waits until the last one is done, and the caller sees it.
     auto End = std::chrono::steady_clock::now();
-    for (unsigned I = 0; I < Devices.size(); ++I)
+    for (unsigned I = 0; I < N; ++I)
       traceSpan(Devices[I], "wait", WaitName, Ended[I], End, {});
   }
 }

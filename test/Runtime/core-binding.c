@@ -3,7 +3,10 @@
 // device's thread may run on the P/D CPUs from position d*P/D (one CPU,
 // the d-th modulo P, when D > P). A kernel records the affinity of the
 // thread that runs each device's part; the device whose part the calling
-// thread runs (unbound: it is the program's) keeps the process's CPUs.
+// thread runs (unbound: it is the program's) keeps the process's CPUs. When
+// the devices outnumber the CPUs (D >= P), the calling thread runs the parts
+// of every device bound to the last device's CPU (d = D-1 modulo P), one
+// after the other, and each other CPU's proxy those of its devices.
 // HOMP_BIND=0, and under 'taskset' the process's CPUs are the ones shared.
 // The program is told how many devices 'device(*)' gives (HOMP_DEVICES may
 // leave out some of omp_get_num_devices()); a GPU among them is not bound.
@@ -71,6 +74,11 @@ int main(int argc, char **argv) {
       if (Count[i] >= 0)
         Cpu[D++] = i;
     int Each = D && P / D > 0 ? P / D : 1, Bound = 0, Bad = 0;
+    // The devices the calling thread may run: the last, or when the devices
+    // outnumber the CPUs, those sharing its CPU.
+    int Grouped = D >= P, Callers = 0;
+    for (int s = 0; s < D; ++s)
+      Callers += Grouped ? s % P == (D - 1) % P : s == D - 1;
     for (int s = 0; s < D; ++s) {
       int d = Cpu[s];
       if (Count[d] == P && (Unbound || P < 2 || Each == P))
@@ -79,15 +87,17 @@ int main(int argc, char **argv) {
         ++Bound;
         continue;
       }
-      if (!Unbound && Count[d] == P) // the calling thread's
-        continue;
+      if (!Unbound && Count[d] == P &&
+          (Grouped ? s % P == (D - 1) % P : s == D - 1))
+        continue; // the calling thread's
+
       printf("FAIL: run %d, device %d may run on %d CPUs from %d (process: "
              "%d CPUs)\n",
              Run, d, Count[d], First[d], P);
       Bad = 1;
     }
-    // Every CPU device but the one the calling thread ran is bound.
-    if (!Unbound && P >= 2 && Each < P && Bound < D - 1) {
+    // Every CPU device but those the calling thread ran is bound.
+    if (!Unbound && P >= 2 && Each < P && Bound < D - Callers) {
       printf("FAIL: run %d, %d of %d devices bound\n", Run, Bound, D);
       Bad = 1;
     }
