@@ -39,6 +39,10 @@ bool coresToSpare() {
   return ProxyThreads.load(std::memory_order_relaxed) + 1 <= Procs;
 }
 
+/// How long a thread without a core to spare looks for what it waits for
+/// before it sleeps (see jobSoon).
+std::chrono::microseconds spinTime() { return std::chrono::microseconds(300); }
+
 } // namespace
 
 void Completion::done() {
@@ -49,13 +53,21 @@ void Completion::done() {
     CV.notify_all();
 }
 
-void Completion::wait() {
+void Completion::wait(bool OtherCores) {
   // Short waits are the common case for small regions: look a few times
   // before sleeping.
+  // Seeing zero, it still takes the lock below: the last done() may not
+  // have released it yet.
   for (int Spin = 0; Spin < 200 && coresToSpare(); ++Spin) {
     if (Pending.load(std::memory_order_acquire) == 0)
       break;
     std::this_thread::yield();
+  }
+  if (OtherCores && !coresToSpare()) {
+    auto Until = std::chrono::steady_clock::now() + spinTime();
+    while (Pending.load(std::memory_order_acquire) != 0 &&
+           std::chrono::steady_clock::now() < Until)
+      std::this_thread::yield();
   }
   std::unique_lock<std::mutex> Lock(M);
   CV.wait(Lock, [&] { return Pending.load(std::memory_order_acquire) == 0; });
@@ -116,9 +128,13 @@ struct ProxyPool::Proxy {
     // region of 1e3 elements 46 -> 27 us, of 1e5 70 -> 54 us; 100 resident
     // AXPYs of 1e5 1.36 -> 1.32 ms; Jacobi at 514 and 2050 rows 103 -> 95
     // and 385 -> 369 ms; its halo exchange alone 291 -> 299 us. 100 us was
-    // no better than 50.
+    // no better than 50. With one thread per core for short jobs and
+    // queued kernels (runOnDevices, runOnDevicesAsync), where mostly those
+    // threads look for jobs, 300 us gave a data region of 100 AXPYs of 1e5
+    // 1.88 -> 1.81 ms, an AXPY region of 1e3 38 -> 23 us, and no change to
+    // Jacobi (a thread per device) or its halo exchange.
     auto Until = std::chrono::steady_clock::now() +
-                 std::chrono::microseconds(coresToSpare() ? 100 : 50);
+                 (coresToSpare() ? std::chrono::microseconds(100) : spinTime());
     do {
       if (Queued.load(std::memory_order_acquire))
         return true;
@@ -283,16 +299,204 @@ void useThreadsOnProxy(int Threads) {
 
 } // namespace
 
+namespace {
+
+/// The proxy (named by its device) that holds each device's queued
+/// asynchronous jobs, while it holds any: the device's later jobs go to the
+/// same proxy, so they run after them. Devices numbered from Size on are
+/// not tracked: their jobs always go to their own proxy.
+class AsyncRoutes {
+public:
+  static constexpr int Size = 256;
+  static bool tracked(int Device) { return Device >= 0 && Device < Size; }
+  /// The proxy holding Device's queued jobs, or -1.
+  int proxyOf(int Device) const {
+    if (!tracked(Device) ||
+        Routes[Device].Jobs.load(std::memory_order_acquire) == 0)
+      return -1;
+    return Routes[Device].Proxy.load(std::memory_order_relaxed);
+  }
+  /// A job of Device is queued on Proxy.
+  void queued(int Device, int Proxy) {
+    if (!tracked(Device))
+      return;
+    Routes[Device].Proxy.store(Proxy, std::memory_order_relaxed);
+    Routes[Device].Jobs.fetch_add(1, std::memory_order_release);
+  }
+  /// One of Device's queued jobs ended.
+  void finished(int Device) {
+    if (tracked(Device))
+      Routes[Device].Jobs.fetch_sub(1, std::memory_order_release);
+  }
+
+private:
+  struct Route {
+    std::atomic<int> Proxy{-1};
+    std::atomic<int> Jobs{0};
+  };
+  Route Routes[Size];
+};
+AsyncRoutes Routes;
+
+/// Runner value: the calling thread runs the job.
+constexpr int CallingThread = -1;
+
+int processCores() {
+  return static_cast<int>(std::max<size_t>(1, ProcessCpus.size()));
+}
+
+/// Which thread runs the job of each position of Devices: the proxy of a
+/// device (its number) or the calling thread (CallingThread, for position
+/// Here, which the caller gives only when nothing is queued). A device with
+/// queued asynchronous jobs goes to the proxy that holds them. When
+/// Grouped, the other devices on the host's cores bound to one core (share
+/// S is bound to CPU S mod the cores, coreShare) go to one thread: the
+/// calling thread for Here's core, for each other core the proxy of its
+/// first such device.
+std::vector<int> runnersFor(const std::vector<int> &Devices,
+                            const std::vector<int> &Share,
+                            std::optional<unsigned> Here, bool Grouped) {
+  const unsigned N = static_cast<unsigned>(Devices.size());
+  const int Cores = processCores();
+  constexpr int None = -2;
+  std::vector<int> Leader(Grouped ? Cores : 0, None);
+  if (Grouped && Here && Share[*Here] >= 0)
+    Leader[Share[*Here] % Cores] = CallingThread;
+  const bool Queued = asyncWorkPending();
+  std::vector<int> Runner(N);
+  for (unsigned I = 0; I < N; ++I) {
+    const int Route = Queued ? Routes.proxyOf(Devices[I]) : -1;
+    if (Here && I == *Here)
+      Runner[I] = CallingThread;
+    else if (Route >= 0)
+      Runner[I] = Route;
+    else if (Grouped && Share[I] >= 0 && AsyncRoutes::tracked(Devices[I])) {
+      int &L = Leader[Share[I] % Cores];
+      if (L == None)
+        L = Devices[I];
+      Runner[I] = L;
+    } else
+      Runner[I] = Devices[I];
+  }
+  return Runner;
+}
+
+/// The position of Devices whose core is the one the calling thread is on
+/// now (the last such), if it is one of the process's: taking those
+/// devices, the calling thread does not wait for a proxy on its own core.
+std::optional<unsigned> onThisCore(const std::vector<int> &Share) {
+  const int Cpu = sched_getcpu();
+  auto It = std::find(ProcessCpus.begin(), ProcessCpus.end(), Cpu);
+  if (It == ProcessCpus.end())
+    return std::nullopt;
+  const int Core = static_cast<int>(It - ProcessCpus.begin());
+  for (unsigned I = static_cast<unsigned>(Share.size()); I-- > 0;)
+    if (Share[I] >= 0 && Share[I] % processCores() == Core)
+      return I;
+  return std::nullopt;
+}
+
+/// The share a proxy binds to while it runs the jobs of Runner's positions:
+/// that of its own device when it has a job, else that of its first job.
+int bindShare(int Proxy, const std::vector<int> &Devices,
+              const std::vector<int> &Runner, const std::vector<int> &Share) {
+  const auto Own = std::find(Devices.begin(), Devices.end(), Proxy);
+  if (Own != Devices.end() && Runner[Own - Devices.begin()] == Proxy)
+    return Share[Own - Devices.begin()];
+  return Share[std::find(Runner.begin(), Runner.end(), Proxy) - Runner.begin()];
+}
+
+/// The distinct proxies of Runner, in order of first appearance.
+std::vector<int> proxiesOf(const std::vector<int> &Runner) {
+  std::vector<int> Out;
+  for (int R : Runner)
+    if (R != CallingThread && std::find(Out.begin(), Out.end(), R) == Out.end())
+      Out.push_back(R);
+  return Out;
+}
+
+/// How runOnDevicesAsync spreads the jobs of one list of devices: the same
+/// for each kernel of a loop, so it is worked out once.
+struct AsyncPlan {
+  std::vector<int> Devices;
+  std::vector<int> Share;   ///< per position (cpuShares)
+  std::vector<int> Runner;  ///< per position (runnersFor)
+  std::vector<int> Proxies; ///< proxiesOf(Runner)
+  /// Per proxy: its first position, and the position after each of its
+  /// positions (Devices.size() after its last).
+  std::vector<unsigned> First, Next;
+  std::vector<int> Bind; ///< per proxy: bindShare
+  int Shares = 0;        ///< devices on the host's cores
+  int Threads = 1;
+};
+
+std::shared_ptr<const AsyncPlan>
+makeAsyncPlan(const std::vector<int> &Devices) {
+  auto P = std::make_shared<AsyncPlan>();
+  P->Devices = Devices;
+  P->Share = cpuShares(Devices, deviceTypes(), P->Shares);
+  // Nothing runs on the calling thread: one thread per core when the
+  // devices on the host's cores outnumber the cores.
+  P->Runner =
+      runnersFor(Devices, P->Share, std::nullopt,
+                 P->Shares > processCores() && settings().Emulate.empty());
+  P->Proxies = proxiesOf(P->Runner);
+  const unsigned N = static_cast<unsigned>(Devices.size());
+  P->Next.assign(N, N);
+  for (int Proxy : P->Proxies) {
+    unsigned Last = N;
+    for (unsigned I = 0; I < N; ++I)
+      if (P->Runner[I] == Proxy) {
+        if (Last == N)
+          P->First.push_back(I);
+        else
+          P->Next[Last] = I;
+        Last = I;
+      }
+  }
+  for (int Proxy : P->Proxies)
+    P->Bind.push_back(bindShare(Proxy, Devices, P->Runner, P->Share));
+  P->Threads = cpuThreadsPerDevice(static_cast<int>(N));
+  return P;
+}
+
+/// The plan for Devices: the last one made, while it is for the same
+/// devices and the jobs queued on them are where it puts them.
+std::shared_ptr<const AsyncPlan> asyncPlan(const std::vector<int> &Devices) {
+  thread_local std::shared_ptr<const AsyncPlan> Last;
+  bool Same = Last && Last->Devices == Devices;
+  for (unsigned I = 0; Same && I < Devices.size(); ++I) {
+    const int Route = Routes.proxyOf(Devices[I]);
+    Same = Route < 0 || Route == Last->Runner[I];
+  }
+  if (!Same)
+    Last = makeAsyncPlan(Devices);
+  return Last;
+}
+
+} // namespace
+
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
                   const std::string &WaitName, DeviceJobs Kind) {
   if (Devices.empty())
     return;
+  if (Kind != DeviceJobs::Short && asyncWorkPending()) {
+    // Jobs that want a thread per device do not follow queued ones onto
+    // another device's proxy: those end first.
+    std::vector<int> Moved;
+    for (int D : Devices)
+      if (const int R = Routes.proxyOf(D); R >= 0 && R != D)
+        Moved.push_back(D);
+    if (!Moved.empty())
+      runOnDevices(Moved, HostId, [](unsigned) {});
+  }
   const unsigned N = static_cast<unsigned>(Devices.size());
   std::optional<unsigned> Here;
   for (unsigned I = 0; I < N; ++I)
     if (Devices[I] == HostId)
       Here = I;
+  const bool HostHere = Here.has_value();
   // The calling thread runs a device's job only when nothing is queued
   // ahead of it on that device.
   const bool CallerMayRun = onMainThread() && omp_get_level() == 0 &&
@@ -303,61 +507,47 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   const DeviceEnvironment &Env = deviceTypes();
   int Shares = 0;
   const std::vector<int> Share = cpuShares(Devices, Env, Shares);
-  // The position whose thread runs each position's job: its own, unless
-  // the devices on the host's cores outnumber them (see the header).
-  std::vector<unsigned> Runner(N);
-  for (unsigned I = 0; I < N; ++I)
-    Runner[I] = I;
-  const int Cores = static_cast<int>(std::max<size_t>(1, ProcessCpus.size()));
-  if (Kind == DeviceJobs::Short && Here && Devices[*Here] != HostId &&
-      Share[*Here] >= 0 && Shares + 1 > Cores && settings().Emulate.empty()) {
-    // Share S is bound to CPU S mod Cores (coreShare): the devices of one
-    // residue share a core, and its first device's thread runs them all,
-    // the calling thread those of its own device.
-    const int Mine = Share[*Here] % Cores;
-    std::vector<int> Leader(Cores, -1);
-    Leader[Mine] = static_cast<int>(*Here);
-    for (unsigned I = 0; I < N; ++I)
-      if (Share[I] >= 0) {
-        int &L = Leader[Share[I] % Cores];
-        if (L < 0)
-          L = static_cast<int>(I);
-        Runner[I] = static_cast<unsigned>(L);
-      }
-  }
-  int Handed = 0;
-  for (unsigned I = 0; I < N; ++I)
-    Handed += Runner[I] == I && !(Here && I == *Here);
-  Completion Done(Handed);
+  // One thread per core when the devices on the host's cores outnumber
+  // them (see the header); the calling thread takes those of its core.
+  const bool Grouped = Kind == DeviceJobs::Short && Here && !HostHere &&
+                       Share[*Here] >= 0 && Shares + 1 > processCores() &&
+                       settings().Emulate.empty();
+  if (Grouped)
+    if (std::optional<unsigned> Mine = onThisCore(Share))
+      Here = Mine;
+  const std::vector<int> Runner = runnersFor(Devices, Share, Here, Grouped);
+  const std::vector<int> Proxies = proxiesOf(Runner);
+  Completion Done(static_cast<int>(Proxies.size()));
   // When each job ended; written before done(), read after wait().
   const bool Traced = tracing() && !WaitName.empty();
   std::vector<std::chrono::steady_clock::time_point> Ended(Traced ? N : 0);
-  // The jobs a thread runs: those whose runner is Lead, in order.
-  auto RunAll = [&](unsigned Lead) {
+  // The jobs a thread runs: those whose runner is By, in order.
+  auto RunAll = [&](int By) {
     for (unsigned I = 0; I < N; ++I)
-      if (Runner[I] == Lead) {
+      if (Runner[I] == By) {
         Job(I);
         if (Traced)
           Ended[I] = std::chrono::steady_clock::now();
       }
   };
-  for (unsigned I = 0; I < N; ++I) {
-    if (Runner[I] != I || (Here && I == *Here))
-      continue;
-    ProxyPool::get().run(Devices[I], [&, I] {
-      bindToShare(Share[I], Shares);
+  for (int P : Proxies) {
+    const int Bind = bindShare(P, Devices, Runner, Share);
+    ProxyPool::get().run(P, [&, P, Bind] {
+      bindToShare(Bind, Shares);
       useThreadsOnProxy(Threads);
-      RunAll(I);
+      RunAll(P);
       Done.done();
     });
   }
   if (Here) {
     int Before = omp_get_max_threads();
     omp_set_num_threads(Threads);
-    RunAll(*Here);
+    RunAll(CallingThread);
     omp_set_num_threads(Before);
   }
-  Done.wait();
+  // Short jobs end soon: sleeping would cost a wake-up (measured: 35 us of
+  // a 97 us data region's start, 40 of its 86 us end after one kernel).
+  Done.wait(Kind == DeviceJobs::Short);
   if (Traced) {
     // Every device waits until the last one is done, and the caller sees it.
     auto End = std::chrono::steady_clock::now();
@@ -373,37 +563,52 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
     Last();
     return;
   }
-  // Deleted by the last job. Each device's job holds a plain pointer to it,
-  // its position and its share of the host's cores: small enough for
-  // std::function to keep in place, so queueing allocates nothing per
-  // device (measured: a resident AXPY kernel on 4 devices spent a tenth of
-  // its time in malloc and free before).
-  const DeviceEnvironment &Env = deviceTypes();
+  // Deleted by the last job. Each proxy's job holds a plain pointer to it
+  // and its first position: small enough for std::function to keep in
+  // place, so queueing allocates nothing per device (measured: a resident
+  // AXPY kernel on 4 devices spent a tenth of its time in malloc and free
+  // before).
   struct Shared {
     std::function<void(unsigned)> Job;
     std::function<void()> Last;
+    std::shared_ptr<const AsyncPlan> Plan;
     std::atomic<int> Left;
-    int Threads;
-    int Shares; ///< devices on the host's cores
   };
-  auto *S = new Shared{std::move(Job), std::move(Last),
-                       {static_cast<int>(Devices.size())},
-                       cpuThreadsPerDevice(static_cast<int>(Devices.size())),
-                       hostCoreDevices(Devices, Env)};
+  // From reading the routes to recording them: a device's jobs queued by
+  // two threads at once go to one proxy.
+  static std::mutex Posting;
+  std::lock_guard<std::mutex> Lock(Posting);
+  std::shared_ptr<const AsyncPlan> Plan = asyncPlan(Devices);
+  auto *S = new Shared{std::move(Job),
+                       std::move(Last),
+                       Plan,
+                       {static_cast<int>(Devices.size())}};
   AsyncPending.fetch_add(static_cast<int>(Devices.size()),
                          std::memory_order_acq_rel);
-  int NextShare = 0;
-  for (unsigned I = 0; I < Devices.size(); ++I) {
-    const int Share = onHostCores(Devices[I], Env) ? NextShare++ : -1;
-    ProxyPool::get().run(Devices[I], [S, I, Share] {
-      bindToShare(Share, S->Shares);
-      useThreadsOnProxy(S->Threads);
-      S->Job(I);
-      if (S->Left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        S->Last();
-        delete S;
+  for (unsigned I = 0; I < Devices.size(); ++I)
+    Routes.queued(Devices[I], Plan->Runner[I]);
+  for (size_t K = 0; K < Plan->Proxies.size(); ++K) {
+    const unsigned First = Plan->First[K];
+    const int Bind = Plan->Bind[K];
+    ProxyPool::get().run(Plan->Proxies[K], [S, First, Bind] {
+      // Everything read from S before a job is counted: the last proxy to
+      // count one deletes it.
+      const AsyncPlan &P = *S->Plan;
+      bindToShare(Bind, P.Shares);
+      useThreadsOnProxy(P.Threads);
+      const unsigned N = static_cast<unsigned>(P.Devices.size());
+      for (unsigned I = First; I < N;) {
+        const unsigned Next = P.Next[I];
+        const int Device = P.Devices[I];
+        S->Job(I);
+        Routes.finished(Device);
+        if (S->Left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          S->Last();
+          delete S;
+        }
+        AsyncPending.fetch_sub(1, std::memory_order_acq_rel);
+        I = Next;
       }
-      AsyncPending.fetch_sub(1, std::memory_order_acq_rel);
     });
   }
 }

@@ -5,8 +5,9 @@
 // thread that runs each device's part; the device whose part the calling
 // thread runs (unbound: it is the program's) keeps the process's CPUs. When
 // the devices outnumber the CPUs (D >= P), the calling thread runs the parts
-// of every device bound to the last device's CPU (d = D-1 modulo P), one
-// after the other, and each other CPU's proxy those of its devices.
+// of every device bound to one CPU (the one it is on: those d with the same
+// d modulo P), one after the other, and each other CPU's proxy those of its
+// devices.
 // HOMP_BIND=0, and under 'taskset' the process's CPUs are the ones shared.
 // The program is told how many devices 'device(*)' gives (HOMP_DEVICES may
 // leave out some of omp_get_num_devices()); a GPU among them is not bound.
@@ -75,10 +76,16 @@ int main(int argc, char **argv) {
         Cpu[D++] = i;
     int Each = D && P / D > 0 ? P / D : 1, Bound = 0, Bad = 0;
     // The devices the calling thread may run: the last, or when the devices
-    // outnumber the CPUs, those sharing its CPU.
-    int Grouped = D >= P, Callers = 0;
+    // outnumber the CPUs, those sharing the CPU it was on (the CPU of the
+    // first device it ran, one with the process's CPUs).
+    int Grouped = D >= P, Callers = 0, Mine = (D - 1) % (P ? P : 1);
     for (int s = 0; s < D; ++s)
-      Callers += Grouped ? s % P == (D - 1) % P : s == D - 1;
+      if (Grouped && Count[Cpu[s]] == P) {
+        Mine = s % P;
+        break;
+      }
+    for (int s = 0; s < D; ++s)
+      Callers += Grouped ? s % P == Mine : s == D - 1;
     for (int s = 0; s < D; ++s) {
       int d = Cpu[s];
       if (Count[d] == P && (Unbound || P < 2 || Each == P))
@@ -88,7 +95,7 @@ int main(int argc, char **argv) {
         continue;
       }
       if (!Unbound && Count[d] == P &&
-          (Grouped ? s % P == (D - 1) % P : s == D - 1))
+          (Grouped ? s % P == Mine : s == D - 1))
         continue; // the calling thread's
 
       printf("FAIL: run %d, device %d may run on %d CPUs from %d (process: "
