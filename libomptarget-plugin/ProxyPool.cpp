@@ -13,7 +13,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 #include <optional>
+#include <tuple>
 
 #include <algorithm>
 #include <chrono>
@@ -44,6 +46,13 @@ bool coresToSpare() {
 std::chrono::microseconds spinTime() { return std::chrono::microseconds(300); }
 
 } // namespace
+
+bool Completion::waitUntil(std::chrono::steady_clock::time_point Until) {
+  std::unique_lock<std::mutex> Lock(M);
+  return CV.wait_until(Lock, Until, [&] {
+    return Pending.load(std::memory_order_acquire) == 0;
+  });
+}
 
 void Completion::done() {
   // The decrement happens under the lock, so a waiter that saw zero and then
@@ -259,27 +268,123 @@ std::vector<int> shareCpus(int Share, int Shares) {
   return coreShare(Share, Shares, ProcessCpus);
 }
 
-/// On a proxy: binds its thread to shareCpus(Share, Shares), unless it is
-/// bound there already or that is empty. The kernels' OpenMP workers are
-/// libomp's to place. A binding the system refuses leaves the thread where
-/// it was.
-void bindToShare(int Share, int Shares) {
-  thread_local std::pair<int, int> Bound{-1, 0};
-  if (Bound == std::pair{Share, Shares})
-    return;
-  std::vector<int> Cpus = shareCpus(Share, Shares);
-  if (Cpus.empty())
-    return;
-  Bound = {Share, Shares};
+/// Lets Thread run on Cpus only (not empty). The system may refuse.
+void setCpus(pthread_t Thread, const std::vector<int> &Cpus) {
   const int Size = *std::max_element(Cpus.begin(), Cpus.end()) + 1;
   cpu_set_t *Set = CPU_ALLOC(Size);
   const size_t Bytes = CPU_ALLOC_SIZE(Size);
   CPU_ZERO_S(Bytes, Set);
   for (int C : Cpus)
     CPU_SET_S(C, Bytes, Set);
-  pthread_setaffinity_np(pthread_self(), Bytes, Set);
+  pthread_setaffinity_np(Thread, Bytes, Set);
   CPU_FREE(Set);
 }
+
+/// Counts the releases of bound proxies (TailRelease): a proxy binds itself
+/// again at its next job after one.
+std::atomic<unsigned> Releases{0};
+
+/// On a proxy: binds its thread to shareCpus(Share, Shares), unless it is
+/// bound there already or that is empty. The kernels' OpenMP workers are
+/// libomp's to place. A binding the system refuses leaves the thread where
+/// it was.
+void bindToShare(int Share, int Shares) {
+  thread_local std::tuple<int, int, unsigned> Bound{-1, 0, 0};
+  const std::tuple<int, int, unsigned> Wanted{
+      Share, Shares, Releases.load(std::memory_order_acquire)};
+  if (Bound == Wanted)
+    return;
+  std::vector<int> Cpus = shareCpus(Share, Shares);
+  if (Cpus.empty())
+    return;
+  Bound = Wanted;
+  setCpus(pthread_self(), Cpus);
+}
+
+/// The proxies of one long run bound to shares of the host's cores: once
+/// the jobs bound to some CPUs are all done while others still run, the
+/// threads still running may run on every CPU of the process, so the idle
+/// CPUs take a part of their work. Bound devices of equal work do not end
+/// together: their copies of the same array sit differently in the caches
+/// (measured: a matmul of 1024 on 4 devices and 2 cores, two devices on one
+/// core took 4.0 s, the other core's 2.4 and 1.4 s). Not before 10 ms: the
+/// threads move back at their next job, and in a loop of kernels of a few
+/// ms that cost more than it gained (Jacobi 2050 x 1026 on 4 devices and 2
+/// cores, 510 against 522 ms).
+class TailRelease {
+public:
+  /// Group[K]: the first CPU proxy K is bound to, -1 when not bound;
+  /// CallerRuns: the calling thread runs jobs too, on a CPU of its own.
+  TailRelease(std::vector<int> Group, bool CallerRuns)
+      : Group(std::move(Group)), Thread(this->Group.size()),
+        State(this->Group.size(), Waiting),
+        Start(std::chrono::steady_clock::now()) {
+    for (int G : this->Group)
+      if (G >= 0)
+        ++Left[G];
+    if (CallerRuns)
+      Left[CallerGroup] = 1;
+  }
+  /// When the jobs still running may be released.
+  std::chrono::steady_clock::time_point from() const {
+    return Start + std::chrono::milliseconds(10);
+  }
+  /// On proxy K as its job starts: whether it binds itself (not once the
+  /// others are released).
+  bool started(size_t K) {
+    std::lock_guard<std::mutex> Lock(M);
+    Thread[K] = pthread_self();
+    State[K] = Running;
+    return !Released;
+  }
+  /// On proxy K as its job ends.
+  void finished(size_t K) {
+    std::lock_guard<std::mutex> Lock(M);
+    State[K] = Done;
+    if (Group[K] >= 0)
+      --Left[Group[K]];
+    releaseIfIdle();
+  }
+  /// On the calling thread when its own jobs end.
+  void callerDone() {
+    std::lock_guard<std::mutex> Lock(M);
+    Left[CallerGroup] = 0;
+    releaseIfIdle();
+  }
+  /// On the calling thread from from() on: the CPUs done before then.
+  void check() {
+    std::lock_guard<std::mutex> Lock(M);
+    releaseIfIdle();
+  }
+
+private:
+  enum Step { Waiting, Running, Done };
+  static constexpr int CallerGroup = -2;
+
+  /// With M held: releases the jobs not done once some CPUs have none.
+  void releaseIfIdle() {
+    if (Released || std::chrono::steady_clock::now() < from() ||
+        std::none_of(Left.begin(), Left.end(),
+                     [](const auto &G) { return G.second == 0; }))
+      return;
+    Released = std::find(State.begin(), State.end(), Waiting) != State.end();
+    for (size_t J = 0; J < State.size(); ++J)
+      if (State[J] == Running) {
+        Released = true;
+        setCpus(Thread[J], ProcessCpus);
+      }
+    if (Released)
+      Releases.fetch_add(1, std::memory_order_release);
+  }
+
+  std::mutex M;
+  std::vector<int> Group;
+  std::vector<pthread_t> Thread;
+  std::vector<Step> State;
+  std::map<int, int> Left; ///< per group, the jobs not done
+  const std::chrono::steady_clock::time_point Start;
+  bool Released = false;
+};
 
 /// The OpenMP threads each of Devices devices uses when it runs on the
 /// host's cores: an equal share of the processors, at most what the program
@@ -530,12 +635,32 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
           Ended[I] = std::chrono::steady_clock::now();
       }
   };
-  for (int P : Proxies) {
+  // Long jobs of bound proxies: released at the tail (TailRelease).
+  std::optional<TailRelease> Tail;
+  if (Kind == DeviceJobs::Long && settings().Emulate.empty()) {
+    std::vector<int> Group;
+    for (int P : Proxies) {
+      const std::vector<int> Cpus =
+          shareCpus(bindShare(P, Devices, Runner, Share), Shares);
+      Group.push_back(Cpus.empty() ? -1 : Cpus.front());
+    }
+    const auto Bound =
+        std::count_if(Group.begin(), Group.end(), [](int G) { return G >= 0; });
+    if (Bound > 1 || (Bound == 1 && Here))
+      Tail.emplace(std::move(Group), Here.has_value());
+  }
+  for (size_t K = 0; K < Proxies.size(); ++K) {
+    const int P = Proxies[K];
     const int Bind = bindShare(P, Devices, Runner, Share);
-    ProxyPool::get().run(P, [&, P, Bind] {
-      bindToShare(Bind, Shares);
+    ProxyPool::get().run(P, [&, K, P, Bind] {
+      if (!Tail || Tail->started(K))
+        bindToShare(Bind, Shares);
+      else
+        setCpus(pthread_self(), ProcessCpus);
       useThreadsOnProxy(Threads);
       RunAll(P);
+      if (Tail)
+        Tail->finished(K);
       Done.done();
     });
   }
@@ -544,9 +669,13 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     omp_set_num_threads(Threads);
     RunAll(CallingThread);
     omp_set_num_threads(Before);
+    if (Tail)
+      Tail->callerDone();
   }
   // Short jobs end soon: sleeping would cost a wake-up (measured: 35 us of
   // a 97 us data region's start, 40 of its 86 us end after one kernel).
+  if (Tail && !Done.waitUntil(Tail->from()))
+    Tail->check();
   Done.wait(Kind == DeviceJobs::Short);
   if (Traced) {
     // Every device waits until the last one is done, and the caller sees it.

@@ -10,6 +10,7 @@
 #define HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -28,6 +29,8 @@ public:
   explicit Completion(int Jobs) : Pending(Jobs) {}
   void done();
   void wait(bool OtherCores = false);
+  /// Waits at most until Until; whether the jobs are done.
+  bool waitUntil(std::chrono::steady_clock::time_point Until);
 
 private:
   std::atomic<int> Pending; ///< written only with M held
