@@ -878,12 +878,12 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   }
   if (InParts)
     runScheduled(Ids);
-  else
+  else {
+    const double Last = K.Info->LastSeconds.load(std::memory_order_relaxed);
     runOnDevices(
         Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); }, waitName(),
-        K.Info->LastSeconds.load(std::memory_order_relaxed) < LongRegion
-            ? DeviceJobs::Short
-            : DeviceJobs::Long);
+        Last < LongRegion ? DeviceJobs::Short : DeviceJobs::Long, Last);
+  }
 
   // A device whose part failed before any result reached the host runs it
   // again, on the host, when that is safe: no data lives on the devices.

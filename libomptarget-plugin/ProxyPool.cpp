@@ -288,8 +288,8 @@ std::atomic<unsigned> Releases{0};
 /// bound there already or that is empty. The kernels' OpenMP workers are
 /// libomp's to place. A binding the system refuses leaves the thread where
 /// it was.
+thread_local std::tuple<int, int, unsigned> Bound{-1, 0, 0};
 void bindToShare(int Share, int Shares) {
-  thread_local std::tuple<int, int, unsigned> Bound{-1, 0, 0};
   const std::tuple<int, int, unsigned> Wanted{
       Share, Shares, Releases.load(std::memory_order_acquire)};
   if (Bound == Wanted)
@@ -301,41 +301,57 @@ void bindToShare(int Share, int Shares) {
   setCpus(pthread_self(), Cpus);
 }
 
+/// On a proxy: lets its thread run on every CPU of the process; its next
+/// bindToShare binds it again.
+void unbindSelf() {
+  Bound = {-1, 0, 0};
+  setCpus(pthread_self(), ProcessCpus);
+}
+
 /// The proxies of one long run bound to shares of the host's cores: once
 /// the jobs bound to some CPUs are all done while others still run, the
 /// threads still running may run on every CPU of the process, so the idle
 /// CPUs take a part of their work. Bound devices of equal work do not end
 /// together: their copies of the same array sit differently in the caches
 /// (measured: a matmul of 1024 on 4 devices and 2 cores, two devices on one
-/// core took 4.0 s, the other core's 2.4 and 1.4 s). Not before 10 ms: the
-/// threads move back at their next job, and in a loop of kernels of a few
-/// ms that cost more than it gained (Jacobi 2050 x 1026 on 4 devices and 2
-/// cores, 510 against 522 ms).
+/// core took 4.0 s, the other core's 2.4 and 1.4 s). Only in runs expected
+/// to take 10 ms or more, or from 10 ms into a run: the threads move back
+/// at their next job, and in a loop of kernels of a few ms that cost more
+/// than it gained (Jacobi 2050 x 1026 on 4 devices and 2 cores, 510 against
+/// 522 ms). Only the proxies' threads are let go: a device's other OpenMP
+/// threads (when the devices are fewer than the CPUs) stay where libomp put
+/// them.
 class TailRelease {
 public:
-  /// Group[K]: the first CPU proxy K is bound to, -1 when not bound;
-  /// CallerRuns: the calling thread runs jobs too, on a CPU of its own.
-  TailRelease(std::vector<int> Group, bool CallerRuns)
-      : Group(std::move(Group)), Thread(this->Group.size()),
-        State(this->Group.size(), Waiting),
-        Start(std::chrono::steady_clock::now()) {
+  /// Group[K]: the first CPU of the share proxy K is bound to, -1 when not
+  /// bound; CallerGroup: that of the device whose jobs the calling thread
+  /// runs, -1 when it runs none or not a bound device's. Expected: how long
+  /// the run is expected to take.
+  TailRelease(std::vector<int> Group, int CallerGroup, double Expected)
+      : Group(std::move(Group)), CallerGroup(CallerGroup),
+        Thread(this->Group.size()), State(this->Group.size(), Waiting),
+        From(std::chrono::steady_clock::now() +
+             (Expected >= 0.01 ? std::chrono::milliseconds(0)
+                               : std::chrono::milliseconds(10))) {
     for (int G : this->Group)
       if (G >= 0)
         ++Left[G];
-    if (CallerRuns)
-      Left[CallerGroup] = 1;
+    if (CallerGroup >= 0)
+      ++Left[CallerGroup];
   }
   /// When the jobs still running may be released.
-  std::chrono::steady_clock::time_point from() const {
-    return Start + std::chrono::milliseconds(10);
-  }
-  /// On proxy K as its job starts: whether it binds itself (not once the
-  /// others are released).
-  bool started(size_t K) {
+  std::chrono::steady_clock::time_point from() const { return From; }
+  /// On proxy K as its job starts: binds it to Share of Shares, or to every
+  /// CPU once the others are released. Under the lock, so that a release
+  /// comes before or after it, never in between.
+  void started(size_t K, int Share, int Shares) {
     std::lock_guard<std::mutex> Lock(M);
     Thread[K] = pthread_self();
     State[K] = Running;
-    return !Released;
+    if (Released)
+      unbindSelf();
+    else
+      bindToShare(Share, Shares);
   }
   /// On proxy K as its job ends.
   void finished(size_t K) {
@@ -348,7 +364,8 @@ public:
   /// On the calling thread when its own jobs end.
   void callerDone() {
     std::lock_guard<std::mutex> Lock(M);
-    Left[CallerGroup] = 0;
+    if (CallerGroup >= 0)
+      --Left[CallerGroup];
     releaseIfIdle();
   }
   /// On the calling thread from from() on: the CPUs done before then.
@@ -359,7 +376,6 @@ public:
 
 private:
   enum Step { Waiting, Running, Done };
-  static constexpr int CallerGroup = -2;
 
   /// With M held: releases the jobs not done once some CPUs have none.
   void releaseIfIdle() {
@@ -379,10 +395,11 @@ private:
 
   std::mutex M;
   std::vector<int> Group;
+  const int CallerGroup;
   std::vector<pthread_t> Thread;
   std::vector<Step> State;
   std::map<int, int> Left; ///< per group, the jobs not done
-  const std::chrono::steady_clock::time_point Start;
+  const std::chrono::steady_clock::time_point From;
   bool Released = false;
 };
 
@@ -583,7 +600,8 @@ std::shared_ptr<const AsyncPlan> asyncPlan(const std::vector<int> &Devices) {
 
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
-                  const std::string &WaitName, DeviceJobs Kind) {
+                  const std::string &WaitName, DeviceJobs Kind,
+                  double Expected) {
   if (Devices.empty())
     return;
   if (Kind != DeviceJobs::Short && asyncWorkPending()) {
@@ -644,19 +662,24 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
           shareCpus(bindShare(P, Devices, Runner, Share), Shares);
       Group.push_back(Cpus.empty() ? -1 : Cpus.front());
     }
+    int CallerGroup = -1;
+    if (Here && Share[*Here] >= 0)
+      if (const std::vector<int> Cpus = shareCpus(Share[*Here], Shares);
+          !Cpus.empty())
+        CallerGroup = Cpus.front();
     const auto Bound =
         std::count_if(Group.begin(), Group.end(), [](int G) { return G >= 0; });
-    if (Bound > 1 || (Bound == 1 && Here))
-      Tail.emplace(std::move(Group), Here.has_value());
+    if (Bound > 1 || (Bound == 1 && CallerGroup >= 0))
+      Tail.emplace(std::move(Group), CallerGroup, Expected);
   }
   for (size_t K = 0; K < Proxies.size(); ++K) {
     const int P = Proxies[K];
     const int Bind = bindShare(P, Devices, Runner, Share);
     ProxyPool::get().run(P, [&, K, P, Bind] {
-      if (!Tail || Tail->started(K))
-        bindToShare(Bind, Shares);
+      if (Tail)
+        Tail->started(K, Bind, Shares);
       else
-        setCpus(pthread_self(), ProcessCpus);
+        bindToShare(Bind, Shares);
       useThreadsOnProxy(Threads);
       RunAll(P);
       if (Tail)
@@ -672,10 +695,10 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     if (Tail)
       Tail->callerDone();
   }
-  // Short jobs end soon: sleeping would cost a wake-up (measured: 35 us of
-  // a 97 us data region's start, 40 of its 86 us end after one kernel).
   if (Tail && !Done.waitUntil(Tail->from()))
     Tail->check();
+  // Short jobs end soon: sleeping would cost a wake-up (measured: 35 us of
+  // a 97 us data region's start, 40 of its 86 us end after one kernel).
   Done.wait(Kind == DeviceJobs::Short);
   if (Traced) {
     // Every device waits until the last one is done, and the caller sees it.

@@ -102,13 +102,19 @@ enum class DeviceJobs {
 /// calling thread waits for short jobs looking, not asleep, for up to 300
 /// us: waking it costs 20 to 40 us on a virtual machine.
 ///
+/// Long jobs of proxies bound to the host's cores: from Expected (seconds
+/// the jobs are expected to take) of 10 ms or more, or from 10 ms into the
+/// run, once every job bound to some CPUs (the calling thread's among
+/// them) is done while others still run, those may run on every CPU of the
+/// process until their next job (TailRelease in ProxyPool.cpp).
+///
 /// A device with jobs still queued by runOnDevicesAsync has its job run
 /// after them: a short job by the proxy that holds them; a long or shared
 /// queue's job waits for them, then runs on the device's own proxy.
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
                   const std::string &WaitName = {},
-                  DeviceJobs Kind = DeviceJobs::Short);
+                  DeviceJobs Kind = DeviceJobs::Short, double Expected = 0);
 
 /// Queues Job(I) for every position I of Devices (offload devices only) on
 /// the devices' proxies and returns at once; after the last job, Last runs
