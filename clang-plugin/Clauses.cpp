@@ -37,6 +37,57 @@ std::optional<int64_t> integerLiteral(const Token &T) {
 
 namespace {
 
+/// A value of an integer constant expression and its C type (LP64: 'int'
+/// has 32 bits, 'long' and 'long long' 64). The value is exact: signed
+/// arithmetic is done in 64 bits whatever the type, while an unsigned type
+/// marks where C would wrap, which the folder refuses instead.
+struct Constant {
+  int64_t V = 0;
+  bool Unsigned = false;
+  unsigned Bits = 32;
+
+  /// Whether V is a value of the type: an unsigned type wraps the others.
+  bool fits() const {
+    return !Unsigned || (V >= 0 && (Bits == 64 || V <= int64_t(UINT32_MAX)));
+  }
+  /// This value converted to T's type, if it is unchanged by that.
+  std::optional<Constant> as(const Constant &T) const {
+    Constant C{V, T.Unsigned, T.Bits};
+    return C.fits() ? std::optional<Constant>(C) : std::nullopt;
+  }
+};
+
+} // namespace
+
+/// The type of an integer literal token (C11 6.4.4.1): the first of int,
+/// long, long long its value fits, with the unsigned types between them for
+/// hexadecimal and octal literals or only those with a 'u' suffix.
+static std::optional<Constant> typedLiteral(const Token &T) {
+  std::optional<int64_t> V = integerLiteral(T);
+  if (!V)
+    return std::nullopt;
+  StringRef Text = literalText(T);
+  StringRef Suffix = Text.substr(Text.rtrim("uUlLzZ").size());
+  bool Decimal = Text.size() == 1 || Text[0] != '0';
+  Constant C;
+  C.V = *V;
+  C.Unsigned = Suffix.contains_insensitive('u');
+  C.Bits = Suffix.contains_insensitive('l') || Suffix.contains_insensitive('z')
+               ? 64
+               : 32;
+  if (C.Bits == 32 && !C.Unsigned && *V > INT32_MAX) {
+    if (!Decimal && *V <= int64_t(UINT32_MAX))
+      C.Unsigned = true;
+    else
+      C.Bits = 64;
+  }
+  if (!C.fits())
+    C.Bits = 64;
+  return C;
+}
+
+namespace {
+
 /// Evaluates an integer constant expression by precedence climbing.
 class ConstantFolder {
 public:
@@ -44,72 +95,108 @@ public:
       : Toks(Toks), I(R.Begin), End(R.End) {}
 
   std::optional<int64_t> whole() {
-    std::optional<int64_t> V = binary(0);
-    return I == End ? V : std::nullopt;
+    std::optional<Constant> C = binary(0);
+    if (!C || I != End)
+      return std::nullopt;
+    return C->V;
   }
 
 private:
   static int precedence(const Token &T) {
-    if (T.isOneOf(tok::plus, tok::minus))
+    if (T.isOneOf(tok::lessless, tok::greatergreater))
       return 1;
-    if (T.isOneOf(tok::star, tok::slash, tok::percent))
+    if (T.isOneOf(tok::plus, tok::minus))
       return 2;
+    if (T.isOneOf(tok::star, tok::slash, tok::percent))
+      return 3;
     return 0;
   }
 
-  std::optional<int64_t> binary(int MinPrecedence) {
-    std::optional<int64_t> L = unary();
+  std::optional<Constant> binary(int MinPrecedence) {
+    std::optional<Constant> L = unary();
     while (L && I < End && precedence(Toks[I]) > MinPrecedence) {
       tok::TokenKind Op = Toks[I++].getKind();
-      std::optional<int64_t> R = binary(precedence(Toks[I - 1]));
-      if (!R ||
-          (Op != tok::plus && Op != tok::minus && Op != tok::star && *R == 0))
+      std::optional<Constant> R = binary(precedence(Toks[I - 1]));
+      if (!R)
         return std::nullopt;
-      int64_t V;
-      switch (Op) {
-      case tok::plus:
-        if (__builtin_add_overflow(*L, *R, &V))
-          return std::nullopt;
-        break;
-      case tok::minus:
-        if (__builtin_sub_overflow(*L, *R, &V))
-          return std::nullopt;
-        break;
-      case tok::star:
-        if (__builtin_mul_overflow(*L, *R, &V))
-          return std::nullopt;
-        break;
-      case tok::slash:
-      default:
-        if (*L == INT64_MIN && *R == -1)
-          return std::nullopt;
-        V = Op == tok::slash ? *L / *R : *L % *R;
-      }
-      L = V;
+      L = Op == tok::lessless || Op == tok::greatergreater
+              ? shift(Op, *L, R->V)
+              : arithmetic(Op, *L, *R);
     }
     return L;
   }
 
-  std::optional<int64_t> unary() {
+  /// L Op R in the type of L, which is that of the result (C11 6.5.7).
+  static std::optional<Constant> shift(tok::TokenKind Op, Constant L,
+                                       int64_t Count) {
+    if (Count < 0 || Count >= (L.Unsigned ? std::min(L.Bits, 63u) : 63))
+      return std::nullopt;
+    if (Op == tok::greatergreater) {
+      L.V >>= Count;
+      return L;
+    }
+    // Shifting a negative value left is undefined.
+    if (L.V < 0 || L.V > (INT64_MAX >> Count))
+      return std::nullopt;
+    L.V <<= Count;
+    return L.fits() ? std::optional<Constant>(L) : std::nullopt;
+  }
+
+  /// L Op R in their common type (C11 6.3.1.8): the wider one's, or the
+  /// unsigned one's of two as wide.
+  static std::optional<Constant> arithmetic(tok::TokenKind Op, Constant L,
+                                            Constant R) {
+    Constant Type;
+    Type.Bits = std::max(L.Bits, R.Bits);
+    Type.Unsigned = L.Bits == R.Bits  ? L.Unsigned || R.Unsigned
+                    : L.Bits > R.Bits ? L.Unsigned
+                                      : R.Unsigned;
+    std::optional<Constant> A = L.as(Type), B = R.as(Type);
+    if (!A || !B)
+      return std::nullopt;
+    int64_t X = A->V, Y = B->V;
+    Constant Out = Type;
+    switch (Op) {
+    case tok::plus:
+      if (__builtin_add_overflow(X, Y, &Out.V))
+        return std::nullopt;
+      break;
+    case tok::minus:
+      if (__builtin_sub_overflow(X, Y, &Out.V))
+        return std::nullopt;
+      break;
+    case tok::star:
+      if (__builtin_mul_overflow(X, Y, &Out.V))
+        return std::nullopt;
+      break;
+    case tok::slash:
+    default:
+      if (Y == 0 || (X == INT64_MIN && Y == -1))
+        return std::nullopt;
+      Out.V = Op == tok::slash ? X / Y : X % Y;
+    }
+    return Out.fits() ? std::optional<Constant>(Out) : std::nullopt;
+  }
+
+  std::optional<Constant> unary() {
     if (I == End)
       return std::nullopt;
     const Token &T = Toks[I++];
     if (T.isOneOf(tok::plus, tok::minus)) {
-      std::optional<int64_t> V = unary();
-      if (!V || *V == INT64_MIN)
+      std::optional<Constant> C = unary();
+      if (!C || C->V == INT64_MIN)
         return std::nullopt;
-      return T.is(tok::minus) ? -*V : *V;
+      if (T.is(tok::minus))
+        C->V = -C->V;
+      return C->fits() ? C : std::nullopt; // -1u wraps
     }
     if (T.is(tok::l_paren)) {
-      std::optional<int64_t> V = binary(0);
-      if (!V || I == End || Toks[I++].isNot(tok::r_paren))
+      std::optional<Constant> C = binary(0);
+      if (!C || I == End || Toks[I++].isNot(tok::r_paren))
         return std::nullopt;
-      return V;
+      return C;
     }
-    // Unsigned literals make the expression unsigned, never negative.
-    if (literalText(T).find_insensitive('u') != StringRef::npos)
-      return std::nullopt;
-    return integerLiteral(T);
+    return typedLiteral(T);
   }
 
   ArrayRef<Token> Toks;

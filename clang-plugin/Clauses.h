@@ -86,8 +86,10 @@ parseHalo(llvm::ArrayRef<clang::Token> Toks, TokenRange Args,
 /// suffixes), if it is one.
 std::optional<int64_t> integerLiteral(const clang::Token &T);
 
-/// The value of R if it is a signed integer constant made of literals,
-/// parentheses and the operators + - * / %.
+/// The value of R if it is an integer constant made of literals,
+/// parentheses and the operators + - * / % << >>, with C's types: none if
+/// C would wrap an unsigned value ('0u - 1', '-1u', '1u << 32') or the
+/// expression is undefined (a shift by a negative count, overflow).
 std::optional<int64_t> integerConstant(llvm::ArrayRef<clang::Token> Toks,
                                        TokenRange R);
 

@@ -9,6 +9,10 @@ void ok(double *y, int n) {
   for (int i = 0; i < n; ++i) y[i] += 1;
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_GUIDED(CHUNK * 2))
   for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(64u))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_GUIDED((1<<10)))
+  for (int i = 0; i < n; ++i) y[i] += 1;
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO(0.5%)) cutoff(15%)
   for (int i = 0; i < n; ++i) y[i] += 1;
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_PROFILE_AUTO(100%)) cutoff(auto)
@@ -43,6 +47,49 @@ void bad(double *y, int n) {
 
   // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC())
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
+  // Sizes are folded with C's types (chunk-size-constants.c): an unsigned
+  // result C would wrap to a huge number ('0u - 1', '-1u', '4294967295u + 1',
+  // '0x80000000 * 2', whose literal is an unsigned int) is refused, as are a
+  // shift by a negative count or by the type's width or more ('1u << 32' on
+  // a 32-bit unsigned int, '1 << 63') and one that overflows.
+#define ZERO 0u
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(0u - 1))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_GUIDED must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_GUIDED(1u - 2))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the sample size of SCHED_PROFILE_AUTO must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO(ZERO - 1))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(-1u))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(4294967295u + 1))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(0x80000000 * 2))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(64 << -1))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(1u << 32))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(3u << 31))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(1 << 63))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC((1L << 62) << 2))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC(-64 >> 1))
   for (int i = 0; i < n; ++i) y[i] += 1;
 
   // expected-error@+1 {{homp: too many arguments to SCHED_DYNAMIC; expected one, the chunk or sample size}}
