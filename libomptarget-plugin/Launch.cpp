@@ -70,6 +70,8 @@ struct Slot {
   /// their results reached the host (the host runs them instead).
   IndexSet Failed;
   int64_t Parts = 0;
+  /// Sampled loop: the schedule gave it none of the rest (Sched's cutoff).
+  bool CutOff = false;
   abi::Chunk Chunk{};
   std::vector<Storage> Items;             ///< per array: device storage
   std::vector<std::vector<char>> Staging; ///< per array: duplicates mapped back
@@ -78,6 +80,7 @@ struct Slot {
   std::unique_ptr<DeviceArgs> Prebuilt;
   int64_t BytesIn = 0, BytesOut = 0, Launches = 0;
   double Seconds = 0;
+  /// A device whose part the host ran again stays FailedBeforeResults.
   enum { Ok, FailedBeforeResults, FailedAfterResults, Fatal } Status = Ok;
   std::string Error;
 };
@@ -127,6 +130,8 @@ private:
   void launches(Slot &S, DeviceArgs &A);
   void copyOut(Slot &S);
   void rerunOnHost(Slot &S);
+  /// The iterations S ran and brought back (none for a part that failed).
+  ProductSet ranBy(const Slot &S) const;
   void combineReductions(std::vector<Slot *> &ById);
   void mergeDuplicates(std::vector<Slot *> &ById);
   void report(std::vector<Slot *> &ById, double Seconds);
@@ -142,9 +147,10 @@ private:
   const abi::Descriptor &D;
   KernelArgs &Args; ///< the caller's: not to be used once run() returns
   std::vector<Slot> Slots;
-  /// The devices whose failed part the host ran again, for reports (their
-  /// rows show the host's launches and time).
+  /// The devices whose failed part the host ran again, for reports.
   std::string RerunOf;
+  /// The host's runs of those parts: the host's row in reports.
+  std::vector<Slot> HostReruns;
   HostThunk Thunk;
   void *Loc;
   int32_t NumTeams, ThreadLimit;
@@ -566,8 +572,10 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
                        N - Sch.Chunk, Sch.Cost);
   // The cutoff may leave a device only its sample: HOMP_INFO says so.
   for (size_t I = 0; I < Slots.size(); ++I)
-    if (Shares[I] <= 0 && Slots[I].Status == Slot::Ok)
+    if (Shares[I] <= 0 && Slots[I].Status == Slot::Ok) {
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + deviceLabel(Slots[I].Device);
+      Slots[I].CutOff = true;
+    }
   RunSplit({Sch.Chunk, N}, Shares);
 }
 
@@ -602,9 +610,16 @@ void Launcher::rerunOnHost(Slot &S) {
     // failed: the host's run of the whole part replaces it.
     S.Reductions = std::move(Again.Reductions);
   }
-  S.Launches += Again.Launches;
-  S.Seconds += Again.Seconds;
-  S.Status = Slot::Ok;
+  HostReruns.push_back(std::move(Again));
+}
+
+ProductSet Launcher::ranBy(const Slot &S) const {
+  if (!S.Work || (!S.Parts && S.Status == Slot::FailedBeforeResults))
+    return ProductSet{K.Nest.Rank, {}};
+  ProductSet Ran = S.Work->Iterations;
+  if (S.Parts)
+    Ran.Dims[K.Plan->ScheduledLoop] = S.Ran;
+  return Ran;
 }
 
 void Launcher::combineReductions(std::vector<Slot *> &ById) {
@@ -660,27 +675,53 @@ void Launcher::mergeDuplicates(std::vector<Slot *> &ById) {
 void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
-  for (Slot *S : ById) {
+  auto RowOf = [&](const Slot &S, const ProductSet &Ran) {
     DeviceReport Row;
-    Row.Device = S->Device;
-    Row.IsHost = S->Device == HostId;
-    Row.Type = deviceTypeName(Env.typeOf(S->Device));
-    if (S->Work) {
-      ProductSet Ran = S->Work->Iterations;
-      if (S->Parts)
-        Ran.Dims[K.Plan->ScheduledLoop] = S->Ran;
-      Row.Work = describeWork(K.Nest, Ran);
+    Row.Device = S.Device;
+    Row.IsHost = S.Device == HostId;
+    Row.Type = deviceTypeName(Env.typeOf(S.Device));
+    Row.Work = describeWork(K.Nest, Ran);
+    Row.Failed = S.Status == Slot::FailedBeforeResults;
+    if (S.CutOff || (Ran.empty() && Row.Failed))
+      Row.Share = DeviceReport::LeftOut;
+    else if (Ran.empty())
+      Row.Share = DeviceReport::NoChunk;
+    Row.Launches = S.Launches;
+    Row.BytesIn = S.BytesIn;
+    Row.BytesOut = S.BytesOut;
+    Row.Seconds = S.Seconds;
+    return Row;
+  };
+  for (Slot *S : ById)
+    Rows.push_back(RowOf(*S, ranBy(*S)));
+  // The host's reruns of failed parts are the host's row (its id is the
+  // last), after its own part when it took part.
+  if (!HostReruns.empty()) {
+    DeviceReport Host;
+    std::vector<ProductSet> Ran;
+    if (!ById.empty() && ById.back()->Device == HostId) {
+      Host = Rows.back();
+      Ran.push_back(ranBy(*ById.back()));
+      Rows.pop_back();
+    } else {
+      Host.Device = HostId;
+      Host.IsHost = true;
+      Host.Type = deviceTypeName(Env.typeOf(HostId));
+      Host.Share = DeviceReport::LeftOut;
     }
-    Row.Launches = S->Launches;
-    Row.BytesIn = S->BytesIn;
-    Row.BytesOut = S->BytesOut;
-    Row.Seconds = S->Seconds;
-    Rows.push_back(Row);
+    for (const Slot &Again : HostReruns) {
+      Ran.push_back(ranBy(Again));
+      Host.Launches += Again.Launches;
+      Host.Seconds += Again.Seconds;
+      Host.RerunSeconds += Again.Seconds;
+    }
+    Host.Work = describeWork(K.Nest, Ran);
+    Rows.push_back(Host);
   }
   std::string Title = "region " + K.Info->Location + ": " +
                       std::to_string(K.Nest.iterations()) + " iterations on " +
-                      std::to_string(Rows.size()) + " device" +
-                      (Rows.size() == 1 ? "" : "s");
+                      std::to_string(ById.size()) + " device" +
+                      (ById.size() == 1 ? "" : "s");
   if (K.Topo.rank() > 1)
     Title += " (topology " + K.Topo.str() + ")";
   if (D.SharedMemory)

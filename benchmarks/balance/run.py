@@ -12,7 +12,8 @@ speeds of the devices, each measured alone (HOMP_DEVICES=<id>, the same
 emulation): speed_i = 1 / t_i, ideal = 1 / sum(1 / t_i); the capacity bound,
 the fastest device alone (all devices here share the host's cores, so their
 speeds do not add up and the sum-of-speeds ideal cannot be reached); the
-imbalance (slowest / mean device time - 1, from HOMP_INFO) and the bytes
+imbalance (slowest / mean time of the devices that shared the loop - 1,
+from HOMP_INFO) and the bytes
 moved (HOMP_INFO), medians over the timed executions; which devices ran and
 which were cut off in the last execution.
 
@@ -74,9 +75,13 @@ HETERO = [
     ("with host", (DEVICES + ",host", "", None)),
 ]
 
+# The imbalance compares the devices that shared the loop; those that took
+# no chunk are counted after it.
 TITLE = re.compile(r"^homp: region .*?: (\d+) iterations on (\d+) devices?"
-                   r"(?:; schedule (.*?))?(?:; cut off: ([\d, ]+))?"
-                   r" in ([\d.]+) ms, imbalance ([\d.]+)$")
+                   r"(?:; schedule (.*?))?(?:; cut off: ([\w, ]+))?"
+                   r"(?:; the host ran the failed part of [\d, ]+)?"
+                   r" in ([\d.]+) ms, imbalance ([\d.]+)"
+                   r"(?: \((\d+) devices? took no chunk\))?$")
 ROW = re.compile(r"^homp:\s+(host|\d+)\s+\S+\s+(.*?)\s+(\d+)\s+(\d+)\s+(\d+)"
                  r"\s+([\d.]+)$")
 
@@ -187,7 +192,8 @@ def measure_kernel(binary, kernel, size, quick):
                     e["imbalance"] for e in timed) - 1),
                 "bytes": statistics.median(e["bytes"] for e in timed),
                 "ran": " ".join(sorted(d for d, (w, _) in
-                                       last["devices"].items() if w != "-")),
+                                       last["devices"].items()
+                                       if w not in ("-", "failed"))),
                 "cut": " ".join(last["cut"]),
                 "schedule": last["schedule"],
                 "times": r["times"], "warmup": warmup,

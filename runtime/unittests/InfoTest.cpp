@@ -2,7 +2,8 @@
 //
 // describeWork's text for the indices a device ran, and formatReport's
 // table: every column of every row, right-aligned numbers under their
-// titles, and the load imbalance.
+// titles, failed devices, and the load imbalance over the devices that
+// shared the work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,6 +196,39 @@ TEST(DescribeWork, NoIterations) {
   EXPECT_EQ(describeWork(N, iterations({set({{0, 3}}), IndexSet()})), "-");
 }
 
+// The host's row after it ran failed devices' parts besides its own: parts
+// that differ in one loop only read as one set, the others are joined.
+TEST(DescribeWork, PartsOfOneDevice) {
+  LoopNest N;
+  N.Loops[0] = loop(0, CompareOp::Less, 100, 1);
+  EXPECT_EQ(
+      describeWork(N, std::vector<ProductSet>{iterations({set({{75, 100}})}),
+                                              iterations({set({{25, 50}})})}),
+      "[25, 100)/2");
+  EXPECT_EQ(
+      describeWork(N, std::vector<ProductSet>{iterations({set({{0, 25}})}),
+                                              iterations({IndexSet()}),
+                                              iterations({set({{25, 50}})})}),
+      "[0, 50)");
+  EXPECT_EQ(describeWork(N, std::vector<ProductSet>{iterations({IndexSet()})}),
+            "-");
+  EXPECT_EQ(describeWork(N, std::vector<ProductSet>{}), "-");
+  N.Rank = 2;
+  N.Loops[1] = loop(0, CompareOp::Less, 10, 1);
+  // Rows 0-2 and 6-8 of the same columns: one set.
+  EXPECT_EQ(describeWork(N,
+                         std::vector<ProductSet>{
+                             iterations({set({{0, 3}}), set({{0, 5}})}),
+                             iterations({set({{6, 9}}), set({{0, 5}})})}),
+            "[0, 9)/2 x [0, 5)");
+  // Blocks of a 2 x 2 topology on the diagonal: two.
+  EXPECT_EQ(describeWork(N,
+                         std::vector<ProductSet>{
+                             iterations({set({{0, 3}}), set({{0, 5}})}),
+                             iterations({set({{3, 6}}), set({{5, 10}})})}),
+            "[0, 3) x [0, 5) + [3, 6) x [5, 10)");
+}
+
 //===----------------------------------------------------------------------===//
 // formatReport
 //===----------------------------------------------------------------------===//
@@ -304,6 +338,94 @@ TEST(Info, ImbalanceIsSlowestOverMean) {
   R = formatReport("f.c:1:1", 0, true, {});
   EXPECT_NEAR(imbalance(R), 1.0, 1e-9) << R;
   EXPECT_EQ(lines(R).size(), 2u) << "the title and the column titles";
+}
+
+// A device that took no chunk of a scheduled loop, or was cut off after its
+// sample, is left out of the imbalance; the title says how many took none
+// (without them, 4 devices of which 2 ran would read 3.00 here, not 1.50).
+TEST(Info, ImbalanceOfTheDevicesThatSharedTheWork) {
+  auto Idle = [](int Id, double Seconds) {
+    DeviceReport D = device(Id, false, "CPU", "-", 0, 0, 0, Seconds);
+    D.Share = DeviceReport::NoChunk;
+    return D;
+  };
+  std::string R = formatReport(
+      "f.c:1:1", 0.003, true,
+      {device(0, false, "CPU", "[0, 500)", 1, 8, 8, 0.001), Idle(1, 0.00001),
+       device(2, false, "CPU", "[500, 1000)", 1, 8, 8, 0.003),
+       Idle(3, 0.00001)});
+  EXPECT_EQ(lines(R)[0],
+            "homp: f.c:1:1 in 3.000 ms, imbalance 1.50 (2 devices took no "
+            "chunk)");
+  EXPECT_EQ(parseRow(lines(R)[3]).Indices, "-");
+
+  R = formatReport(
+      "f.c:1:1", 0.003, true,
+      {device(0, false, "CPU", "[0, 1000)", 1, 8, 8, 0.003), Idle(1, 0)});
+  EXPECT_EQ(lines(R)[0],
+            "homp: f.c:1:1 in 3.000 ms, imbalance 1.00 (1 device took no "
+            "chunk)");
+
+  // Device 1 ran its sample only: the others' split is balanced.
+  DeviceReport Cut = device(1, false, "CPU", "[100, 200)", 1, 8, 8, 0.009);
+  Cut.Share = DeviceReport::LeftOut;
+  R = formatReport("f.c:1:1", 0.02, true,
+                   {device(0, false, "CPU", "[0, 100)/2", 2, 8, 8, 0.02), Cut,
+                    device(2, false, "CPU", "[200, 900)", 2, 8, 8, 0.02)});
+  EXPECT_EQ(lines(R)[0], "homp: f.c:1:1 in 20.000 ms, imbalance 1.00");
+  EXPECT_EQ(parseRow(lines(R)[3]).Indices, "[100, 200)");
+
+  // Only idle devices: nothing to compare.
+  R = formatReport("f.c:1:1", 0.001, true, {Idle(0, 0.001), Idle(1, 0)});
+  EXPECT_EQ(lines(R)[0],
+            "homp: f.c:1:1 in 1.000 ms, imbalance 1.00 (2 devices took no "
+            "chunk)");
+}
+
+// A device that failed keeps its own row: what it ran before it failed, if
+// anything, its launches, bytes and time. The host's rerun of failed parts
+// is the host's row, after its own part; its time for them is left out of
+// the imbalance (it ran them after the others). A device that failed
+// before it ran anything is left out, and is not one that took no chunk.
+TEST(Info, FailedDevicesAndTheHostsRerun) {
+  DeviceReport Nothing = device(1, false, "CPU", "-", 1, 800, 0, 0.0005);
+  Nothing.Failed = true;
+  Nothing.Share = DeviceReport::LeftOut;
+  DeviceReport Some = device(2, false, "CPU", "[200, 300)", 3, 800, 800, 0.002);
+  Some.Failed = true;
+  DeviceReport Host =
+      device(4, true, "HOST", "[100, 200) + [300, 400)", 2, 0, 0, 0.005);
+  Host.RerunSeconds = 0.004;
+  std::string R =
+      formatReport("f.c:1:1", 0.004, true,
+                   {device(0, false, "CPU", "[0, 100)", 1, 800, 800, 0.002),
+                    Nothing, Some, Host});
+  std::vector<std::string> L = lines(R);
+  ASSERT_EQ(L.size(), 6u) << R;
+  EXPECT_EQ(L[0], "homp: f.c:1:1 in 4.000 ms, imbalance 1.20");
+  Row A = parseRow(L[3]);
+  EXPECT_EQ(A.Device, "1");
+  EXPECT_EQ(A.Indices, "failed");
+  EXPECT_EQ(A.Launches, "1");
+  EXPECT_EQ(A.BytesIn, "800");
+  EXPECT_EQ(A.Ms, "0.500");
+  Row B = parseRow(L[4]);
+  EXPECT_EQ(B.Indices, "[200, 300), then failed");
+  EXPECT_EQ(B.Launches, "3");
+  Row H = parseRow(L[5]);
+  EXPECT_EQ(H.Device, "host");
+  EXPECT_EQ(H.Indices, "[100, 200) + [300, 400)");
+  EXPECT_EQ(H.Launches, "2");
+  EXPECT_EQ(H.Ms, "5.000");
+
+  // The host only ran device 1's part again: only device 0 is compared.
+  Host = device(4, true, "HOST", "[100, 200)", 1, 0, 0, 0.004);
+  Host.Share = DeviceReport::LeftOut;
+  Host.RerunSeconds = 0.004;
+  R = formatReport(
+      "f.c:1:1", 0.006, true,
+      {device(0, false, "CPU", "[0, 100)", 1, 800, 800, 0.002), Nothing, Host});
+  EXPECT_EQ(lines(R)[0], "homp: f.c:1:1 in 6.000 ms, imbalance 1.00");
 }
 
 TEST(Info, LargeByteCounts) {

@@ -6,8 +6,9 @@
 //   takes none of the rest, and the others share it by the rates they
 //   measured (the failed one, credited with a sample it never ran, looked
 //   fastest, the cutoff then dropped every other, and the rest went out in
-//   equal shares, a quarter of it rerun on the host). HOMP_INFO shows the
-//   host's rerun in the failed device's row, and says so in its title.
+//   equal shares, a quarter of it rerun on the host). HOMP_INFO says so in
+//   its title; device 1's row shows that it failed, having run nothing, and
+//   the host's row the sample it ran instead (of 4 equal parts, the second).
 // The failures are injected on devices 0, 1 and 3.
 // REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
@@ -15,12 +16,13 @@
 // RUN: not env HOMP_FAULT=3:launch %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=3
 // RUN: env HOMP_FAULT=1:alloc HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
 // RUN: %t halo 2>&1 | FileCheck %s --check-prefix=PASS
-// HALO: homp: error: region {{.*}}device-failure-cases.c:[[# @LINE + 19]]:1: device [[DEV]] {{cannot allocate|failed to run}}
+// HALO: homp: error: region {{.*}}device-failure-cases.c:[[# @LINE + 20]]:1: device [[DEV]] {{cannot allocate|failed to run}}
 // HALO-NOT: PASS
 // SAMPLE: homp: warning: region {{.*}}: device 1 cannot allocate {{.*}}; running its part on the host
 // SAMPLE: homp: region {{.*}}; schedule SCHED_PROFILE_AUTO, sample of 40000{{.*}}; the host ran the failed part of 1 in
+// SAMPLE: homp:   1        CPU    failed{{ +}}0{{ +}}0{{ +}}0{{ +}}{{[0-9.]+$}}
 // The host reran device 1's sample alone, in one launch.
-// SAMPLE: homp:   1        CPU    -{{ +}}1{{ +}}0{{ +}}0
+// SAMPLE: homp:   host     HOST   [10000, 20000){{ +}}1{{ +}}0{{ +}}0{{ +}}{{[0-9.]+$}}
 // SAMPLE: PASS
 // PASS: PASS
 

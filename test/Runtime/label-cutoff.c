@@ -9,14 +9,23 @@
 // A profile kind's cutoff leaves a device that measured slow in the sample
 // only its sample, and HOMP_INFO names it.
 // RUN: env HOMP_EMULATE=0:50 HOMP_INFO=1 %t profile 2>&1 | FileCheck %s --check-prefix=PROFILE
-// PROFILE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 36]]:1: 200000 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0{{(,| in)}}
+// PROFILE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 46]]:1: 200000 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0{{(,| in)}}
 // PROFILE: PASS
+// A device cut off after its sample keeps its row, the sample, but is left
+// out of the imbalance, as a device cut off before the loop has no row:
+// with device 0 and the host, the host's time alone, 1.00.
+// RUN: env HOMP_EMULATE=0:50 HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
+// SAMPLE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 47]]:1: 200000 iterations on 2 devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0 in {{[0-9.]+}} ms, imbalance 1.00{{$}}
+// SAMPLE-NEXT: homp:   device
+// SAMPLE-NEXT: homp:   0        CPU    [0, {{[0-9]+}}){{ +}}1{{ +[0-9]+ +[0-9]+ +[0-9.]+$}}
+// SAMPLE-NEXT: homp:   host     HOST   [{{[0-9]+}}, 200000){{ +}}2{{ +}}0{{ +}}0{{ +[0-9.]+$}}
+// SAMPLE: PASS
 // Without a cutoff every device takes part.
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t none 2>&1 | FileCheck %s --check-prefix=ALL
-// CHECK: homp: region {{.*}}label-cutoff.c:{{32|55}}:1: 1000 iterations on 1 device;
-// CHECK: homp: region {{.*}}label-cutoff.c:{{41|64}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
+// CHECK: homp: region {{.*}}label-cutoff.c:{{42|71}}:1: 1000 iterations on 1 device;
+// CHECK: homp: region {{.*}}label-cutoff.c:{{51|80}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
 // CHECK: PASS
-// ALL: homp: region {{.*}}label-cutoff.c:64:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
+// ALL: homp: region {{.*}}label-cutoff.c:80:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
 // ALL: PASS
 
 #include <stdio.h>
@@ -24,7 +33,8 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-  int n = strcmp(argv[1], "profile") ? 1000 : 200000, Bad = 0;
+  int n = strcmp(argv[1], "profile") && strcmp(argv[1], "sample") ? 1000 : 200000,
+      Bad = 0;
   double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
   for (int i = 0; i < n; ++i)
     x[i] = i, y[i] = 1;
@@ -49,6 +59,12 @@ int main(int argc, char **argv) {
     map(to: x[0:n] partition([ALIGN(loop3)]))
 #pragma omp parallel for distribute dist_schedule(target: [SCHED_PROFILE_AUTO(10%)]) cutoff(15%)
   loop3:
+    for (int i = 0; i < n; ++i)
+      y[i] += 2 * x[i];
+  } else if (!strcmp(argv[1], "sample")) {
+#pragma omp target device(0, host) map(tofrom: y[0:n] dist_data(ALIGN(loop))) \
+    map(to: x[0:n] dist_data(ALIGN(loop)))
+#pragma omp parallel for dist_iteration(SCHED_PROFILE_AUTO(10%)) cutoff(15%)
     for (int i = 0; i < n; ++i)
       y[i] += 2 * x[i];
   } else {
