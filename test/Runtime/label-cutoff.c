@@ -9,25 +9,28 @@
 // A profile kind's cutoff leaves a device that measured slow in the sample
 // only its sample, and HOMP_INFO names it.
 // RUN: env HOMP_EMULATE=0:50 HOMP_INFO=1 %t profile 2>&1 | FileCheck %s --check-prefix=PROFILE
-// PROFILE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 46]]:1: 200000 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0{{(,| in)}}
+// PROFILE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 49]]:1: 200000 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0{{(,| in)}}
 // PROFILE: PASS
 // A device cut off after its sample keeps its row, the sample, but is left
 // out of the imbalance, as a device cut off before the loop has no row:
-// with device 0 and the host, the host's time alone, 1.00.
-// RUN: env HOMP_EMULATE=0:50 HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
-// SAMPLE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 47]]:1: 200000 iterations on 2 devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0 in {{[0-9.]+}} ms, imbalance 1.00{{$}}
+// with device 0 and the host, the host's time alone, 1.00. Device 0 is
+// made 200 times slower and the host's threads exist before the sample, so
+// that a busy machine does not make the host's sample look as slow.
+// RUN: env HOMP_EMULATE=0:200 HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
+// SAMPLE: homp: region {{.*}}label-cutoff.c:[[# @LINE + 50]]:1: 200000 iterations on 2 devices; schedule SCHED_PROFILE_AUTO, sample of 20000; cut off: 0 in {{[0-9.]+}} ms, imbalance 1.00{{$}}
 // SAMPLE-NEXT: homp:   device
 // SAMPLE-NEXT: homp:   0        CPU    [0, {{[0-9]+}}){{ +}}1{{ +[0-9]+ +[0-9]+ +[0-9.]+$}}
 // SAMPLE-NEXT: homp:   host     HOST   [{{[0-9]+}}, 200000){{ +}}2{{ +}}0{{ +}}0{{ +[0-9.]+$}}
 // SAMPLE: PASS
 // Without a cutoff every device takes part.
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t none 2>&1 | FileCheck %s --check-prefix=ALL
-// CHECK: homp: region {{.*}}label-cutoff.c:{{42|71}}:1: 1000 iterations on 1 device;
-// CHECK: homp: region {{.*}}label-cutoff.c:{{51|80}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
+// CHECK: homp: region {{.*}}label-cutoff.c:{{45|76}}:1: 1000 iterations on 1 device;
+// CHECK: homp: region {{.*}}label-cutoff.c:{{54|85}}:1: 1000 iterations on 1 device; the {{MODEL_1_AUTO|AUTO}} loop 'loop1' keeps the split its data region gave it
 // CHECK: PASS
-// ALL: homp: region {{.*}}label-cutoff.c:80:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
+// ALL: homp: region {{.*}}label-cutoff.c:85:1: 1000 iterations on {{[2-9]}} devices; the AUTO loop 'loop1'
 // ALL: PASS
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; ++i)
       y[i] += 2 * x[i];
   } else if (!strcmp(argv[1], "sample")) {
+#pragma omp parallel
+    Bad += omp_get_num_threads() < 1;
 #pragma omp target device(0, host) map(tofrom: y[0:n] dist_data(ALIGN(loop))) \
     map(to: x[0:n] dist_data(ALIGN(loop)))
 #pragma omp parallel for dist_iteration(SCHED_PROFILE_AUTO(10%)) cutoff(15%)
