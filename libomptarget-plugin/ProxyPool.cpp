@@ -419,10 +419,6 @@ void useThreadsOnProxy(int Threads) {
   omp_set_max_active_levels(Threads > 1 ? 2 : 1);
 }
 
-} // namespace
-
-namespace {
-
 /// The proxy (named by its device) that holds each device's queued
 /// asynchronous jobs, while it holds any: the device's later jobs go to the
 /// same proxy, so they run after them. Devices numbered from Size on are
@@ -653,28 +649,28 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
           Ended[I] = std::chrono::steady_clock::now();
       }
   };
-  // Long jobs of bound proxies: released at the tail (TailRelease).
+  std::vector<int> Binds;
+  for (int P : Proxies)
+    Binds.push_back(bindShare(P, Devices, Runner, Share));
+  // Long jobs of bound proxies: released at the tail (TailRelease), the
+  // jobs grouped by the first CPU of their share.
   std::optional<TailRelease> Tail;
   if (Kind == DeviceJobs::Long && settings().Emulate.empty()) {
+    auto FirstCpu = [&](int S) {
+      const std::vector<int> Cpus = shareCpus(S, Shares);
+      return Cpus.empty() ? -1 : Cpus.front();
+    };
     std::vector<int> Group;
-    for (int P : Proxies) {
-      const std::vector<int> Cpus =
-          shareCpus(bindShare(P, Devices, Runner, Share), Shares);
-      Group.push_back(Cpus.empty() ? -1 : Cpus.front());
-    }
-    int CallerGroup = -1;
-    if (Here && Share[*Here] >= 0)
-      if (const std::vector<int> Cpus = shareCpus(Share[*Here], Shares);
-          !Cpus.empty())
-        CallerGroup = Cpus.front();
+    for (int B : Binds)
+      Group.push_back(FirstCpu(B));
+    const int CallerGroup = Here ? FirstCpu(Share[*Here]) : -1;
     const auto Bound =
         std::count_if(Group.begin(), Group.end(), [](int G) { return G >= 0; });
     if (Bound > 1 || (Bound == 1 && CallerGroup >= 0))
       Tail.emplace(std::move(Group), CallerGroup, Expected);
   }
   for (size_t K = 0; K < Proxies.size(); ++K) {
-    const int P = Proxies[K];
-    const int Bind = bindShare(P, Devices, Runner, Share);
+    const int P = Proxies[K], Bind = Binds[K];
     ProxyPool::get().run(P, [&, K, P, Bind] {
       if (Tail)
         Tail->started(K, Bind, Shares);
