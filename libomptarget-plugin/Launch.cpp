@@ -124,6 +124,7 @@ private:
   /// reached the host is left for the host (Slot::Failed).
   void runPart(Slot &S, const IndexSet &Iterations);
   void runScheduled(const std::vector<int> &Ids);
+  void runSampled(const std::vector<int> &Ids);
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   void copyIn(Slot &S);
   DeviceArgs argsFor(Slot &S);
@@ -525,58 +526,156 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
       }
     return;
   }
-  // Sampled: [0, Chunk) by the weights, then [Chunk, N) by measured rates.
+  runSampled(Ids);
+}
+
+/// The profile kinds: a sample [0, Chunk) split by the weights, then the
+/// rest [Chunk, N) by the rates measured. HOMP'16 waits for the whole
+/// sample before splitting the rest: the devices done first sit idle until
+/// the slowest is done (one device of two 4 times slower: 1.15 to 1.25
+/// times the ideal). Here a device done with its sample while others still
+/// run theirs takes the next piece of the rest, as large as its sample
+/// part, and the last device to finish its sample splits what is left by
+/// the rates measured so far, each device's share counted from when it
+/// will be free (sharesWhenFree).
+void Launcher::runSampled(const std::vector<int> &Ids) {
+  const LoopSchedule &Sch = *K.Sched;
+  const int64_t N = K.SchedTrips;
+  const size_t Count = Slots.size();
   std::vector<double> Weights;
-  for (const Slot &S : Slots)
-    Weights.push_back(Sch.Weights[S.Position]);
-  auto RunSplit = [&](Range R, const std::vector<double> &W) {
-    runOnDevices(Ids, HostId, [&](unsigned I) {
-      Slot &S = Slots[I];
-      Range Part = weightedBlockPart(R.size(), W, I);
-      if (Part.Begin == Part.End)
-        return;
-      IndexSet Its(Range{R.Begin + Part.Begin, R.Begin + Part.End});
-      if (S.Status == Slot::FailedBeforeResults)
-        S.Failed = S.Failed.unite(Its); // every device failed its sample
-      else if (S.Status == Slot::Ok && planPart(S, Its))
-        runPart(S, Its);
-    });
-  };
-  RunSplit({0, Sch.Chunk}, Weights);
-  if (Sch.Chunk >= N)
-    return;
-  std::vector<int64_t> Ran;
-  std::vector<double> Seconds;
-  for (const Slot &S : Slots) {
-    Ran.push_back(S.Ran.size());
-    Seconds.push_back(S.Seconds);
-  }
   std::vector<int> SlotIds;
-  for (const Slot &S : Slots)
+  for (const Slot &S : Slots) {
+    Weights.push_back(Sch.Weights[S.Position]);
     SlotIds.push_back(S.Device);
-  // The rest goes by the rates measured, to the devices whose sample did
-  // not fail (a failed one would look fast, and the cutoff would compare
-  // the others with it); with none left, equally (the host reruns it all).
-  std::vector<double> Rates = sampleRates(Ran, Seconds, Weights), Working;
-  for (size_t I = 0; I < Slots.size(); ++I)
-    if (Slots[I].Status == Slot::Ok)
-      Working.push_back(Rates[I]);
-  std::vector<double> Shares(Slots.size(), 0);
-  if (!Working.empty()) {
-    Working = sharesByRates(std::move(Working), Sch.Cutoff);
-    for (size_t I = 0, W = 0; I < Slots.size(); ++I)
-      if (Slots[I].Status == Slot::Ok)
-        Shares[I] = Working[W++];
   }
-  Shares = capByMemory(SlotIds, normalizeShares(std::move(Shares)),
-                       N - Sch.Chunk, Sch.Cost);
-  // The cutoff may leave a device only its sample: HOMP_INFO says so.
-  for (size_t I = 0; I < Slots.size(); ++I)
-    if (Shares[I] <= 0 && Slots[I].Status == Slot::Ok) {
+  // Guarded by M. Per slot: iterations and seconds of the parts it has
+  // finished; the piece it runs (size 0: none) and when it began.
+  std::mutex M;
+  int64_t Next = std::min(Sch.Chunk, N); // the rest not handed out yet
+  size_t Sampling = 0;                   // devices still in their sample
+  std::vector<int64_t> Done(Count, 0), Piece(Count, 0);
+  std::vector<double> Seconds(Count, 0);
+  std::vector<Clock::time_point> PieceBegan(Count);
+  std::vector<bool> Out(Count, false); // a part failed: no more for it
+  std::optional<std::vector<Range>> Rest;
+  int64_t Unclaimed = N; // every device failed: what is left of the rest
+  std::vector<bool> CutOff(Count, false);
+  for (size_t I = 0; I < Count; ++I)
+    Sampling += Weights[I] > 0;
+
+  // Under M, once the last sample is done: each working device's share of
+  // [Next, N), by its rate and when it will be free.
+  auto SplitRest = [&] {
+    std::vector<Range> Parts(Count, Range{Next, Next});
+    const int64_t Left = N - Next;
+    std::vector<double> Rates = sampleRates(Done, Seconds, Weights);
+    std::vector<double> Working;
+    for (size_t I = 0; I < Count; ++I)
+      if (Weights[I] > 0 && !Out[I])
+        Working.push_back(Rates[I]);
+    if (Working.empty()) {
+      Unclaimed = Next;
+      Rest = std::move(Parts);
+      return;
+    }
+    // The cutoff compares the devices' rates (also when the pieces left
+    // nothing to split); an unmeasured rate counts as the average of the
+    // measured ones.
+    std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff);
+    double Known = 0, Measured = 0;
+    for (double R : Working)
+      if (R > 0)
+        Known += R, ++Measured;
+    std::vector<double> Use(Count, 0), Busy(Count, 0);
+    Clock::time_point Now = Clock::now();
+    for (size_t I = 0, W = 0; I < Count; ++I) {
+      if (!(Weights[I] > 0) || Out[I])
+        continue;
+      double Rate = Rates[I] > 0 ? Rates[I] : Measured ? Known / Measured : 1;
+      if (!(Kept[W++] > 0)) {
+        CutOff[I] = true;
+        continue;
+      }
+      Use[I] = Rate;
+      if (Piece[I] > 0)
+        Busy[I] = static_cast<double>(Piece[I]) / Rate -
+                  std::chrono::duration<double>(Now - PieceBegan[I]).count();
+    }
+    if (Left <= 0) {
+      Rest = std::move(Parts);
+      return;
+    }
+    std::vector<double> Shares =
+        capByMemory(SlotIds, sharesWhenFree(Use, Busy, Left), Left, Sch.Cost);
+    for (size_t I = 0; I < Count; ++I) {
+      if (Use[I] > 0 && !(Shares[I] > 0) && Busy[I] <= 0)
+        CutOff[I] = true; // the memory cap left it none
+      Range P = weightedBlockPart(Left, Shares, I);
+      Parts[I] = {Next + P.Begin, Next + P.End};
+    }
+    Next = N;
+    Rest = std::move(Parts);
+  };
+
+  runOnDevices(
+      Ids, HostId,
+      [&](unsigned I) {
+        Slot &S = Slots[I];
+        if (!(Weights[I] > 0))
+          return; // cut off before the loop
+        auto Run = [&](Range R) {
+          if (R.Begin == R.End || S.Status != Slot::Ok)
+            return;
+          IndexSet Its(R);
+          if (planPart(S, Its))
+            runPart(S, Its);
+        };
+        Range Sample = weightedBlockPart(std::min(Sch.Chunk, N), Weights, I);
+        Clock::time_point Began = Clock::now();
+        Run(Sample);
+        const int64_t PieceSize = std::max<int64_t>(
+            Sample.size(), std::max<int64_t>(1, Sch.Chunk / Count));
+        std::unique_lock<std::mutex> Lock(M);
+        Done[I] += Sample.size();
+        Seconds[I] += secondsSince(Began);
+        Out[I] = S.Status != Slot::Ok;
+        if (--Sampling == 0)
+          SplitRest();
+        while (!Rest && !Out[I] && Next < N) {
+          Range R{Next, std::min(N, Next + PieceSize)};
+          Next = R.End;
+          Piece[I] = R.size();
+          PieceBegan[I] = Began = Clock::now();
+          Lock.unlock();
+          Run(R);
+          Lock.lock();
+          Piece[I] = 0;
+          Done[I] += R.size();
+          Seconds[I] += secondsSince(Began);
+          Out[I] = S.Status != Slot::Ok;
+        }
+        if (!Rest || Out[I])
+          return;
+        Range Mine = (*Rest)[I];
+        Lock.unlock();
+        Run(Mine);
+      },
+      waitName(), DeviceJobs::SharedQueue);
+
+  for (size_t I = 0; I < Count; ++I)
+    if (CutOff[I] && Slots[I].Status == Slot::Ok) {
+      // The cutoff may leave a device only its sample: HOMP_INFO says so.
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + deviceLabel(Slots[I].Device);
       Slots[I].CutOff = true;
     }
-  RunSplit({Sch.Chunk, N}, Shares);
+  // When every device failed, what no device took goes to the host with
+  // the first failed part.
+  if (Unclaimed < N)
+    for (Slot &S : Slots)
+      if (S.Status == Slot::FailedBeforeResults) {
+        S.Failed = S.Failed.unite(IndexSet(Range{Unclaimed, N}));
+        break;
+      }
 }
 
 void Launcher::rerunOnHost(Slot &S) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 namespace homp {
 
@@ -277,6 +278,35 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
     if (!(Rates[I] > 0) && Measured)
       Rates[I] = Weights[I] * PerWeight / Measured;
   return Rates;
+}
+
+std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
+                                   const std::vector<double> &Busy,
+                                   double Rest) {
+  std::vector<size_t> ByBusy;
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (Rates[I] > 0)
+      ByBusy.push_back(I);
+  std::vector<double> Shares(Rates.size(), 0);
+  if (ByBusy.empty())
+    return normalizeShares(std::move(Shares));
+  std::sort(ByBusy.begin(), ByBusy.end(), [&](size_t A, size_t B) {
+    return std::tie(Busy[A], A) < std::tie(Busy[B], B);
+  });
+  // Rates[I] * (T - Busy[I]) summed over the devices free before T is Rest:
+  // add devices in the order they become free while T is past their time.
+  double Rate = 0, Backlog = 0, T = 0;
+  for (size_t K = 0; K < ByBusy.size(); ++K) {
+    size_t I = ByBusy[K];
+    Rate += Rates[I];
+    Backlog += Rates[I] * std::max(0.0, Busy[I]);
+    T = (std::max(0.0, Rest) + Backlog) / Rate;
+    if (K + 1 == ByBusy.size() || T <= Busy[ByBusy[K + 1]])
+      break;
+  }
+  for (size_t I : ByBusy)
+    Shares[I] = Rates[I] * std::max(0.0, T - std::max(0.0, Busy[I]));
+  return normalizeShares(std::move(Shares));
 }
 
 const char *autoTrialName(AutoTrial T) {

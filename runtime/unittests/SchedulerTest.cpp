@@ -326,6 +326,38 @@ TEST(Shares, SampleRatesPredictDevicesLeftOut) {
   EXPECT_EQ(R, (std::vector<double>{0, 0}));
 }
 
+TEST(Shares, WhenFreeAllEndTogether) {
+  // Free now: by the rates. 100 and 300 iterations a second, 800 to share:
+  // both end at 2 s.
+  std::vector<double> S = sharesWhenFree({100, 300}, {0, 0}, 800);
+  EXPECT_NEAR(S[0], 0.25, 1e-12);
+  EXPECT_NEAR(S[1], 0.75, 1e-12);
+  // Device 1 busy for 1 s more: 100 T + 300 (T - 1) = 800, T = 2.75 s;
+  // device 0 runs 275, device 1 525.
+  S = sharesWhenFree({100, 300}, {0, 1}, 800);
+  EXPECT_NEAR(S[0], 275.0 / 800, 1e-12);
+  EXPECT_NEAR(S[1], 525.0 / 800, 1e-12);
+  // Busy past the end: device 1 would be free at 5 s, the 200 left end on
+  // device 0 at 2 s without it.
+  S = sharesWhenFree({100, 300}, {0, 5}, 200);
+  EXPECT_NEAR(S[0], 1, 1e-12);
+  EXPECT_EQ(S[1], 0);
+  // A rate of 0 gets none; a negative busy time counts as free.
+  S = sharesWhenFree({0, 50, 50}, {0, -1, 0}, 100);
+  EXPECT_EQ(S[0], 0);
+  EXPECT_NEAR(S[1], 0.5, 1e-12);
+  EXPECT_NEAR(S[2], 0.5, 1e-12);
+  // The order of the devices does not matter: three devices free at 0, 2
+  // and 1 s, 10 a second each, 60 to share: T = (60 + 30) / 30 = 3 s.
+  S = sharesWhenFree({10, 10, 10}, {0, 2, 1}, 60);
+  EXPECT_NEAR(S[0], 30.0 / 60, 1e-12);
+  EXPECT_NEAR(S[1], 10.0 / 60, 1e-12);
+  EXPECT_NEAR(S[2], 20.0 / 60, 1e-12);
+  // No rate: equal shares.
+  EXPECT_EQ(sharesWhenFree({0, 0}, {0, 0}, 10),
+            (std::vector<double>{0.5, 0.5}));
+}
+
 TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
   EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);

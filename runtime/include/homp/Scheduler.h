@@ -116,6 +116,15 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                                 const std::vector<double> &Seconds,
                                 const std::vector<double> &Weights);
 
+/// Shares of Rest iterations between devices that run Rates[I] iterations
+/// a second and are free after Busy[I] seconds, such that all end at the
+/// same time T: device I gets Rates[I] * max(0, T - Busy[I]) iterations
+/// (a device busy past T gets none). Scaled to sum to 1; a rate of 0 gets
+/// none; no rate above 0: equal shares.
+std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
+                                   const std::vector<double> &Busy,
+                                   double Rest);
+
 /// The ways AUTO runs a loop once it has sampled it (docs/UserGuide.md,
 /// "Load balancing"): the split rebalanced from the devices' times, the
 /// machine model's split (MODEL_2_AUTO: the devices' times alone miss what
