@@ -340,12 +340,22 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
                " " + milliseconds(P.Trials->typical(A));
   int Done = P.Trials->executions();
   constexpr int Opening = AutoTrials::Opening;
-  std::string Choice =
-      Done < Opening ? "trial " + std::to_string(Done + 1) + " of " +
-                           std::to_string(Opening) +
-                           (Times.empty() ? "" : ", so far ")
-      : P.Trials->retryingNext() ? std::string("trial again, warm; so far ")
-                                 : std::string("fastest of the trials: ");
+  std::string Choice;
+  if (Done < Opening)
+    Choice = "trial " + std::to_string(Done + 1) + " of " +
+             std::to_string(Opening) + (Times.empty() ? "" : ", so far ");
+  else
+    switch (P.Trials->repeatingNext()) {
+    case AutoTrials::Repeat::Warm:
+      Choice = "trial again, warm; so far ";
+      break;
+    case AutoTrials::Repeat::Confirm:
+      Choice = "trial again, to confirm; so far ";
+      break;
+    case AutoTrials::Repeat::None:
+      Choice = "fastest of the trials: ";
+      break;
+    }
   Choice += Times;
   explain(S.Why, Choice);
 }

@@ -335,12 +335,23 @@ static_assert(Opened == AutoTrials::Opening);
 constexpr int RetryEvery = 16;
 } // namespace
 
-double AutoTrials::typical(AutoTrial T) const {
-  // The shortest: what disturbs a run (other programs, the OS) only ever
-  // makes it slower.
+double AutoTrials::shortest(AutoTrial T) const {
   const std::vector<double> &V = Times[static_cast<int>(T)];
   return V.empty() ? std::numeric_limits<double>::infinity()
                    : *std::min_element(V.begin(), V.end());
+}
+
+double AutoTrials::typical(AutoTrial T) const {
+  // Of three times, the median: one cold execution, or one that another
+  // program slowed down, cannot make a trial look slow, and one lucky
+  // execution cannot make it look fast. Of fewer, the shortest: what
+  // disturbs a run mostly makes it slower, and a cold first time must not
+  // hide a fast second one.
+  std::vector<double> V = Times[static_cast<int>(T)];
+  if (V.size() < 3)
+    return shortest(T);
+  std::nth_element(V.begin(), V.begin() + 1, V.end());
+  return V[1];
 }
 
 void AutoTrials::restore(const std::array<double, 4> &Typical) {
@@ -357,13 +368,36 @@ void AutoTrials::restore(const std::array<double, 4> &Typical) {
 std::optional<AutoTrial> AutoTrials::warmRetry() const {
   if (Devices <= 1 || Executions < Opened || Settled)
     return std::nullopt;
+  for (AutoTrial T : Trials)
+    if (WarmRuns[static_cast<int>(T)] == 0 &&
+        shortest(T) <= RetryWithin * Fastest)
+      return T;
+  return std::nullopt;
+}
+
+std::optional<AutoTrial> AutoTrials::confirmation() const {
+  if (Devices <= 1 || Executions < Opened || Settled || warmRetry())
+    return std::nullopt;
   double Best = std::numeric_limits<double>::infinity();
   for (AutoTrial T : Trials)
     Best = std::min(Best, typical(T));
+  // A contender is judged by its shortest time: the balanced split's
+  // typical time still counts two cold executions of the opening. A trial
+  // the warm retries left out (WarmRuns 0) was over RetryWithin times the
+  // fastest, and one confirmed already (WarmRuns 2) has its warm times.
+  std::optional<AutoTrial> Next;
   for (AutoTrial T : Trials)
-    if (!Warm[static_cast<int>(T)] && typical(T) <= RetryWithin * Best)
-      return T;
-  return std::nullopt;
+    if (WarmRuns[static_cast<int>(T)] == 1 &&
+        shortest(T) <= ConfirmWithin * Best &&
+        (!Next || typical(T) < typical(*Next)))
+      Next = T;
+  return Next;
+}
+
+AutoTrials::Repeat AutoTrials::repeatingNext() const {
+  if (warmRetry())
+    return Repeat::Warm;
+  return confirmation() ? Repeat::Confirm : Repeat::None;
 }
 
 AutoTrial AutoTrials::next() const {
@@ -373,23 +407,30 @@ AutoTrial AutoTrials::next() const {
     return OpeningOrder[Executions];
   if (std::optional<AutoTrial> Again = warmRetry())
     return *Again;
+  if (std::optional<AutoTrial> Again = confirmation())
+    return *Again;
   std::array<AutoTrial, 4> Order = {Trials[0], Trials[1], Trials[2],
                                     Trials[3]};
   std::stable_sort(Order.begin(), Order.end(), [&](AutoTrial A, AutoTrial B) {
     return typical(A) < typical(B);
   });
-  int Steady = Executions - Opened - Retries;
+  int Steady = Executions - Opened - Repeats;
   return Steady % RetryEvery == RetryEvery - 1 ? Order[1] : Order[0];
 }
 
 void AutoTrials::record(AutoTrial T, double Seconds) {
-  if (warmRetry() == T)
-    ++Retries;
-  else if (Executions >= Opened)
-    Settled = true; // the retries come right after the opening, or never
-  if (Executions >= Opened)
-    Warm[static_cast<int>(T)] = true;
+  if (Executions >= Opened) {
+    std::optional<AutoTrial> Scheduled = warmRetry();
+    if (!Scheduled)
+      Scheduled = confirmation();
+    if (Scheduled == T)
+      ++Repeats;
+    else
+      Settled = true; // the repeats come right after the opening, or never
+    ++WarmRuns[static_cast<int>(T)];
+  }
   ++Executions;
+  Fastest = std::min(Fastest, Seconds);
   std::vector<double> &V = Times[static_cast<int>(T)];
   V.push_back(Seconds);
   if (V.size() > 3)

@@ -53,10 +53,10 @@ KERNELS = [
 ]
 # Issue 8 compares AXPY of 10^7 over device(*, host) with the host alone.
 SIZE_FOR = {("axpy", "with host"): 10_000_000}
-# AUTO learns over its first 6 to 10 executions (a sample, its 5 trials, up
-# to 4 of them again warm: docs/UserGuide.md "Load balancing"); the timed
-# executions come after.
-WARMUP, REPS = 11, 5
+# AUTO learns over its first 8 to 14 executions (a sample, its 5 trials, 1
+# to 4 of them again warm, 1 to 4 again to confirm: docs/UserGuide.md "Load
+# balancing"); the timed executions come after.
+WARMUP, REPS = 14, 5
 ALONE_WARMUP, ALONE_REPS = 1, 2
 COMPUTE_BOUND = ("matmul", "bm2d")
 

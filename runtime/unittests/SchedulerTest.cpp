@@ -364,115 +364,212 @@ TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::ModelProfile).Percent, 10);
 }
 
+using Repeat = AutoTrials::Repeat;
+constexpr AutoTrial B = AutoTrial::Balanced, M = AutoTrial::Model,
+                    D = AutoTrial::Dynamic, A = AutoTrial::Alone;
+
+/// Runs T's opening with these times (balanced, balanced, model, dynamic,
+/// alone), checking its order.
+void runOpening(AutoTrials &T, const std::array<double, 5> &Seconds) {
+  const AutoTrial Opening[] = {B, B, M, D, A};
+  static_assert(sizeof(Opening) / sizeof(Opening[0]) == AutoTrials::Opening);
+  for (int I = 0; I < AutoTrials::Opening; ++I) {
+    ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
+    ASSERT_EQ(T.repeatingNext(), Repeat::None) << "execution " << I;
+    T.record(Opening[I], Seconds[I]);
+  }
+}
+
+/// Expects the next execution to repeat Trial, for Why, and records it.
+void expectRepeat(AutoTrials &T, Repeat Why, AutoTrial Trial, double Seconds) {
+  EXPECT_EQ(T.repeatingNext(), Why);
+  EXPECT_EQ(T.next(), Trial);
+  T.record(Trial, Seconds);
+}
 
 TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   AutoTrials T(3);
-  const AutoTrial Opening[] = {AutoTrial::Balanced, AutoTrial::Balanced,
-                               AutoTrial::Model, AutoTrial::Dynamic,
-                               AutoTrial::Alone};
-  static_assert(sizeof(Opening) / sizeof(Opening[0]) == AutoTrials::Opening);
-  const double Seconds[] = {5, 4, 6, 2, 9};
-  for (int I = 0; I < AutoTrials::Opening; ++I) {
-    ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
-    T.record(Opening[I], Seconds[I]);
-  }
-  EXPECT_EQ(T.typical(AutoTrial::Balanced), 4) << "the shorter of 5 and 4";
-  EXPECT_EQ(T.typical(AutoTrial::Model), 6);
-  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 2);
-  EXPECT_EQ(T.typical(AutoTrial::Alone), 9);
-  // Every trial within 8x of the best (2) runs again, warm, in order.
-  const double Warm[] = {4, 3, 2, 9};
-  for (AutoTrial Again : {AutoTrial::Balanced, AutoTrial::Model,
-                          AutoTrial::Dynamic, AutoTrial::Alone}) {
-    EXPECT_TRUE(T.retryingNext());
-    ASSERT_EQ(T.next(), Again);
-    T.record(Again, Warm[static_cast<int>(Again)]);
-  }
-  EXPECT_EQ(T.typical(AutoTrial::Model), 3);
-  EXPECT_FALSE(T.retryingNext());
+  runOpening(T, {5, 4, 6, 2, 9});
+  EXPECT_EQ(T.typical(B), 4) << "the shorter of 5 and 4";
+  EXPECT_EQ(T.typical(M), 6);
+  EXPECT_EQ(T.typical(D), 2);
+  EXPECT_EQ(T.typical(A), 9);
+  // Every trial within 8x of the fastest (2) runs again, warm, in order.
+  expectRepeat(T, Repeat::Warm, B, 4);
+  expectRepeat(T, Repeat::Warm, M, 3);
+  expectRepeat(T, Repeat::Warm, D, 2);
+  expectRepeat(T, Repeat::Warm, A, 9);
+  EXPECT_EQ(T.typical(B), 4) << "the median of 5, 4 and 4";
+  EXPECT_EQ(T.typical(M), 3);
+  // Within 1.3x of the best (2): dynamic alone (the model's split, 3, is
+  // 1.5x). It runs once more, to confirm.
+  expectRepeat(T, Repeat::Confirm, D, 2);
+  EXPECT_EQ(T.repeatingNext(), Repeat::None);
   // Dynamic is fastest; every 16th execution the runner-up (the model's
   // split, 3) runs again.
   int Runs[4] = {};
   for (int I = 0; I < 32; ++I) {
     AutoTrial Next = T.next();
-    EXPECT_FALSE(T.retryingNext());
+    EXPECT_EQ(T.repeatingNext(), Repeat::None);
     ++Runs[static_cast<int>(Next)];
-    T.record(Next, Next == AutoTrial::Dynamic ? 2 : 4.5);
+    T.record(Next, Next == D ? 2 : 3);
   }
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Dynamic)], 30);
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Model)], 2);
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Balanced)], 0);
-  EXPECT_EQ(Runs[static_cast<int>(AutoTrial::Alone)], 0);
-  EXPECT_EQ(T.executions(), 41);
+  EXPECT_EQ(Runs[static_cast<int>(D)], 30);
+  EXPECT_EQ(Runs[static_cast<int>(M)], 2);
+  EXPECT_EQ(Runs[static_cast<int>(B)], 0);
+  EXPECT_EQ(Runs[static_cast<int>(A)], 0);
+  EXPECT_EQ(T.executions(), 5 + 4 + 1 + 32);
 }
 
 TEST(AutoTrials, RetriesColdTrialsOnceWarm) {
   // The benchmark's AXPY over devices 4x and 20x slower: dynamic's first
   // execution took 12.6 ms, cold; warm it takes 1.1 ms. The balanced split
   // runs again first (2.2 ms warm); then the model's split (34.7 ms, over
-  // 8x the best) is not tried again, dynamic is, and once its warm time is
-  // in, alone (13.7 ms) is not.
+  // 8x the fastest) is not tried again, dynamic is, and once its warm time
+  // is in, alone (13.7 ms) is not.
   AutoTrials T(4);
-  const double Seconds[] = {11.6, 6.8, 34.7, 12.6, 13.7};
-  for (double S : Seconds)
-    T.record(T.next(), S);
-  EXPECT_EQ(T.next(), AutoTrial::Balanced);
-  EXPECT_TRUE(T.retryingNext());
-  T.record(AutoTrial::Balanced, 2.2);
-  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
-  EXPECT_TRUE(T.retryingNext());
-  T.record(AutoTrial::Dynamic, 1.1);
-  EXPECT_FALSE(T.retryingNext());
+  runOpening(T, {11.6, 6.8, 34.7, 12.6, 13.7});
+  expectRepeat(T, Repeat::Warm, B, 2.2);
+  expectRepeat(T, Repeat::Warm, D, 1.1);
+  // Dynamic alone is within 1.3x of the best (1.1 ms; the balanced split's
+  // shortest, 2.2 ms, is 2x): it is confirmed, and kept.
+  expectRepeat(T, Repeat::Confirm, D, 1.1);
   for (int I = 0; I < 10; ++I) {
-    ASSERT_EQ(T.next(), AutoTrial::Dynamic) << I;
-    T.record(AutoTrial::Dynamic, 1.1);
+    ASSERT_EQ(T.repeatingNext(), Repeat::None) << I;
+    ASSERT_EQ(T.next(), D) << I;
+    T.record(D, 1.1);
   }
-  // A trial is tried again once at most.
-  AutoTrials U(4);
-  for (double S : {5.0, 4.0, 6.0, 7.0, 8.0})
-    U.record(U.next(), S);
-  int Again = 0;
-  for (int I = 0; I < 20; ++I) {
-    Again += U.retryingNext();
-    U.record(U.next(), 10);
+}
+
+TEST(AutoTrials, ConfirmsEachContenderOnce) {
+  // Dynamic measured once warm at 2.1 ms, but 3 ms steady, would beat the
+  // balanced split at 2.4 ms. The balanced split is a contender by its
+  // shortest time, 2.4 ms (its median, 3.5 ms, counts its two cold
+  // executions); dynamic, best so far, is confirmed first, at 3 ms, and
+  // loses to the balanced split's 2.4 ms. The model's split (8 ms) is not
+  // confirmed; alone (20 ms, over 8x the fastest) not even retried.
+  AutoTrials T(4);
+  runOpening(T, {5, 3.5, 9, 12, 20});
+  expectRepeat(T, Repeat::Warm, B, 2.4);
+  expectRepeat(T, Repeat::Warm, M, 8);
+  expectRepeat(T, Repeat::Warm, D, 2.1);
+  EXPECT_EQ(T.typical(B), 3.5);
+  EXPECT_EQ(T.typical(D), 2.1);
+  EXPECT_EQ(T.next(), D) << "the winner before the confirmations";
+  expectRepeat(T, Repeat::Confirm, D, 3);
+  EXPECT_EQ(T.typical(D), 3) << "the median of 12, 2.1 and 3";
+  expectRepeat(T, Repeat::Confirm, B, 2.4);
+  EXPECT_EQ(T.typical(B), 2.4) << "the median of 3.5, 2.4 and 2.4";
+  // Settled: the balanced split runs, dynamic (3) is the runner-up.
+  for (int I = 0; I < 16; ++I) {
+    ASSERT_EQ(T.repeatingNext(), Repeat::None) << I;
+    AutoTrial Next = T.next();
+    ASSERT_EQ(Next, I == 15 ? D : B) << I;
+    T.record(Next, Next == B ? 2.4 : 3);
   }
-  EXPECT_EQ(Again, 4);
+}
+
+TEST(AutoTrials, ConfirmsOnlyWithin1Point3TimesTheBest) {
+  AutoTrials T(2);
+  runOpening(T, {2, 2, 2.7, 2.6, 10});
+  expectRepeat(T, Repeat::Warm, B, 2);
+  expectRepeat(T, Repeat::Warm, M, 2.7);
+  expectRepeat(T, Repeat::Warm, D, 2.6);
+  expectRepeat(T, Repeat::Warm, A, 10);
+  // Best: the balanced split, 2. Dynamic, at 2.6 (1.3x), is confirmed; the
+  // model's split, at 2.7 (1.35x), is not, nor is alone.
+  expectRepeat(T, Repeat::Confirm, B, 2);
+  expectRepeat(T, Repeat::Confirm, D, 2.6);
+  EXPECT_EQ(T.repeatingNext(), Repeat::None);
+  EXPECT_EQ(T.next(), B);
+}
+
+TEST(AutoTrials, ConfirmsEachTrialOnceAtMost) {
+  // Each confirmation, 10 where the trial measured 4 to 8 before, makes
+  // the next trial a contender: all four are confirmed, in the order of
+  // their typical times, and then AUTO settles although the times keep
+  // changing.
+  AutoTrials T(4);
+  runOpening(T, {5, 4, 6, 7, 8});
+  for (AutoTrial Trial : {B, M, D, A})
+    expectRepeat(T, Repeat::Warm, Trial, 10);
+  EXPECT_EQ(T.typical(B), 5) << "the median of 5, 4 and 10";
+  EXPECT_EQ(T.typical(M), 6) << "the shorter of 6 and 10";
+  // Best 5: the balanced split (5) and the model's split (6) are within
+  // 6.5, dynamic (7) and alone (8) not.
+  expectRepeat(T, Repeat::Confirm, B, 10);
+  // Best 6 (the model's split): dynamic (7) comes within 7.8.
+  expectRepeat(T, Repeat::Confirm, M, 10);
+  // Best 7 (dynamic): alone (8) comes within 9.1.
+  expectRepeat(T, Repeat::Confirm, D, 10);
+  expectRepeat(T, Repeat::Confirm, A, 10);
+  for (AutoTrial Trial : {B, M, D, A})
+    EXPECT_EQ(T.typical(Trial), 10);
+  for (int I = 0; I < 10; ++I) {
+    ASSERT_EQ(T.repeatingNext(), Repeat::None) << I;
+    T.record(T.next(), 10 - I % 3);
+  }
+  // Whatever the times, learning ends within four warm retries and four
+  // confirmations, and the repeats come in one run after the opening.
+  uint32_t Seed = 12345;
+  auto Random = [&] {
+    Seed = Seed * 1664525u + 1013904223u;
+    return 1 + (Seed >> 8) % 1000 / 100.0; // 1 to 11
+  };
+  for (int Case = 0; Case < 1000; ++Case) {
+    AutoTrials U(4);
+    int Warm = 0, Confirm = 0, Steady = 0;
+    for (int I = 0; I < 40; ++I) {
+      Repeat Why = U.repeatingNext();
+      if (Why == Repeat::None && I >= AutoTrials::Opening)
+        ++Steady;
+      else if (Why != Repeat::None)
+        ASSERT_EQ(Steady, 0) << "case " << Case << ": a repeat after " << I;
+      Warm += Why == Repeat::Warm;
+      Confirm += Why == Repeat::Confirm;
+      ASSERT_FALSE(Why == Repeat::Warm && Confirm > 0) << "case " << Case;
+      U.record(U.next(), Random());
+    }
+    EXPECT_LE(Warm, 4) << "case " << Case;
+    EXPECT_GE(Confirm, 1) << "case " << Case;
+    EXPECT_LE(Confirm, 4) << "case " << Case;
+  }
 }
 
 TEST(AutoTrials, KeepsTheModelsSplitWhenItIsFastest) {
   AutoTrials T(4);
-  for (int I = 0; I < AutoTrials::Opening; ++I) {
-    AutoTrial Next = T.next();
-    T.record(Next, Next == AutoTrial::Model ? 1 : 2);
-  }
+  runOpening(T, {2, 2, 1, 2, 2});
   // All four (1 and 2, within 8x of 1) run again, warm, no faster.
-  for (AutoTrial Again : {AutoTrial::Balanced, AutoTrial::Model,
-                          AutoTrial::Dynamic, AutoTrial::Alone}) {
-    ASSERT_EQ(T.next(), Again);
-    T.record(Again, Again == AutoTrial::Model ? 1 : 2);
-  }
-  EXPECT_EQ(T.next(), AutoTrial::Model);
-  EXPECT_STREQ(autoTrialName(AutoTrial::Model), "model split");
+  for (AutoTrial Trial : {B, M, D, A})
+    expectRepeat(T, Repeat::Warm, Trial, Trial == M ? 1 : 2);
+  expectRepeat(T, Repeat::Confirm, M, 1);
+  EXPECT_EQ(T.repeatingNext(), Repeat::None);
+  EXPECT_EQ(T.next(), M);
+  EXPECT_STREQ(autoTrialName(M), "model split");
 }
 
-TEST(AutoTrials, FollowsTheShortestOfTheLastThreeTimes) {
+TEST(AutoTrials, FollowsTheMedianOfTheLastThreeTimes) {
   AutoTrials T(2);
-  for (AutoTrial A : {AutoTrial::Balanced, AutoTrial::Balanced,
-                      AutoTrial::Model, AutoTrial::Dynamic, AutoTrial::Alone})
-    T.record(A, A == AutoTrial::Dynamic ? 1 : 9);
-  // Only dynamic is within 8x of the best (itself): it runs again, warm.
-  EXPECT_TRUE(T.retryingNext());
-  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
-  // Dynamic slows down: once its fast time is more than three executions
-  // old, the balanced split runs next.
-  for (double Seconds : {10, 11}) {
-    T.record(AutoTrial::Dynamic, Seconds);
-    EXPECT_EQ(T.typical(AutoTrial::Dynamic), 1);
-    EXPECT_EQ(T.next(), AutoTrial::Dynamic);
-  }
-  T.record(AutoTrial::Dynamic, 12);
-  EXPECT_EQ(T.typical(AutoTrial::Dynamic), 10);
-  EXPECT_EQ(T.next(), AutoTrial::Balanced);
+  runOpening(T, {9.5, 9, 9, 1, 9});
+  // Only dynamic is within 8x of the fastest (itself): it runs again, warm,
+  // and, the only one within 1.3x of the best, to confirm.
+  expectRepeat(T, Repeat::Warm, D, 1);
+  expectRepeat(T, Repeat::Confirm, D, 1);
+  EXPECT_EQ(T.typical(B), 9) << "the shorter of 9.5 and 9";
+  // One slow execution does not count: dynamic runs on.
+  T.record(T.next(), 10);
+  EXPECT_EQ(T.typical(D), 1) << "the median of 1, 1 and 10";
+  EXPECT_EQ(T.next(), D);
+  // Two do: the balanced split (9) runs next.
+  T.record(D, 12);
+  EXPECT_EQ(T.typical(D), 10) << "the median of 1, 10 and 12";
+  EXPECT_EQ(T.next(), B);
+  // One lucky execution does not count either.
+  T.record(B, 1);
+  EXPECT_EQ(T.typical(B), 9) << "the median of 9.5, 9 and 1";
+  T.record(T.next(), 2);
+  EXPECT_EQ(T.typical(B), 2) << "the median of 9, 1 and 2";
+  EXPECT_EQ(T.repeatingNext(), Repeat::None);
 }
 
 TEST(AutoTrials, StartsFromASavedProfile) {
@@ -480,23 +577,38 @@ TEST(AutoTrials, StartsFromASavedProfile) {
   const double Inf = std::numeric_limits<double>::infinity();
   T.restore({3, 2, 1, Inf});
   EXPECT_EQ(T.executions(), AutoTrials::Opening);
-  EXPECT_FALSE(T.retryingNext());
-  EXPECT_EQ(T.next(), AutoTrial::Dynamic);
-  EXPECT_EQ(T.typical(AutoTrial::Model), 2);
-  EXPECT_TRUE(std::isinf(T.typical(AutoTrial::Alone)));
+  EXPECT_EQ(T.repeatingNext(), Repeat::None);
+  EXPECT_EQ(T.next(), D);
+  EXPECT_EQ(T.typical(M), 2);
+  EXPECT_TRUE(std::isinf(T.typical(A)));
   // It goes on learning: dynamic got slower in this run.
   for (int I = 0; I < 3; ++I)
-    T.record(AutoTrial::Dynamic, 5);
-  EXPECT_EQ(T.next(), AutoTrial::Model);
+    T.record(D, 5);
+  EXPECT_EQ(T.next(), M);
+}
+
+TEST(AutoTrials, ASavedProfileIsNotConfirmed) {
+  // The balanced and the model's splits are within 1.3x of dynamic, with
+  // one time each: still, dynamic runs from the first execution on, and
+  // the runner-up only as every 16th.
+  AutoTrials T(4);
+  T.restore({1.1, 1.2, 1, std::numeric_limits<double>::infinity()});
+  for (int I = 0; I < 16; ++I) {
+    ASSERT_EQ(T.repeatingNext(), Repeat::None) << I;
+    AutoTrial Next = T.next();
+    ASSERT_EQ(Next, I == 15 ? B : D) << I;
+    T.record(Next, Next == D ? 1 : 1.1);
+  }
 }
 
 TEST(AutoTrials, OneDeviceIsAlwaysBalanced) {
   AutoTrials T(1);
   for (int I = 0; I < 10; ++I) {
-    EXPECT_EQ(T.next(), AutoTrial::Balanced);
-    T.record(AutoTrial::Balanced, 1);
+    EXPECT_EQ(T.repeatingNext(), Repeat::None);
+    EXPECT_EQ(T.next(), B);
+    T.record(B, 1);
   }
-  EXPECT_TRUE(std::isinf(T.typical(AutoTrial::Dynamic)));
+  EXPECT_TRUE(std::isinf(T.typical(D)));
 }
 
 } // namespace

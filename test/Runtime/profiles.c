@@ -1,7 +1,7 @@
 // HOMP_PROFILES=FILE keeps what AUTO learned across runs: the first run
-// samples and tries, and writes its profile at exit; the next run starts
-// from it ("saved profile" in HOMP_INFO), without sampling. Both give the
-// sequential answer. A file that is not a profiles file is left alone, with
+// samples, tries and confirms, settles, and writes its profile at exit; the
+// next run starts from it ("saved profile" in HOMP_INFO), without sampling
+// and without trying or confirming again. Both give the sequential answer. A file that is not a profiles file is left alone, with
 // a warning; a file that cannot be written is a warning at exit.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: rm -rf %t.prof %t.copy && env HOMP_PROFILES=%t.prof HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST -DDEVICES="%devices"
@@ -21,6 +21,9 @@
 // MACHINE-DIR: homp: error: HOMP_MACHINE='[[FILE]]': [[FILE]]: cannot be read: Is a directory
 // RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
 // FIRST: iterations on [[DEVICES]]; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
+// FIRST: trial again, to confirm
+// FIRST: fastest of the trials
+// FIRST-NOT: trial again
 // FIRST: PASS
 // FILE: # homp profiles 1
 // FILE-NEXT: profile devices=
@@ -32,6 +35,7 @@
 // AGAIN-4-SAME: {{^}} {{[1-4]}} device{{s?}}; schedule AUTO:
 // AGAIN-SAME: (saved profile, HOMP_PROFILES; {{.*}}fastest of the trials: balanced split
 // AGAIN-NOT: sampling
+// AGAIN-NOT: trial again
 // AGAIN: PASS
 // QUIET-NOT: homp:
 // QUIET: PASS
@@ -52,7 +56,7 @@ int main(void) {
     x[i] = i % 13;
     y[i] = ref[i] = i % 7;
   }
-  for (int t = 0; t < 12; ++t) {
+  for (int t = 0; t < 16; ++t) {
     for (int i = 0; i < n; ++i)
       ref[i] += 0.5 * x[i];
 #pragma omp target device(*) map(to: x[0:n] dist_data(ALIGN(loop))) \

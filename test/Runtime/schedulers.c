@@ -122,9 +122,9 @@ static void axpy(int n) {
 }
 
 int main(void) {
-  // AUTO: a sample, its five trials, up to four of them again (warm), then
-  // its choice.
-  run(1001, 12);
+  // AUTO: a sample, its five trials, up to four of them again (warm), up
+  // to four again (to confirm), then its choice.
+  run(1001, 16);
   run(3, 2);
   run(1, 1);
   run(0, 1);

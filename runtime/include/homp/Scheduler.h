@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -140,25 +141,39 @@ const char *autoTrialName(AutoTrial T);
 /// model's split, dynamic and alone once each. Those first executions are
 /// cold (page faults in new storage, caches), and a trial's first time can
 /// be several times its time once warm: each trial, the balanced split
-/// included, that took at most RetryWithin times the best so far runs once
-/// more, right after them (measured: SCHED_DYNAMIC over devices 4x and 20x
-/// slower, 12.6 ms in its trial, 1.1 ms warm; the balanced split of a
-/// 13-point stencil over 4 equal devices, 5.3 ms cold, 0.8 ms warm). From
-/// then on the one with the shortest time (the shortest of its last three
-/// executions) runs, the runner-up again every 16th execution in case things
-/// changed. With one device: always balanced.
+/// included, whose shortest time is at most RetryWithin times the shortest
+/// time of any trial so far runs once more, right after them (measured:
+/// SCHED_DYNAMIC over devices 4x and 20x slower, 12.6 ms in its trial,
+/// 1.1 ms warm; the balanced split of a 13-point stencil over 4 equal
+/// devices, 5.3 ms cold, 0.8 ms warm). One warm time per trial is not
+/// enough on a loop of a few milliseconds, where other programs and the OS
+/// make one execution's time differ from the next's by tens of percent
+/// (once at 2.1 ms, steady at 3 ms, beat a trial at 2.4 ms): so each
+/// contender, a trial whose shortest time is at most ConfirmWithin times
+/// the best typical time, runs once more to confirm, the one with the
+/// shortest typical time first, the contenders found again after each. A
+/// trial is confirmed once at most (at most four confirmations), and its
+/// last three times are then its last cold one and two warm ones. From then
+/// on the trial with the shortest typical time runs, the runner-up again
+/// every 16th execution in case things changed. With one device: always
+/// balanced.
 class AutoTrials {
 public:
   /// The executions after the sample that try each way once.
   static constexpr int Opening = 5;
-  /// A trial runs again, warm, when its first time was at most this many
-  /// times the best time so far.
+  /// A trial runs again, warm, when its shortest time was at most this many
+  /// times the shortest time of any trial so far.
   static constexpr double RetryWithin = 8;
+  /// After the warm retries, a trial whose shortest time is at most this
+  /// many times the best typical time runs again to confirm it.
+  static constexpr double ConfirmWithin = 1.3;
+  /// Why the next execution runs a trial again, if it does.
+  enum class Repeat { None, Warm, Confirm };
   explicit AutoTrials(unsigned Devices) : Devices(Devices) {}
   /// What the next execution runs.
   AutoTrial next() const;
-  /// Whether the next execution runs a trial again, warm.
-  bool retryingNext() const { return warmRetry().has_value(); }
+  /// Whether, and why, the next execution runs a trial again.
+  Repeat repeatingNext() const;
   /// The execution after next() ran T in Seconds.
   void record(AutoTrial T, double Seconds);
   /// The typical time of T so far; +infinity when it has not run.
@@ -173,12 +188,18 @@ public:
 private:
   /// After the opening, the trial that runs again warm next, if any.
   std::optional<AutoTrial> warmRetry() const;
+  /// After the warm retries, the trial that runs again to confirm, if any.
+  std::optional<AutoTrial> confirmation() const;
+  /// The shortest of T's last three times; +infinity when it has not run.
+  double shortest(AutoTrial T) const;
 
   unsigned Devices;
   int Executions = 0;
-  int Retries = 0;      ///< warm retries recorded
-  bool Settled = false; ///< a steady execution came: no more retries
-  std::array<bool, 4> Warm{}; ///< per trial: ran after the opening
+  /// The shortest time recorded, of any trial (what RetryWithin scales).
+  double Fastest = std::numeric_limits<double>::infinity();
+  int Repeats = 0;               ///< warm retries and confirmations recorded
+  bool Settled = false;          ///< a steady execution came: no more repeats
+  std::array<int, 4> WarmRuns{}; ///< per trial: executions after the opening
   std::array<std::vector<double>, 4> Times; ///< the last three per trial
 };
 
