@@ -4,9 +4,10 @@
 One binary, build/benchmarks/balance: each kernel's loop is AUTO, so
 HOMP_SCHEDULE picks the kind, HOMP_DEVICES the devices (the host included
 or not), HOMP_EMULATE their speeds and HOMP_CUTOFF the cutoff. Each row is
-PROCESSES processes (3; 1 with --quick), each a few untimed executions
-of the region (AUTO learns from them), then timed ones; the makespan is the
-median over the processes of each one's median time of one execution.
+PROCESSES processes (3; 1 with --quick; the kinds of a row take turns), each
+a few untimed executions of the region (AUTO learns from them), then timed
+ones; the makespan is the median over the processes of each one's median
+time of one execution.
 Processes differ more than executions do on a small shared machine (where
 the proxies land, what AUTO's trials measured), so one process per row made
 the comparisons between kinds a coin toss at a few milliseconds.
@@ -158,11 +159,10 @@ def check_sum(name, got, want):
                  f"{want!r}")
 
 
-def run_processes(processes, *args):
-    """run() in several processes: the one whose median is the median of
-    theirs, with every process's median in "medians"."""
-    runs = sorted((run(*args) for _ in range(processes)),
-                  key=lambda r: r["median"])
+def middle_run(runs):
+    """Of one row's runs in several processes, the one whose median is the
+    median of theirs, with every process's median in "medians"."""
+    runs = sorted(runs, key=lambda r: r["median"])
     middle = dict(runs[(len(runs) - 1) // 2])
     middle["medians"] = [r["median"] for r in runs]
     return middle
@@ -208,11 +208,18 @@ def measure_kernel(binary, kernel, size, quick, processes):
             times.append(alone[key])
         ideal = 1 / sum(1 / t for t in times)
         capacity = min(times)
-        for kind, kenv in KINDS:
-            r = run_processes(processes, binary, kernel, "homp", n, warmup,
-                              reps, dict(env, **kenv), True)
-            check_sum(f"{kernel} {kind} {hetero}", r["checksum"],
-                      seq["checksum"])
+        # The kinds take turns, a process each, so that a slow spell of the
+        # machine falls on all of them alike.
+        runs = {kind: [] for kind, _ in KINDS}
+        for _ in range(processes):
+            for kind, kenv in KINDS:
+                r = run(binary, kernel, "homp", n, warmup, reps,
+                        dict(env, **kenv), True)
+                check_sum(f"{kernel} {kind} {hetero}", r["checksum"],
+                          seq["checksum"])
+                runs[kind].append(r)
+        for kind, _ in KINDS:
+            r = middle_run(runs[kind])
             timed = r["executions"][warmup:] or r["executions"]
             last = timed[-1]
             rows.append({
