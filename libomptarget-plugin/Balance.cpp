@@ -333,8 +333,11 @@ void chooseTrial(const Profile &P, const std::vector<int> &Devices,
       unsigned Fastest = static_cast<unsigned>(
           std::max_element(Split.begin(), Split.end()) - Split.begin());
       bool Left = false;
+      // (Only a device slower than the fastest: with many equal devices,
+      // or few iterations, every share may be under two chunks.)
       for (unsigned I = 0; I < N; ++I)
         if (I != Fastest && S.Weights[I] > 0 &&
+            Split[I] < 0.5 * Split[Fastest] &&
             Split[I] * static_cast<double>(Trips) < 2.0 * S.Chunk)
           S.Weights[I] = 0, Left = true;
       if (Left)

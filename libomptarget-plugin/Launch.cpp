@@ -70,7 +70,8 @@ struct Slot {
   /// their results reached the host (the host runs them instead).
   IndexSet Failed;
   int64_t Parts = 0;
-  /// Sampled loop: the schedule gave it none of the rest (Sched's cutoff).
+  /// Sampled loop: the cutoff gave it none of the rest, and it ran no piece
+  /// of it either (HOMP_INFO leaves it out of the imbalance).
   bool CutOff = false;
   abi::Chunk Chunk{};
   std::vector<Storage> Items;             ///< per array: device storage
@@ -559,7 +560,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::vector<bool> Out(Count, false); // a part failed: no more for it
   std::optional<std::vector<Range>> Rest;
   int64_t Unclaimed = N; // every device failed: what is left of the rest
-  std::vector<bool> CutOff(Count, false);
+  std::vector<bool> CutOff(Count, false), TookPieces(Count, false);
   for (size_t I = 0; I < Count; ++I)
     Sampling += Weights[I] > 0;
 
@@ -579,21 +580,18 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
       return;
     }
     // The cutoff compares the devices' rates (also when the pieces left
-    // nothing to split); an unmeasured rate counts as the average of the
-    // measured ones.
+    // nothing to split, not when the sample was the whole loop). sampleRates
+    // predicts a device that finished nothing from its weight; with nothing
+    // measured at all, the rates are equal.
     std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff);
-    double Known = 0, Measured = 0;
-    for (double R : Working)
-      if (R > 0)
-        Known += R, ++Measured;
     std::vector<double> Use(Count, 0), Busy(Count, 0);
     Clock::time_point Now = Clock::now();
     for (size_t I = 0, W = 0; I < Count; ++I) {
       if (!(Weights[I] > 0) || Out[I])
         continue;
-      double Rate = Rates[I] > 0 ? Rates[I] : Measured ? Known / Measured : 1;
+      double Rate = Rates[I] > 0 ? Rates[I] : 1;
       if (!(Kept[W++] > 0)) {
-        CutOff[I] = true;
+        CutOff[I] = Sch.Chunk < N;
         continue;
       }
       Use[I] = Rate;
@@ -623,38 +621,46 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         Slot &S = Slots[I];
         if (!(Weights[I] > 0))
           return; // cut off before the loop
+        // A range given to a device that failed goes to the host with the
+        // part that failed (no more of the loop runs there).
         auto Run = [&](Range R) {
-          if (R.Begin == R.End || S.Status != Slot::Ok)
+          if (R.Begin == R.End)
             return;
           IndexSet Its(R);
-          if (planPart(S, Its))
+          if (S.Status == Slot::FailedBeforeResults)
+            S.Failed = S.Failed.unite(Its);
+          else if (S.Status == Slot::Ok && planPart(S, Its))
             runPart(S, Its);
+        };
+        // Under M: what a part that ran tells of the device's rate.
+        auto Finished = [&](Range R, Clock::time_point Began) {
+          Out[I] = S.Status != Slot::Ok;
+          if (!Out[I]) {
+            Done[I] += R.size();
+            Seconds[I] += secondsSince(Began);
+          }
         };
         Range Sample = weightedBlockPart(std::min(Sch.Chunk, N), Weights, I);
         Clock::time_point Began = Clock::now();
         Run(Sample);
-        const int64_t PieceSize = std::max<int64_t>(
-            Sample.size(), std::max<int64_t>(1, Sch.Chunk / Count));
+        const int64_t PieceSize = std::max<int64_t>(1, Sample.size());
         std::unique_lock<std::mutex> Lock(M);
-        Done[I] += Sample.size();
-        Seconds[I] += secondsSince(Began);
-        Out[I] = S.Status != Slot::Ok;
+        Finished(Sample, Began);
         if (--Sampling == 0)
           SplitRest();
         while (!Rest && !Out[I] && Next < N) {
           Range R{Next, std::min(N, Next + PieceSize)};
           Next = R.End;
           Piece[I] = R.size();
+          TookPieces[I] = true;
           PieceBegan[I] = Began = Clock::now();
           Lock.unlock();
           Run(R);
           Lock.lock();
           Piece[I] = 0;
-          Done[I] += R.size();
-          Seconds[I] += secondsSince(Began);
-          Out[I] = S.Status != Slot::Ok;
+          Finished(R, Began);
         }
-        if (!Rest || Out[I])
+        if (!Rest)
           return;
         Range Mine = (*Rest)[I];
         Lock.unlock();
@@ -662,11 +668,12 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
       },
       waitName(), DeviceJobs::SharedQueue);
 
+  // The cutoff may leave a device only its sample: HOMP_INFO says so, and
+  // leaves it out of the imbalance unless it ran pieces of the rest too.
   for (size_t I = 0; I < Count; ++I)
     if (CutOff[I] && Slots[I].Status == Slot::Ok) {
-      // The cutoff may leave a device only its sample: HOMP_INFO says so.
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + deviceLabel(Slots[I].Device);
-      Slots[I].CutOff = true;
+      Slots[I].CutOff = !TookPieces[I];
     }
   // When every device failed, what no device took goes to the host with
   // the first failed part.

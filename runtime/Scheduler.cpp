@@ -283,15 +283,23 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
 std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
                                    const std::vector<double> &Busy,
                                    double Rest) {
+  // A rate that is not a positive number gets none; a busy time that is
+  // not a number counts as free.
+  auto Usable = [](double R) { return R > 0 && std::isfinite(R); };
+  auto FreeAfter = [&](size_t I) {
+    return std::isfinite(Busy[I]) ? std::max(0.0, Busy[I]) : 0.0;
+  };
   std::vector<size_t> ByBusy;
-  for (size_t I = 0; I < Rates.size(); ++I)
-    if (Rates[I] > 0)
-      ByBusy.push_back(I);
   std::vector<double> Shares(Rates.size(), 0);
-  if (ByBusy.empty())
-    return normalizeShares(std::move(Shares));
+  for (size_t I = 0; I < Rates.size(); ++I)
+    if (Usable(Rates[I])) {
+      ByBusy.push_back(I);
+      Shares[I] = Rates[I];
+    }
+  if (ByBusy.empty() || !(Rest > 0))
+    return normalizeShares(std::move(Shares)); // by the rates alone
   std::sort(ByBusy.begin(), ByBusy.end(), [&](size_t A, size_t B) {
-    return std::tie(Busy[A], A) < std::tie(Busy[B], B);
+    return std::make_tuple(FreeAfter(A), A) < std::make_tuple(FreeAfter(B), B);
   });
   // Rates[I] * (T - Busy[I]) summed over the devices free before T is Rest:
   // add devices in the order they become free while T is past their time.
@@ -299,13 +307,13 @@ std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
   for (size_t K = 0; K < ByBusy.size(); ++K) {
     size_t I = ByBusy[K];
     Rate += Rates[I];
-    Backlog += Rates[I] * std::max(0.0, Busy[I]);
-    T = (std::max(0.0, Rest) + Backlog) / Rate;
-    if (K + 1 == ByBusy.size() || T <= Busy[ByBusy[K + 1]])
+    Backlog += Rates[I] * FreeAfter(I);
+    T = (Rest + Backlog) / Rate;
+    if (K + 1 == ByBusy.size() || T <= FreeAfter(ByBusy[K + 1]))
       break;
   }
   for (size_t I : ByBusy)
-    Shares[I] = Rates[I] * std::max(0.0, T - std::max(0.0, Busy[I]));
+    Shares[I] = Rates[I] * std::max(0.0, T - FreeAfter(I));
   return normalizeShares(std::move(Shares));
 }
 

@@ -5,9 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <limits>
-
 #include <cmath>
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -356,6 +355,21 @@ TEST(Shares, WhenFreeAllEndTogether) {
   // No rate: equal shares.
   EXPECT_EQ(sharesWhenFree({0, 0}, {0, 0}, 10),
             (std::vector<double>{0.5, 0.5}));
+  // Nothing to share: by the rates, none for a rate of 0.
+  EXPECT_EQ(sharesWhenFree({0, 50, 150}, {0, 0, 3}, 0),
+            (std::vector<double>{0, 0.25, 0.75}));
+  // Not numbers: an infinite or NaN rate gets none, a NaN busy time is free.
+  double NaN = std::numeric_limits<double>::quiet_NaN();
+  double Inf = std::numeric_limits<double>::infinity();
+  S = sharesWhenFree({Inf, NaN, 10, 10}, {0, 0, NaN, 0}, 20);
+  EXPECT_EQ(S[0], 0);
+  EXPECT_EQ(S[1], 0);
+  EXPECT_NEAR(S[2], 0.5, 1e-12);
+  EXPECT_NEAR(S[3], 0.5, 1e-12);
+  // Ties in the busy times: 10 each, both free at 1 s, 40 to share.
+  S = sharesWhenFree({10, 10}, {1, 1}, 40);
+  EXPECT_NEAR(S[0], 0.5, 1e-12);
+  EXPECT_NEAR(S[1], 0.5, 1e-12);
 }
 
 TEST(Amounts, DefaultsAreHomp16s) {

@@ -11,6 +11,11 @@
 // RUN: env HOMP_FAULT=2:launch %t auto 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: env HOMP_FAULT=0:copy,3:launch %t guided 2>&1 | FileCheck %s --check-prefix=RESULTS
 // RUN: env HOMP_FAULT=1:alloc:after=2 %t dynamic 2>&1 | FileCheck %s --check-prefix=RESULTS
+// A profile kind's device that fails after its sample, on a piece of the
+// rest or on its share of it (device 0 slower: the others take pieces):
+// RUN: env HOMP_FAULT=1:launch:after=1 %t profile 2>&1 | FileCheck %s --check-prefix=RESULTS
+// RUN: env HOMP_FAULT=1:launch:after=1 HOMP_EMULATE=0:20 %t profile 2>&1 | FileCheck %s --check-prefix=RESULTS
+// RUN: env HOMP_FAULT=1:launch:after=2 HOMP_EMULATE=0:20 %t profile 2>&1 | FileCheck %s --check-prefix=RESULTS
 // RUN: env HOMP_FAULT=0:alloc,1:alloc,2:alloc,3:alloc %t dynamic 2>&1 | FileCheck %s --check-prefix=RESULTS
 // RUN: env HOMP_FAULT=0:alloc,1:alloc,2:alloc,3:alloc %t profile 2>&1 | FileCheck %s --check-prefix=RESULTS
 // RUN: not env HOMP_FAULT=1:alloc OMP_TARGET_OFFLOAD=MANDATORY %t profile 2>&1 | FileCheck %s --check-prefix=MANDATORY

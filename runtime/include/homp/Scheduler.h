@@ -120,8 +120,9 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
 /// Shares of Rest iterations between devices that run Rates[I] iterations
 /// a second and are free after Busy[I] seconds, such that all end at the
 /// same time T: device I gets Rates[I] * max(0, T - Busy[I]) iterations
-/// (a device busy past T gets none). Scaled to sum to 1; a rate of 0 gets
-/// none; no rate above 0: equal shares.
+/// (a device busy past T gets none). Scaled to sum to 1; a rate that is
+/// not a positive number gets none, a busy time that is not a number counts
+/// as 0; nothing to share (Rest <= 0): by the rates; no rate: equal shares.
 std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
                                    const std::vector<double> &Busy,
                                    double Rest);
