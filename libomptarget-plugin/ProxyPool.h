@@ -87,6 +87,10 @@ enum class DeviceJobs {
 /// With HOMP_TRACE and a WaitName, each device's track shows a "wait" span
 /// of that name from the end of its job to the end of the last one.
 ///
+/// Shared-queue jobs with one thread per device: the calling thread, when it
+/// runs a device's job, is bound to that device's CPUs for it (and given back
+/// its own after), as the device's proxy would be.
+///
 /// Short jobs: without a core for every proxy and the calling thread, the
 /// calling thread runs a device's job only then: it saves a hand-off (5 to
 /// 7 us, measured on a small AXPY), but a long job there leaves a core idle

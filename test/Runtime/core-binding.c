@@ -14,6 +14,9 @@
 // user guide's "Running"): a device that began after that may run anywhere.
 // The program is told how many devices 'device(*)' gives (HOMP_DEVICES may
 // leave out some of omp_get_num_devices()); a GPU among them is not bound.
+// A SCHED_DYNAMIC loop over CPU devices that outnumber the CPUs runs every
+// chunk on a thread bound to one CPU, the calling thread's too, and leaves
+// the calling thread its CPUs.
 // RUN: %hompcc -O2 %s -o %t && %t %ndev 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // RUN: env HOMP_BIND=0 %t %ndev unbound 2>&1 | FileCheck %s --implicit-check-not=FAIL
 // RUN: taskset -c 0 %t %ndev 2>&1 | FileCheck %s --implicit-check-not=FAIL
@@ -144,6 +147,41 @@ int main(int argc, char **argv) {
     }
     if (Bad)
       return 1;
+  }
+  // A loop whose devices take chunks from one queue: when the devices
+  // outnumber the CPUs (a thread each), the calling thread is bound to its
+  // device's CPU while it runs that device's chunks, as a proxy is, and
+  // gets the process's CPUs back after the loop.
+  enum { PerDevice = 32, MaxChunks = PerDevice * MaxDevices };
+  int m = PerDevice * N, ChunkCount[MaxChunks], ChunkFirst[MaxChunks];
+  for (int Run = 0; Run < 3; ++Run) {
+#pragma omp target device(*) map(from: ChunkCount[0:m] dist_data(ALIGN(loop)), \
+    ChunkFirst[0:m] dist_data(ALIGN(loop)))
+#pragma omp parallel for dist_iteration(SCHED_DYNAMIC(1))
+    loop:
+    for (int i = 0; i < m; ++i) {
+      double Until = seconds() + 20e-6;
+      ChunkCount[i] = affinity(&ChunkFirst[i], NULL);
+      while (seconds() < Until)
+        ;
+    }
+    int Mine, After = affinity(&Mine, NULL);
+    if (After != P) {
+      printf("FAIL: dynamic run %d, the calling thread may run on %d CPUs "
+             "after the loop (process: %d)\n", Run, After, P);
+      return 1;
+    }
+    int CpuDevices = 0;
+    for (int i = 0; i < N; ++i)
+      CpuDevices += Count[i] >= 0;
+    for (int i = 0; i < m; ++i)
+      if (ChunkCount[i] >= 0 && !Unbound && P >= 2 && CpuDevices >= P &&
+          CpuDevices == N && ChunkCount[i] != 1) {
+        printf("FAIL: dynamic run %d, iteration %d ran on a thread that may "
+               "run on %d CPUs from %d (process: %d CPUs)\n", Run, i,
+               ChunkCount[i], ChunkFirst[i], P);
+        return 1;
+      }
   }
   printf("binding: PASS\n");
   return 0;
