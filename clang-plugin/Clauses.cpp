@@ -209,7 +209,8 @@ std::optional<int64_t> integerConstant(ArrayRef<Token> Toks, TokenRange R) {
   return ConstantFolder(Toks, R).whole();
 }
 
-/// A positive constant: an integer, a decimal literal or 'a / b'.
+/// A positive constant: a decimal literal, 'a / b' of integer literals, or
+/// an integer constant expression ('(5u * 2u)', a macro expanding to one).
 static std::optional<std::pair<int64_t, int64_t>>
 rationalConstant(ArrayRef<Token> Toks, TokenRange R) {
   auto Reduce = [](int64_t N, int64_t D) -> std::optional<std::pair<int64_t, int64_t>> {
@@ -225,8 +226,11 @@ rationalConstant(ArrayRef<Token> Toks, TokenRange R) {
       return Reduce(*N, *D);
     return std::nullopt;
   }
-  if (R.size() != 1)
+  if (R.size() != 1) {
+    if (std::optional<int64_t> N = integerConstant(Toks, R))
+      return Reduce(*N, 1);
     return std::nullopt;
+  }
   if (std::optional<int64_t> N = integerLiteral(Toks[R.Begin]))
     return Reduce(*N, 1);
   StringRef Text = literalText(Toks[R.Begin]).rtrim("fFlL");
@@ -402,11 +406,11 @@ static PolicyName classify(StringRef Name) {
 }
 
 /// A chunk or sample size: a positive integer, or a percentage in (0, 100]
-/// ('2%', '0.5%').
+/// ('2%', '0.5%', '(5u * 2u)%').
 static std::optional<abi::Amount> parseAmount(ArrayRef<Token> Toks,
                                               TokenRange R) {
   abi::Amount A;
-  if (R.size() == 2 && Toks[R.End - 1].is(tok::percent)) {
+  if (R.size() >= 2 && Toks[R.End - 1].is(tok::percent)) {
     std::optional<std::pair<int64_t, int64_t>> V =
         rationalConstant(Toks, {R.Begin, R.End - 1});
     if (!V || V->first > 100 * V->second)
@@ -428,7 +432,7 @@ std::optional<abi::Cutoff> parseCutoff(ArrayRef<Token> Toks, TokenRange R) {
     return C;
   }
   C.Kind = abi::Cutoff::Given;
-  bool Percent = R.size() == 2 && Toks[R.End - 1].is(tok::percent);
+  bool Percent = R.size() >= 2 && Toks[R.End - 1].is(tok::percent);
   TokenRange Value{R.Begin, Percent ? R.End - 1 : R.End};
   if (Value.size() == 1 && integerLiteral(Toks[Value.Begin]) == 0)
     return C; // 0: no device is cut

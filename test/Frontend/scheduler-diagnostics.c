@@ -41,6 +41,17 @@ void bad(double *y, int n) {
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO(120%))
   for (int i = 0; i < n; ++i) y[i] += 1;
 
+  // A percentage of an expression is checked the same way.
+  // expected-error@+1 {{homp: the sample size of SCHED_PROFILE_AUTO must be a positive integer}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_PROFILE_AUTO((60 * 2)%))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC((0u - 1)%))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+  // expected-error@+1 {{homp: the chunk size of SCHED_DYNAMIC must be}}
+#pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: SCHED_DYNAMIC((n)%))
+  for (int i = 0; i < n; ++i) y[i] += 1;
+
   // expected-error@+1 {{homp: the sample size of MODEL_PROFILE_AUTO must be a positive integer}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(ALIGN(loop))) dist_schedule(target: MODEL_PROFILE_AUTO(n))
   for (int i = 0; i < n; ++i) y[i] += 1;
