@@ -549,11 +549,12 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     Weights.push_back(Sch.Weights[S.Position]);
     SlotIds.push_back(S.Device);
   }
-  // Guarded by M. Per slot: iterations and seconds of the parts it has
-  // finished; the piece it runs (size 0: none) and when it began.
+  // Guarded by M. Per slot (every slot has a weight above 0: the others
+  // take no part): iterations and seconds of the parts it has finished;
+  // the piece it runs (size 0: none) and when it began.
   std::mutex M;
   int64_t Next = std::min(Sch.Chunk, N); // the rest not handed out yet
-  size_t Sampling = 0;                   // devices still in their sample
+  size_t Sampling = Count;               // devices still in their sample
   std::vector<int64_t> Done(Count, 0), Piece(Count, 0);
   std::vector<double> Seconds(Count, 0);
   std::vector<Clock::time_point> PieceBegan(Count);
@@ -561,8 +562,6 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::optional<std::vector<Range>> Rest;
   int64_t Unclaimed = N; // every device failed: what is left of the rest
   std::vector<bool> CutOff(Count, false), TookPieces(Count, false);
-  for (size_t I = 0; I < Count; ++I)
-    Sampling += Weights[I] > 0;
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
@@ -572,7 +571,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     std::vector<double> Rates = sampleRates(Done, Seconds, Weights);
     std::vector<double> Working;
     for (size_t I = 0; I < Count; ++I)
-      if (Weights[I] > 0 && !Out[I])
+      if (!Out[I])
         Working.push_back(Rates[I]);
     if (Working.empty()) {
       Unclaimed = Next;
@@ -587,7 +586,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     std::vector<double> Use(Count, 0), Busy(Count, 0);
     Clock::time_point Now = Clock::now();
     for (size_t I = 0, W = 0; I < Count; ++I) {
-      if (!(Weights[I] > 0) || Out[I])
+      if (Out[I])
         continue;
       double Rate = Rates[I] > 0 ? Rates[I] : 1;
       if (!(Kept[W++] > 0)) {
@@ -619,8 +618,6 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
       Ids, HostId,
       [&](unsigned I) {
         Slot &S = Slots[I];
-        if (!(Weights[I] > 0))
-          return; // cut off before the loop
         // A range given to a device that failed goes to the host with the
         // part that failed (no more of the loop runs there).
         auto Run = [&](Range R) {

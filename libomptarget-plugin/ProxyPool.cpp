@@ -716,9 +716,10 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     // bound). Only with one thread per device: a kernel of more would start
     // libomp workers on the bound thread, and they might keep its CPUs.
     std::optional<CallerCpus> Kept;
-    if (Kind == DeviceJobs::SharedQueue && !HostHere && Threads == 1 &&
-        !shareCpus(Share[*Here], Shares).empty())
-      Kept.emplace(shareCpus(Share[*Here], Shares));
+    if (Kind == DeviceJobs::SharedQueue && !HostHere && Threads == 1)
+      if (std::vector<int> Cpus = shareCpus(Share[*Here], Shares);
+          !Cpus.empty())
+        Kept.emplace(Cpus);
     RunAll(CallingThread);
     Kept.reset();
     omp_set_num_threads(Before);
