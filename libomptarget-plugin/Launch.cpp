@@ -458,10 +458,12 @@ void Launcher::copyOut(Slot &S) {
 void Launcher::runSlot(Slot &S) {
   Clock::time_point T = Clock::now();
   if (!S.InHostMemory) {
+    // (A scheduled loop's slot runs several parts: the bytes of this one.)
+    int64_t Before = S.BytesIn;
     copyIn(S);
     if (tracing())
       traceSpan(S.Device, "copy", "copy in " + K.Info->Location, T,
-                {{"bytes", traceNumber(S.BytesIn)}});
+                {{"bytes", traceNumber(S.BytesIn - Before)}});
   }
   if (S.Status == Slot::Ok) {
     if (S.Prebuilt) {

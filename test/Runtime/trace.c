@@ -10,6 +10,8 @@
 // RUN: %python %S/Inputs/check-trace.py --waits %t.json | FileCheck %s --check-prefix=WAIT -D#NDEV=%ndev
 // RUN: rm -f %t.waits.json && env HOMP_TRACE=%t.waits.json %t waits | FileCheck %s --check-prefix=RESULT
 // RUN: not env HOMP_TRACE=%t.missing/dir/trace.json %t 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: rm -f %t.chunks.json && env HOMP_TRACE=%t.chunks.json %t chunks | FileCheck %s --check-prefix=RESULT
+// RUN: %python %S/Inputs/check-trace.py --total %t.chunks.json | FileCheck %s --check-prefix=CHUNKS
 // RESULT: PASS
 
 // The AXPY: 1000 elements in blocks over the NDEV devices and the host (200
@@ -32,12 +34,17 @@
 // CHECK-4-NEXT: host kernel events=1 bytes=0 iterations=200
 // CHECK-4-NEXT: host wait events=1 bytes=0 iterations=0
 // CHECK-NOT: host copy
+// With 'chunks', an AXPY of 1000 elements in chunks of 10 from a shared
+// queue: each chunk's copy spans count its own bytes (x and y in, 160 bytes
+// each; y out, 80), whichever devices take the chunks.
+// CHUNKS: all copy events=200 bytes=24000 iterations=0
+// CHUNKS: all kernel events=100 bytes=0 iterations=1000
 // BAD: homp: error: HOMP_TRACE='{{.*}}.missing/dir/trace.json' cannot be written; expected the path of a file to create
 
 // Each of the AXPY's devices (NDEV and the host) waits, doing nothing else,
 // until the last is done; the small halo exchange runs on the calling
 // thread, without waits.
-// WAIT: wait wait for the region's end {{.*}}trace.c:89:1: tracks=[[#NDEV + 1]] together=yes alone=yes
+// WAIT: wait wait for the region's end {{.*}}trace.c:108:1: tracks=[[#NDEV + 1]] together=yes alone=yes
 // WAIT-NOT: wait
 
 #include <stdio.h>
@@ -86,6 +93,18 @@ int main(int argc, char **argv) {
   static double x[n], y[n], g[R][C];
   for (int i = 0; i < n; ++i)
     x[i] = i, y[i] = 1;
+  if (argc > 1 && !strcmp(argv[1], "chunks")) {
+#pragma omp target device(*) map(to: x[0:n] dist_data(ALIGN(loop))) \
+    map(tofrom: y[0:n] dist_data(ALIGN(loop)))
+#pragma omp parallel for dist_iteration(SCHED_DYNAMIC(10))
+    for (int i = 0; i < n; ++i)
+      y[i] += 2 * x[i];
+    int Failures = 0;
+    for (int i = 0; i < n; ++i)
+      Failures += y[i] != 1 + 2 * i;
+    puts(Failures ? "FAIL" : "PASS");
+    return 0;
+  }
 #pragma omp target teams distribute parallel for device(*, host) \
     map(to: x[0:n] dist_data(BLOCK)) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)

@@ -8,7 +8,9 @@ With --waits, it prints instead, for each group of "wait" spans of one name
 that end together (one collective wait), in the order they end:
     wait NAME: tracks=N together=yes|no alone=yes|no
 together: every span of the group ends at the same time; alone: no other
-span of its track overlaps it (a device that waits does nothing else)."""
+span of its track overlaps it (a device that waits does nothing else).
+With --total, one line per category, summed over every track:
+    all CATEGORY events=N bytes=B iterations=I"""
 import collections
 import json
 import sys
@@ -18,6 +20,7 @@ import sys
 EPSILON = 0.002
 
 waits = sys.argv[1] == "--waits"
+total = sys.argv[1] == "--total"
 events = json.load(open(sys.argv[-1]))
 names = {e["tid"]: e["args"]["name"] for e in events
          if e["ph"] == "M" and e["name"] == "thread_name"}
@@ -46,7 +49,7 @@ if waits:
 summary = collections.defaultdict(lambda: [0, 0, 0, 0])
 for e in spans:
     assert e["ts"] >= 0 and e["dur"] >= 0, e
-    row = summary[(names[e["tid"]], e["cat"])]
+    row = summary[("all" if total else names[e["tid"]], e["cat"])]
     row[0] += 1
     row[1] += e["args"].get("bytes", 0)
     row[2] += e["args"].get("iterations", 0)
