@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -121,6 +122,15 @@ private:
   void prepare(Slot &S);
   bool planPart(Slot &S, const IndexSet &Iterations);
   void runSlot(Slot &S);
+  /// How many sub-parts S runs a share of Iterations iterations of a
+  /// scheduled loop in (1: whole; see SubPartBytes).
+  int64_t subParts(const Slot &S, int64_t Iterations) const;
+  /// Runs S's share of the loop: whole, or in sub-parts.
+  void runShare(Slot &S);
+  /// Runs R of a scheduled loop on S in Parts parts, one after the other.
+  /// Once one failed before its results reached the host, the rest of R
+  /// goes to the host with it (Slot::Failed).
+  void runRange(Slot &S, Range R, int64_t Parts);
   /// Runs a part planned by planPart; one that fails before its results
   /// reached the host is left for the host (Slot::Failed).
   void runPart(Slot &S, const IndexSet &Iterations);
@@ -498,6 +508,67 @@ void Launcher::runPart(Slot &S, const IndexSet &Iterations) {
   }
 }
 
+/// A CPU offload device runs its share of a scheduled loop (BLOCK, the
+/// model kinds, AUTO's splits) in sub-parts of about this many bytes copied
+/// in and out, one after the other: each sub-part's data is still in the
+/// core's cache when its kernel reads it and when it is copied back, and
+/// its storage comes back from the storage cache, each page already
+/// touched. Copied whole, a share of megabytes goes through memory three
+/// times and, whenever its size changes (AUTO's learning), faults in every
+/// page of fresh storage.
+constexpr double SubPartBytes = 1 << 20;
+
+int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
+  if (!K.Sched || K.Sched->Mode == LoopSchedule::Queue || S.InHostMemory ||
+      !placedInHostPages(S.Device) || K.Plan->ScheduledLoop < 0)
+    return 1;
+  const double Bytes =
+      K.Sched->Cost.BytesPerIteration * static_cast<double>(Iterations);
+  // What each sub-part copies again: the arrays not split with the loop.
+  // A duplicate mapped back is merged once per device: never in sub-parts.
+  double Again = 0;
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (K.ItemIsResident[I] || E.Unused[I] || !itemDist(I).duplicated())
+      continue;
+    if (isDuplicateBack(I))
+      return 1;
+    const ArrayShape &Sh = K.Values.Arrays[I].Shape;
+    Again += static_cast<double>(Sh.ElementSize) *
+             static_cast<double>(ProductSet::of(Sh.Section).volume());
+  }
+  double Parts = std::floor(Bytes / SubPartBytes);
+  // Copied again, those arrays may add an eighth to the share's copies.
+  if (Again > 0)
+    Parts = std::min(Parts, 1 + Bytes / (8 * Again));
+  return std::max<int64_t>(
+      1, std::min<int64_t>(Iterations, static_cast<int64_t>(Parts)));
+}
+
+void Launcher::runRange(Slot &S, Range R, int64_t Parts) {
+  for (int64_t P = 0; P < Parts; ++P) {
+    IndexSet Part(Range{R.Begin + R.size() * P / Parts,
+                        R.Begin + R.size() * (P + 1) / Parts});
+    if (Part.empty())
+      continue;
+    if (S.Status == Slot::FailedBeforeResults)
+      S.Failed = S.Failed.unite(Part);
+    else if (S.Status == Slot::Ok && planPart(S, Part))
+      runPart(S, Part);
+  }
+}
+
+void Launcher::runShare(Slot &S) {
+  const Range Share =
+      K.Plan->ScheduledLoop < 0
+          ? Range{0, 0}
+          : S.Work->Iterations.Dims[K.Plan->ScheduledLoop].hull();
+  const int64_t Parts = subParts(S, Share.size());
+  if (Parts <= 1)
+    runSlot(S);
+  else
+    runRange(S, Share, Parts);
+}
+
 /// A loop a scheduler splits into parts at run time: chunks from a shared
 /// queue that each device takes as it finishes the last, or a sample by
 /// weights and then the rest by the rates the sample measured.
@@ -622,15 +693,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         Slot &S = Slots[I];
         // A range given to a device that failed goes to the host with the
         // part that failed (no more of the loop runs there).
-        auto Run = [&](Range R) {
-          if (R.Begin == R.End)
-            return;
-          IndexSet Its(R);
-          if (S.Status == Slot::FailedBeforeResults)
-            S.Failed = S.Failed.unite(Its);
-          else if (S.Status == Slot::Ok && planPart(S, Its))
-            runPart(S, Its);
-        };
+        auto Run = [&](Range R) { runRange(S, R, 1); };
         // Under M: what a part that ran tells of the device's rate.
         auto Finished = [&](Range R, Clock::time_point Began) {
           Out[I] = S.Status != Slot::Ok;
@@ -663,7 +726,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
           return;
         Range Mine = (*Rest)[I];
         Lock.unlock();
-        Run(Mine);
+        runRange(S, Mine, subParts(S, Mine.size()));
       },
       waitName(), DeviceJobs::SharedQueue);
 
@@ -1027,7 +1090,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   else {
     const double Last = K.Info->LastSeconds.load(std::memory_order_relaxed);
     runOnDevices(
-        Ids, HostId, [&](unsigned I) { runSlot(Slots[I]); }, waitName(),
+        Ids, HostId, [&](unsigned I) { runShare(Slots[I]); }, waitName(),
         Last < LongRegion ? DeviceJobs::Short : DeviceJobs::Long, Last);
   }
 
@@ -1041,9 +1104,22 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   bool DuplicatesBack = false;
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     DuplicatesBack |= isDuplicateBack(I);
+  // (Of a loop in parts, the plan of the iterations that failed: not the
+  // last part's, which may not be among them or may not reach the edge.)
   auto EdgeHalos = [&](const Slot &S) {
+    const KernelPlan *Plan = S.Plan;
+    KernelPlan FailedPlan;
+    if (S.Parts) {
+      KernelPlanInput In = K.PlanIn;
+      In.Scheduled.assign(K.Devices.size(), IndexSet());
+      In.Scheduled[S.Position] = S.Failed;
+      std::string Ignored;
+      if (!planKernel(In, FailedPlan, Ignored))
+        return true; // no rerun; the device's error stops the program
+      Plan = &FailedPlan;
+    }
     for (size_t I = 0; I < D.Arrays.size(); ++I) {
-      const Distribution &X = S.Plan->Items[I];
+      const Distribution &X = Plan->Items[I];
       if (!K.ItemIsResident[I] && !E.Unused[I] &&
           !ProductSet::of(X.Shape.Section).contains(X.held(S.Position)))
         return true;
