@@ -39,6 +39,16 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
+/// Whether array A of D is split with the loop (ALIGN(loop), ALIGN of the
+/// loop's label): its part follows the iterations a device runs.
+bool followsLoop(const abi::Descriptor &D, const abi::Array &A) {
+  for (unsigned Dm = 0; Dm < A.Rank; ++Dm)
+    if (A.Dims[Dm].Kind == abi::Policy::Align &&
+        (A.Dims[Dm].ToLoop || A.Dims[Dm].Target == D.Label))
+      return true;
+  return false;
+}
+
 /// The kernel-argument entries of the kernel's variables.
 struct Entries {
   unsigned Chunk = 0;
@@ -514,16 +524,11 @@ void Launcher::runPart(Slot &S, const IndexSet &Iterations) {
   // (bm2d over 4 devices on 2 cores, device 0 4 times slower,
   // SCHED_PROFILE_AUTO: 2.4 to 2.9 ms an execution, 2.2 to 2.3 with the
   // yield). A data-bound loop's device keeps it: its next part finds the
-  // core's cache its own (a sum of 4e6 took 2.3 ms yielding, 1.9 without),
-  // except in AUTO's first execution, a sample that measures every device:
-  // a device that got no time slice until the others were done would be
-  // measured late, on a part the wait made look slow (AUTO's stencil2d
-  // over 4 devices on 2 cores, 5 processes each: a median of 1.03 ms an
-  // execution after learning, 0.91 with the yield).
+  // core's cache its own (a sum of 4e6 took 2.3 ms yielding, 1.9 without);
+  // but see runSampled for AUTO's first execution.
   if (K.Sched &&
-      (K.Sched->Cost.FlopsPerIteration >=
-           ComputeBound * std::max(1.0, K.Sched->Cost.BytesPerIteration) ||
-       (K.Sched->ChoseAuto && K.Sched->Mode == LoopSchedule::Sampled)))
+      K.Sched->Cost.FlopsPerIteration >=
+          ComputeBound * std::max(1.0, K.Sched->Cost.BytesPerIteration))
     sched_yield();
   if (S.Status == Slot::FailedBeforeResults) {
     S.Failed = S.Failed.unite(Iterations);
@@ -547,24 +552,36 @@ int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
     return 1;
   const double Bytes =
       K.Sched->Cost.BytesPerIteration * static_cast<double>(Iterations);
-  // What each sub-part copies again: the arrays not split with the loop.
-  // A duplicate mapped back is merged once per device: never in sub-parts.
+  // What each sub-part copies again: the arrays not split with the loop,
+  // whole, and the halo cells of those that are. An array not split with
+  // the loop that is copied back (a duplicate, merged once per device, or
+  // one with a split of its own) would be copied back by each sub-part,
+  // over what the ones before wrote: never in sub-parts.
   double Again = 0;
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
-    if (K.ItemIsResident[I] || E.Unused[I] || !itemDist(I).duplicated())
+    if (K.ItemIsResident[I] || E.Unused[I])
       continue;
-    if (isDuplicateBack(I))
-      return 1;
+    const Distribution &X = S.Plan->Items[I];
     const ArrayShape &Sh = K.Values.Arrays[I].Shape;
-    Again += static_cast<double>(Sh.ElementSize) *
-             static_cast<double>(ProductSet::of(Sh.Section).volume());
+    const double Element = static_cast<double>(Sh.ElementSize);
+    if (followsLoop(D, D.Arrays[I])) {
+      if (abi::copiesIn(D.Arrays[I].Map))
+        Again += Element * static_cast<double>(X.held(S.Position).volume() -
+                                               X.Owned[S.Position].volume());
+      continue;
+    }
+    if (abi::copiesOut(D.Arrays[I].Map))
+      return 1;
+    Again += Element * static_cast<double>(X.held(S.Position).volume());
   }
   double Parts = std::floor(Bytes / SubPartBytes);
-  // Copied again, those arrays may add an eighth to the share's copies.
+  // Copied again, they may add an eighth to the share's copies; sub-parts
+  // that would then be much larger than SubPartBytes gain nothing.
   if (Again > 0)
     Parts = std::min(Parts, 1 + Bytes / (8 * Again));
-  return std::max<int64_t>(
-      1, std::min<int64_t>(Iterations, static_cast<int64_t>(Parts)));
+  if (Parts < 2 || Bytes / Parts > 2 * SubPartBytes)
+    return 1;
+  return std::min<int64_t>(Iterations, static_cast<int64_t>(Parts));
 }
 
 void Launcher::runRange(Slot &S, Range R, int64_t Parts) {
@@ -716,7 +733,18 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         Slot &S = Slots[I];
         // A range given to a device that failed goes to the host with the
         // part that failed (no more of the loop runs there).
-        auto Run = [&](Range R) { runRange(S, R, 1); };
+        // AUTO's first execution measures every device: until the rest is
+        // split, each gives its core up after each part whatever the loop
+        // (runPart), or a device that got no time slice until the others
+        // were done would be measured late, on a part the wait made look
+        // slow (AUTO's stencil2d over 4 devices on 2 cores, 5 processes
+        // each: a median of 1.03 ms an execution after learning, 0.91 with
+        // the yield).
+        auto Run = [&](Range R) {
+          runRange(S, R, 1);
+          if (Sch.ChoseAuto)
+            sched_yield();
+        };
         // Under M: what a part that ran tells of the device's rate.
         auto Finished = [&](Range R, Clock::time_point Began) {
           Out[I] = S.Status != Slot::Ok;
@@ -1225,11 +1253,7 @@ static LoopCost loopCost(const KernelInstance &K, unsigned L,
     double Bytes = static_cast<double>(Sh.ElementSize) *
                    static_cast<double>(ProductSet::of(Sh.Section).volume());
     double Ways = abi::copiesIn(A.Map) + abi::copiesOut(A.Map);
-    bool WithLoop = false;
-    for (unsigned Dm = 0; Dm < A.Rank; ++Dm)
-      WithLoop |= A.Dims[Dm].Kind == abi::Policy::Align &&
-                  (A.Dims[Dm].ToLoop || A.Dims[Dm].Target == D.Label);
-    if (WithLoop)
+    if (followsLoop(D, A))
       C.BytesPerIteration +=
           Ways * Bytes / static_cast<double>(std::max<int64_t>(1, Nest.Trips[L]));
     else if (!A.distributed())

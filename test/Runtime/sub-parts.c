@@ -18,9 +18,14 @@
 // With periodic edges, the host cannot run the rest (it holds the halo
 // cell past the array's end, which the host's array does not have):
 // RUN: not env HOMP_DEVICES=0,1 HOMP_SCHEDULE=BLOCK HOMP_FAULT=1:launch:after=3 %t 2>&1 | FileCheck %s --check-prefix=EDGE
-// The profile kinds' shares of the rest come in sub-parts too (results only:
-// the sizes of the shares depend on timing).
-// RUN: env HOMP_DEVICES=0,1 HOMP_SCHEDULE=SCHED_PROFILE_AUTO,10% %t dup 2>&1 | FileCheck %s --check-prefix=RESULT
+// The profile kinds' shares of the rest come in sub-parts too. The sizes of
+// the shares depend on timing, but no launch runs more than a sub-part of
+// 2 MiB (87381 iterations of 24 bytes) or a piece as large as a device's
+// sample part (52429): a share of the rest, at least 450000 iterations on
+// one device, would.
+// RUN: rm -f %t.json && env HOMP_DEVICES=0,1 HOMP_SCHEDULE=SCHED_PROFILE_AUTO,10% HOMP_TRACE=%t.json %t dup 2>&1 | FileCheck %s --check-prefix=RESULT
+// RUN: %python %S/Inputs/check-trace.py --at-most kernel 87381 %t.json | FileCheck %s --check-prefix=PROFILE
+// PROFILE: kernel spans of at most 87381 iterations: yes
 // With the host, which works in place:
 // RUN: env HOMP_INFO=1 HOMP_SCHEDULE=BLOCK %t host 2>&1 | FileCheck %s --check-prefix=HOST
 

@@ -35,7 +35,7 @@
 // CHECK-4-NEXT: host wait events=1 bytes=0 iterations=0
 // CHECK-NOT: host copy
 // With 'chunks', an AXPY of 1000 elements in chunks of 10 from a shared
-// queue: each chunk's copy spans count its own bytes (x and y in, 160 bytes
+// queue: each chunk's copy spans count its own bytes (x and y in, 80 bytes
 // each; y out, 80), whichever devices take the chunks.
 // CHUNKS: all copy events=200 bytes=24000 iterations=0
 // CHUNKS: all kernel events=100 bytes=0 iterations=1000

@@ -10,7 +10,10 @@ that end together (one collective wait), in the order they end:
 together: every span of the group ends at the same time; alone: no other
 span of its track overlaps it (a device that waits does nothing else).
 With --total, one line per category, summed over every track:
-    all CATEGORY events=N bytes=B iterations=I"""
+    all CATEGORY events=N bytes=B iterations=I
+With --at-most CATEGORY N, whether every span of the category has at most
+N iterations:
+    CATEGORY spans of at most N iterations: yes|no (largest L)"""
 import collections
 import json
 import sys
@@ -20,6 +23,14 @@ import sys
 EPSILON = 0.002
 
 waits = sys.argv[1] == "--waits"
+if sys.argv[1] == "--at-most":
+    category, most = sys.argv[2], int(sys.argv[3])
+    largest = max((e["args"].get("iterations", 0)
+                   for e in json.load(open(sys.argv[-1]))
+                   if e["ph"] == "X" and e["cat"] == category), default=0)
+    print(f"{category} spans of at most {most} iterations: "
+          f"{'yes' if largest <= most else 'no'} (largest {largest})")
+    sys.exit(0)
 total = sys.argv[1] == "--total"
 events = json.load(open(sys.argv[-1]))
 names = {e["tid"]: e["args"]["name"] for e in events
