@@ -731,15 +731,16 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
       Ids, HostId,
       [&](unsigned I) {
         Slot &S = Slots[I];
-        // A range given to a device that failed goes to the host with the
-        // part that failed (no more of the loop runs there).
-        // AUTO's first execution measures every device: until the rest is
-        // split, each gives its core up after each part whatever the loop
-        // (runPart), or a device that got no time slice until the others
-        // were done would be measured late, on a part the wait made look
-        // slow (AUTO's stencil2d over 4 devices on 2 cores, 5 processes
-        // each: a median of 1.03 ms an execution after learning, 0.91 with
-        // the yield).
+        // The sample part and the pieces. A range given to a device that
+        // failed goes to the host with the part that failed (runRange: no
+        // more of the loop runs there). AUTO's first execution measures
+        // every device: until the rest is split, each gives its core up
+        // after each part whatever the loop (runPart does only for
+        // compute-bound loops), or a device that got no time slice until
+        // the others were done would be measured late, on a part the wait
+        // made look slow (AUTO's stencil2d over 4 devices on 2 cores, 5
+        // processes each: a median of 1.03 ms an execution after learning,
+        // 0.91 with the yield).
         auto Run = [&](Range R) {
           runRange(S, R, 1);
           if (Sch.ChoseAuto)
