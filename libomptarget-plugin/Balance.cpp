@@ -347,27 +347,27 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     }
     break;
   case AutoTrial::Alone: {
-    // The device it ran on before, if it is of the fastest's kind (the
-    // host, or an offload device of the same type) and the split rates it
-    // within 0.8 of the fastest: devices of one speed take turns at the top
-    // of a split that is still learning, and a trial on another device than
-    // its last starts cold (its storage, the loop's whole arrays, is new:
-    // bm2d alone, 2.4 ms the first time on a device, 1.9 the next; a median
-    // of times from two devices kept AUTO from the fastest way in some
-    // runs). The host, which copies nothing, is never passed over for an
-    // offload device the sample rated close to it.
+    // The device the split rates highest; but the host when the model
+    // rates it highest: it copies nothing, which the model knows, while the
+    // sample measured it sharing the cores with the offload devices (a sum
+    // of 4e6 over 4 CPU devices and the host: alone on the host 1.1 ms, on
+    // the device the sample rated first 1.6 to 1.9 ms, in half the
+    // processes).
     unsigned Fastest = static_cast<unsigned>(
         std::max_element(Split.begin(), Split.end()) - Split.begin());
-    // The host, when the model rates it fastest: it copies nothing, which
-    // the model knows, while the sample measured it sharing the cores with
-    // the offload devices (a sum of 4e6 over 4 CPU devices and the host:
-    // alone on the host 1.1 ms, on the device the sample rated first 1.6 to
-    // 1.9 ms, in half the processes).
     std::vector<double> Model = modelWeights(Devices, C, Trips, true);
     unsigned ByModel = static_cast<unsigned>(
         std::max_element(Model.begin(), Model.end()) - Model.begin());
     if (Devices[ByModel] == hostDevice() && Split[ByModel] > 0)
       Fastest = ByModel;
+    // And the device it ran on before, if it is of that one's kind (the
+    // host, or an offload device of the same type) and the split rates it
+    // within 0.8 of the highest: devices of one speed take turns at the top
+    // of a split that is still learning, and a trial on another device than
+    // its last starts cold (its storage, the loop's whole arrays, is new:
+    // bm2d alone, 2.4 ms the first time on a device, 1.9 the next; a median
+    // of times from two devices kept AUTO from the fastest way in some
+    // runs).
     auto Kind = [&](unsigned At) {
       return std::make_pair(Devices[At] == hostDevice(),
                             deviceTypes().typeOf(Devices[At]));

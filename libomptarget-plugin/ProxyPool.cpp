@@ -46,7 +46,8 @@ bool coresToSpare() {
 std::chrono::microseconds spinTime() { return std::chrono::microseconds(300); }
 
 /// Changed when devices are about to run kernels of more than one thread
-/// each: proxies looking for their next job (jobSoon) sleep at once. A
+/// each on a machine without a core for every proxy: proxies looking for
+/// their next job (jobSoon) sleep at once. A
 /// kernel's OpenMP workers wake where the system finds an idle CPU; one
 /// taken by a looking proxy leaves a worker on its own proxy's CPU, and
 /// the system keeps it there (it ran there last) while the other CPU
@@ -657,7 +658,9 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   if (!Here && (Kind != DeviceJobs::Long || coresToSpare()) && CallerMayRun)
     Here = N - 1;
   int Threads = cpuThreadsPerDevice(static_cast<int>(N));
-  if (Threads > 1)
+  // (With a core for every proxy, a looking proxy takes none the kernels
+  // need, and sleeping would cost the next job a wake-up.)
+  if (Threads > 1 && !coresToSpare())
     QuietEpoch.fetch_add(1, std::memory_order_acq_rel);
   const DeviceEnvironment &Env = deviceTypes();
   int Shares = 0;
