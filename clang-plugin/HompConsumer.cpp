@@ -72,6 +72,19 @@ bool inClassBody(Sema &S) {
   return false;
 }
 
+/// Whether the parser is outside every function, block and class body.
+/// The pragma ending a function body is read before the parser leaves its
+/// scope: it counts as inside (clang then reports what follows).
+bool atFileScope(Sema &S) {
+  clang::Scope *Sc = S.getCurScope();
+  if (!Sc)
+    return false;
+  for (; Sc; Sc = Sc->getParent())
+    if (Sc->isFunctionScope() || Sc->isBlockScope() || Sc->isClassScope())
+      return false;
+  return true;
+}
+
 /// The shape of the variable Name refers to where the parser is now.
 std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
   IdentifierInfo *II = Name.getIdentifierInfo();
@@ -182,6 +195,7 @@ public:
     };
     if (Ctx.CPlusPlus)
       Ctx.IsMember = [&S](const Token &Name) { return isMember(S, Name); };
+    Ctx.AtFileScope = [&S] { return atFileScope(S); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(
         Diags, std::move(Ctx),
         [this](SourceLocation Loc) { noteExtensionUse(Loc); });

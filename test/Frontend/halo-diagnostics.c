@@ -36,6 +36,15 @@ void f(double *u, double (*v)[8], double *w, int n) {
 #pragma omp halo_update leftright(v[*][*][*][*])
   }
 }
+
+double fileArray[8];
+// A halo directive is a statement: outside a function it is homp's error,
+// at the directive, and nothing else (clang said "expected identifier or
+// '('" before).
+// expected-error@+1 {{homp: 'halo_exchange' is a statement: it must be inside a function}}
+#pragma omp halo_exchange(fileArray)
+// expected-error@+1 {{homp: 'halo_update' is a statement: it must be inside a function}}
+#pragma omp halo_update left(fileArray)
 #else
 void g(double *u, double (*v)[8], int n) {
 #pragma omp target data device(*) map(tofrom: u[0:n] dist_data(BLOCK) halo(1), v[0:n][0:8] dist_data(BLOCK, BLOCK) halo(1, 2))
