@@ -294,6 +294,9 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
                  const LoopCost &C, LoopSchedule &S) {
   const std::vector<double> &Split = P.Split->ratios();
   unsigned N = static_cast<unsigned>(Split.size());
+  // The device the split rates highest.
+  const unsigned Top = static_cast<unsigned>(
+      std::max_element(Split.begin(), Split.end()) - Split.begin());
   // Every trial runs over the devices the split keeps: a cutoff holds.
   auto OnlyKept = [&](std::vector<double> W) {
     for (unsigned I = 0; I < N; ++I)
@@ -332,14 +335,11 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     // (measured: a sum over 4 devices, one 20 times slower, 2.0 to 8.3 ms
     // an execution with it, 2.0 to 2.4 ms without).
     if (Trips > 0) {
-      unsigned Fastest = static_cast<unsigned>(
-          std::max_element(Split.begin(), Split.end()) - Split.begin());
       bool Left = false;
       // (Only a device slower than the fastest: with many equal devices,
       // or few iterations, every share may be under two chunks.)
       for (unsigned I = 0; I < N; ++I)
-        if (I != Fastest && S.Weights[I] > 0 &&
-            Split[I] < 0.5 * Split[Fastest] &&
+        if (I != Top && S.Weights[I] > 0 && Split[I] < 0.5 * Split[Top] &&
             Split[I] * static_cast<double>(Trips) < 2.0 * S.Chunk)
           S.Weights[I] = 0, Left = true;
       if (Left)
@@ -353,13 +353,17 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     // of 4e6 over 4 CPU devices and the host: alone on the host 1.1 ms, on
     // the device the sample rated first 1.6 to 1.9 ms, in half the
     // processes).
-    unsigned Fastest = static_cast<unsigned>(
-        std::max_element(Split.begin(), Split.end()) - Split.begin());
-    std::vector<double> Model = modelWeights(Devices, C, Trips, true);
-    unsigned ByModel = static_cast<unsigned>(
-        std::max_element(Model.begin(), Model.end()) - Model.begin());
-    if (Devices[ByModel] == hostDevice() && Split[ByModel] > 0)
-      Fastest = ByModel;
+    unsigned Fastest = Top;
+    // (The model only where the host takes part: a trial that wins runs
+    // every execution, and the model is not free.)
+    if (std::find(Devices.begin(), Devices.end(), hostDevice()) !=
+        Devices.end()) {
+      std::vector<double> Model = modelWeights(Devices, C, Trips, true);
+      unsigned ByModel = static_cast<unsigned>(
+          std::max_element(Model.begin(), Model.end()) - Model.begin());
+      if (Devices[ByModel] == hostDevice() && Split[ByModel] > 0)
+        Fastest = ByModel;
+    }
     // And the device it ran on before, if it is of that one's kind (the
     // host, or an offload device of the same type) and the split rates it
     // within 0.8 of the highest: devices of one speed take turns at the top

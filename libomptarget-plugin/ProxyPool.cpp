@@ -47,13 +47,12 @@ std::chrono::microseconds spinTime() { return std::chrono::microseconds(300); }
 
 /// Changed when devices are about to run kernels of more than one thread
 /// each on a machine without a core for every proxy: proxies looking for
-/// their next job (jobSoon) sleep at once. A
-/// kernel's OpenMP workers wake where the system finds an idle CPU; one
-/// taken by a looking proxy leaves a worker on its own proxy's CPU, and
-/// the system keeps it there (it ran there last) while the other CPU
-/// idles: a bm2d kernel alone on 2 cores took 3.8 to 4.4 ms in such
-/// processes, 1.9 ms in the others (perf sched: the worker waited 1.9 ms
-/// behind its proxy on one CPU, the other idle).
+/// their next job (jobSoon) sleep at once. A kernel's OpenMP workers wake
+/// where the system finds an idle CPU; one taken by a looking proxy leaves
+/// a worker on its own proxy's CPU, and the system keeps it there (it ran
+/// there last) while the other CPU idles: a bm2d kernel alone on 2 cores
+/// took 3.8 to 4.4 ms in such processes, 1.9 ms in the others (perf sched:
+/// the worker waited 1.9 ms behind its proxy on one CPU, the other idle).
 std::atomic<unsigned> QuietEpoch{0};
 
 } // namespace
