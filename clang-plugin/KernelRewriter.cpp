@@ -108,6 +108,7 @@ private:
   void emitMemberAliases();
   void emitTargetDirective();
   void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
+  void emitInnerDirective();
   bool innerDistributesOverTeams() const;
   bool qualifiedUses();
   bool atomicUpdates();
@@ -155,6 +156,10 @@ private:
   /// directive ('target', 'teams', 'distribute parallel for'), kept as
   /// written; TeamsEnd == TeamsBegin without one.
   unsigned TeamsBegin = 0, TeamsEnd = 0;
+  /// Whether that teams directive has a reduction clause of its own, and
+  /// the index of its 'teams' word.
+  bool TeamsReduces = false;
+  unsigned TeamsWord = 0;
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
   std::vector<AccessInfo> Accesses;
@@ -559,6 +564,10 @@ bool Rewriter::statement() {
           }
         TeamsBegin = B;
         TeamsEnd = End + 1;
+        TeamsReduces = llvm::any_of(Teams->Clauses, [](const Clause &C) {
+          return C.Name == "reduction";
+        });
+        TeamsWord = B + 1 + Teams->Words[0].Index;
         B = End + 1;
         End = PragmaEnd(B);
         if (End == E)
@@ -1129,6 +1138,40 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
   code(")", L);
 }
 
+/// The loop directive inside the target line, without homp's words and
+/// clauses. A teams directive written on its own before a 'distribute'
+/// loop directive ('target', 'teams', 'distribute parallel for
+/// reduction(+: s)') becomes the combined 'teams distribute parallel for',
+/// its clauses and the loop's together: OpenMP applies the combined
+/// construct's reductions to its teams too, where the split form leaves 's'
+/// shared by the teams, which race on it (a wrong sum on a GPU, whose teams
+/// run at once: seen on an H200). A teams directive with reductions of its
+/// own stays as written (the merged one would name the variable twice).
+void Rewriter::emitInnerDirective() {
+  const bool Teams = TeamsEnd > TeamsBegin;
+  const bool Merge = Teams && !TeamsReduces && !Inner->Words.empty() &&
+                     Inner->Words[0].Name == "distribute";
+  if (Teams && !Merge)
+    toks(Stmt, {TeamsBegin, TeamsEnd});
+  Out.push_back(Stmt[InnerBegin]);
+  if (Merge)
+    Out.push_back(Stmt[TeamsWord]);
+  for (const Word &W : Inner->Words) {
+    bool Homp = W.Name == "distribute" && W.Index > 0 &&
+                identifierName(Inner->Toks[W.Index - 1]) != "teams";
+    if (!Homp)
+      Out.push_back(Inner->Toks[W.Index]);
+  }
+  if (Merge) // the teams directive's clauses: all it has after its word
+    toks(Stmt, {TeamsWord + 1, TeamsEnd - 1});
+  for (const Clause &C : Inner->Clauses)
+    if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
+      emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
+    else if (!isHompLoopClause(Inner->Toks, C))
+      toks(Inner->Toks, C.All);
+  Out.push_back(Stmt[InnerEnd - 1]);
+}
+
 /// Whether the inner loop directive is OpenMP's distribute construct.
 bool Rewriter::innerDistributesOverTeams() const {
   if (TeamsEnd > TeamsBegin && !Inner->Words.empty() &&
@@ -1234,20 +1277,7 @@ std::optional<TokenVector> Rewriter::run() {
   if (Braced)
     code("{", Stmt.front().getLocation());
   if (Inner) {
-    toks(Stmt, {TeamsBegin, TeamsEnd});
-    Out.push_back(Stmt[InnerBegin]);
-    for (const Word &W : Inner->Words) {
-      bool Homp = W.Name == "distribute" && W.Index > 0 &&
-                  identifierName(Inner->Toks[W.Index - 1]) != "teams";
-      if (!Homp)
-        Out.push_back(Inner->Toks[W.Index]);
-    }
-    for (const Clause &C : Inner->Clauses)
-      if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
-        emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
-      else if (!isHompLoopClause(Inner->Toks, C))
-        toks(Inner->Toks, C.All);
-    Out.push_back(Stmt[InnerEnd - 1]);
+    emitInnerDirective();
   }
   emitLoop(0);
   if (Braced)

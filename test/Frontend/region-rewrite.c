@@ -134,6 +134,32 @@ void teams(double *x, int n) {
 // CHECK: #pragma omp teams distribute parallel for dist_schedule ( static )
 // CHECK-NEXT: for ( int i =
 
+// 'teams' written on its own before a 'distribute' loop directive becomes
+// the combined 'teams distribute ...' with both directives' clauses, whose
+// reductions apply to the teams too (in the split form the teams would race
+// on one shared 's'); one with reductions of its own stays as written.
+double split_teams(double *x, int n) {
+  double s = 0, p = 1;
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
+#pragma omp teams num_teams(4) thread_limit(8)
+#pragma omp distribute parallel for reduction(+: s) reduction(*: p) dist_schedule(teams: static)
+  for (int i = 0; i < n; ++i)
+    s += x[i], p *= x[i];
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
+#pragma omp teams reduction(+: s)
+#pragma omp distribute parallel for reduction(+: s)
+  for (int i = 0; i < n; ++i)
+    s += x[i];
+  return s + p;
+}
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp teams distribute parallel for num_teams ( 4 ) thread_limit ( 8 ) reduction ( + : s ) reduction ( * : p ) dist_schedule ( static ){{$}}
+// CHECK-NEXT: for ( int i =
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp teams reduction ( + : s ){{$}}
+// CHECK: #pragma omp distribute parallel for reduction ( + : s ){{$}}
+// CHECK-NEXT: for ( int i =
+
 // 'topology(ids)' after an item's distribution (PMAM'15 Table 3): the
 // array record counts the ids, whose values follow the array's others.
 void some_devices(double *x, double *y, int n, int k) {

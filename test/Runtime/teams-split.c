@@ -2,6 +2,9 @@
 // 'distribute parallel for' (OpenMP's split form of 'target teams
 // distribute parallel for'): distributed as the combined one is, with the
 // teams directive's own clauses kept, a reduction and a 2-D collapse.
+// The reduction is the combined construct's, which covers the teams (homp
+// writes the two directives as one): on a GPU, whose teams run at once,
+// the split form's teams raced on the shared sum (seen on an H200).
 // Checked against sequential code.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
