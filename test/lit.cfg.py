@@ -40,18 +40,20 @@ config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
 # its own for 4 devices: --check-prefixes=INFO,INFO-%ndev
 # --allow-unused-prefixes, INFO-4 lines. utils/gpu-bundle/runlines.py knows
 # the substitutions and the features.
-def offload_device_ids():
+def offload_devices():
+    """(id, type) of each offload device homp-info lists."""
     info = os.path.join(config.homp_obj_root, "bin", "homp-info")
     try:
         out = subprocess.run([info, "--json"], capture_output=True, text=True,
                              env=config.environment, timeout=60)
         devices = json.loads(out.stdout)["devices"]
-        return [d["id"] for d in devices if d["type"] != "HOST"]
+        return [(d["id"], d["type"]) for d in devices if d["type"] != "HOST"]
     except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError) as error:
         lit_config.fatal(f"cannot list the offload devices with '{info} --json': {error}")
 
 
-ndev = len(offload_device_ids())
+devices = offload_devices()
+ndev = len(devices)
 if "homp_devices" in lit_config.params:
     asked = lit_config.params["homp_devices"]
     ids = [item.strip() for item in asked.split(",")]
@@ -63,6 +65,10 @@ if "homp_devices" in lit_config.params:
 config.substitutions += [("%ndev", str(ndev)),
                          ("%devices", f"{ndev} device" + ("s" if ndev != 1 else ""))]
 config.available_features.update(f"devices-{n}" for n in range(1, ndev + 1))
+# Every offload device the tests run on works on the host's memory (CPU
+# offload devices do; a GPU may not): REQUIRES: host-memory.
+if all(kind == "CPU" for _, kind in devices[:ndev]):
+    config.available_features.add("host-memory")
 
 # In a HOMP_SANITIZER=thread build, libomp tells TSan about its barriers,
 # tasks and locks through Archer, its OMPT tool; without it every OpenMP

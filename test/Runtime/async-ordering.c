@@ -4,7 +4,8 @@
 // device 0's part, a 'target update' of it, omp_target_memcpy and
 // omp_target_memcpy_rect from it. Each sees the values of all the kernels
 // before it, and what it writes is not overwritten by them. 20 data regions
-// of 5 kernels each, every kind of access.
+// of 5 kernels each, every kind of access. N divides evenly over 1 to 8
+// devices: device 0's part is N / devices.
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t target | FileCheck %s
 // RUN: %t update | FileCheck %s
@@ -17,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { Repetitions = 20, Kernels = 5, N = 400000, Q = N / 4 };
+enum { Repetitions = 20, Kernels = 5, N = 403200 };
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
   const char *How = argv[1];
-  int n = N, q = Q, bad = 0;
+  int n = N, q = N / omp_get_num_devices(), bad = 0;
   double *a = malloc(sizeof(double) * n);
   double Want = q - 1; // a[q - 1], device 0's last element, at the end
   for (int k = 0; k < Kernels; k++)

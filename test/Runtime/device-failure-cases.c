@@ -9,12 +9,14 @@
 //   equal shares, a quarter of it rerun on the host). HOMP_INFO says so in
 //   its title; device 1's row shows that it failed, having run nothing, and
 //   the host's row the sample it ran instead (of 4 equal parts, the second).
-// The failures are injected on devices 0, 1 and 3.
+// The failures are injected on devices 0, 1 and 3, of devices 0 to 3 (3 is
+// the last, holding the periodic halo past the array's end, also where
+// there are more devices).
 // REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
-// RUN: not env HOMP_FAULT=0:alloc %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=0
-// RUN: not env HOMP_FAULT=3:launch %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=3
-// RUN: env HOMP_FAULT=1:alloc HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
+// RUN: not env HOMP_DEVICES=0,1,2,3 HOMP_FAULT=0:alloc %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=0
+// RUN: not env HOMP_DEVICES=0,1,2,3 HOMP_FAULT=3:launch %t halo 2>&1 | FileCheck %s --check-prefix=HALO -DDEV=3
+// RUN: env HOMP_DEVICES=0,1,2,3 HOMP_FAULT=1:alloc HOMP_INFO=1 %t sample 2>&1 | FileCheck %s --check-prefix=SAMPLE
 // RUN: %t halo 2>&1 | FileCheck %s --check-prefix=PASS
 // HALO: homp: error: region {{.*}}device-failure-cases.c:[[# @LINE + 20]]:1: device [[DEV]] {{cannot allocate|failed to run}}
 // HALO-NOT: PASS

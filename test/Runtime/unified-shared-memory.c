@@ -1,7 +1,10 @@
 // A program that requires unified_shared_memory: every device works on the
 // host's memory, so homp copies nothing for distributed arrays (kernels,
 // data regions, halo updates) and says so in HOMP_INFO; the results are
-// the sequential ones. The x86 offload devices share the host's memory.
+// the sequential ones. The x86 offload devices share the host's memory (a
+// GPU whose driver reports no pageable memory access is left out, with a
+// warning: seen on an H200, docs/Platforms.md).
+// REQUIRES: host-memory
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t 2>&1 | FileCheck %s --implicit-check-not=homp:
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"

@@ -114,6 +114,8 @@ def plan_tests(stage, build, builds, tools):
         (folder / "binaries").write_text("".join(f"%t{s}\n" for s in plan.binaries))
         if plan.devices:
             (folder / "devices").write_text(f"{plan.devices}\n")
+        if plan.host_memory:
+            (folder / "host-memory").write_text("")
         for variant, bindir, archs in builds:
             prefix = stage / bindir / f"{source.name}.tmp"
             commands = [runlines.compile_command(c, build / "bin" / "hompcc",

@@ -15,8 +15,9 @@
 # gpu and cpu need a GPU; without one they are reported as not run. A test's
 # steps get the number of offload devices the probe found in the
 # configuration as $NDEV and $DEVICES ("4" and "4 devices": lit's %ndev and
-# %devices); a test that needs more devices than that (REQUIRES: devices-N)
-# is skipped there with the reason.
+# %devices); a test that needs more devices than that (REQUIRES: devices-N),
+# or devices that work on the host's memory where there is a GPU (REQUIRES:
+# host-memory), is skipped there with the reason.
 #
 # Writes OUTDIR (default ./homp-gpu-bundle-results): summary.md, results.csv
 # (test, configuration, status, seconds), benchmarks.csv and log.txt (every
@@ -240,11 +241,12 @@ cpu_model=unknown
 while IFS= read -r line; do
   [[ $line == "model name"* ]] && { cpu_model=${line#*: }; break; }
 done </proc/cpuinfo
-machine="$(uname -srm), $cpu_model, $(nproc) cores, glibc ${have:-unknown}"
+# (nproc counts OMP_NUM_THREADS, set above for the tests, as the processors)
+machine="$(uname -srm), $cpu_model, $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores, glibc ${have:-unknown}"
 
 # The probe's count is what `device(*)` gives the tests in each configuration.
 devices=$scratch/devices
-declare -A ndev
+declare -A ndev ngpu
 {
   echo "machine: $machine"
   echo "$gpu_line"
@@ -253,7 +255,9 @@ declare -A ndev
   for config in "${configs[@]}"; do
     echo "offload devices in configuration $config:"
     if probe=$(in_config "$config" "$bundle/${bins[$config]}/devices" </dev/null 2>&1); then
-      [[ $probe =~ (^|$'\n')"offload devices: "([0-9]+) ]] && ndev[$config]=${BASH_REMATCH[2]}
+      if [[ $probe =~ (^|$'\n')"offload devices: "([0-9]+)" ("([0-9]+)" GPU" ]]; then
+        ndev[$config]=${BASH_REMATCH[2]} ngpu[$config]=${BASH_REMATCH[3]}
+      fi
     else
       probe+=$'\n(the device probe failed)'
     fi
@@ -295,6 +299,14 @@ run_test() { # CONFIG NAME
       record "$config" "$name" SKIP 0 "$why"
       return
     fi
+  fi
+  # REQUIRES: host-memory: every offload device works on the host's memory,
+  # as the CPU offload devices do; a GPU may not (the bundle cannot tell).
+  if [[ -f $dir/host-memory && ${ngpu[$config]:-1} != 0 ]]; then
+    why="needs devices that work on the host's memory; configuration $config has a GPU"
+    device_skips+=("$name ($config): $why")
+    record "$config" "$name" SKIP 0 "$why"
+    return
   fi
   if [[ -f $dir/compile.${variant[$config]}.failed ]]; then
     cat "$dir/compile.${variant[$config]}.log" >>"$log"

@@ -13,13 +13,16 @@ runs later, on a machine without LLVM, from a pure bash script. A plan holds:
              offload devices `device(*)` gives, "4" and "4 devices", which
              run.sh counts in each configuration)
   devices    the devices the test needs (REQUIRES: devices-N), or 0
+  host_memory  whether the test needs every offload device to work on the
+             host's memory (REQUIRES: host-memory)
   tools      the bundled tools (FileCheck, not, count) the steps use
   skip       why the test cannot be carried, or None
 
 Only what the bundle can reproduce is accepted: the test's own programs,
 `not`, `env NAME=value`, FileCheck and a few coreutils-style filters, and of
-lit's conditions only `REQUIRES: devices-N` (run.sh skips the test, with the
-reason, in a configuration with fewer devices). Any other command,
+lit's conditions only `REQUIRES: devices-N` and `REQUIRES: host-memory`
+(run.sh skips the test, with the reason, in a configuration with fewer
+devices, or with a GPU). Any other command,
 substitution or lit directive makes the whole test skipped with the reason,
 never silently dropped.
 
@@ -47,6 +50,9 @@ UNPORTABLE_ENV = {
 SUBSTITUTION = re.compile(r"%(\{[^}]*\}|[A-Za-z_]+|%)")
 # test/lit.cfg.py's feature "at least N offload devices".
 DEVICES_FEATURE = re.compile(r"devices-([1-9][0-9]*)")
+# test/lit.cfg.py's feature "every offload device works on the host's memory"
+# (CPU offload devices; run.sh: a configuration without a GPU).
+HOST_MEMORY_FEATURE = "host-memory"
 
 
 @dataclass
@@ -55,6 +61,7 @@ class Plan:
     binaries: list = field(default_factory=list)
     runs: list = field(default_factory=list)
     devices: int = 0
+    host_memory: bool = False
     tools: set = field(default_factory=set)
     skip: Optional[str] = None
 
@@ -86,17 +93,20 @@ def run_lines(text):
 
 
 def conditions(text):
-    """The devices the test's REQUIRES lines ask for, and its other
-    REQUIRES/UNSUPPORTED/XFAIL lines, which the bundle cannot evaluate."""
-    devices, others = 0, []
+    """The devices the test's REQUIRES lines ask for, whether they ask for
+    host memory, and its other REQUIRES/UNSUPPORTED/XFAIL lines, which the
+    bundle cannot evaluate."""
+    devices, host_memory, others = 0, False, []
     for kind, value in re.findall(r"\b(REQUIRES|UNSUPPORTED|XFAIL):(.*)$", text, re.M):
         features = [f.strip() for f in value.split(",")]
         counts = [DEVICES_FEATURE.fullmatch(f) for f in features]
-        if kind == "REQUIRES" and all(counts):
-            devices = max([devices] + [int(c.group(1)) for c in counts])
+        if kind == "REQUIRES" and all(c or f == HOST_MEMORY_FEATURE
+                                      for c, f in zip(counts, features)):
+            devices = max([devices] + [int(c.group(1)) for c in counts if c])
+            host_memory = host_memory or HOST_MEMORY_FEATURE in features
         else:
             others.append(f"{kind}:{value}".strip())
-    return devices, others
+    return devices, host_memory, others
 
 
 def scan(text):
@@ -252,7 +262,7 @@ def plan_test(text):
     """The Plan of a lit test's source text."""
     plan = Plan()
     try:
-        plan.devices, found = conditions(text)
+        plan.devices, plan.host_memory, found = conditions(text)
         if found:
             raise Unsupported(f"has {', '.join(found)}, which the bundle does not evaluate")
         commands = run_lines(text)
@@ -307,6 +317,8 @@ def main():
             print(f"  compile %t{suffix}: {shown}")
         if plan.devices:
             print(f"  needs: {plan.devices} devices")
+        if plan.host_memory:
+            print("  needs: devices that work on the host's memory")
         for run in plan.runs:
             print(f"  run: {run}")
         print(f"  tools: {' '.join(sorted(plan.tools)) or '-'}")
