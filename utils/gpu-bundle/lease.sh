@@ -64,7 +64,8 @@ pack tests tests-all tests-gpu tests-cpu
 
 # 2. Benchmarks one at a time, most wanted first: each gets at most its
 # seconds, and less when the budget runs short. HOMP_LEASE_RUNS replaces the
-# list (CONFIG:BENCHMARK:SECONDS ...).
+# list (CONFIG:BENCHMARK:SECONDS ...; sweep:balance:SECONDS runs sweep.sh, the
+# balance benchmark under every scheduler kind, into sweep.tgz).
 runs=(${HOMP_LEASE_RUNS:-gpu:axpy:60 gpu:jacobi:60 gpu:matmul:60 gpu:balance:60 all:balance:90
   all:jacobi:60 all:matmul:60 gpu:dataaxpy:40})
 for run in "${runs[@]}"; do
@@ -72,6 +73,12 @@ for run in "${runs[@]}"; do
   phase=$(($(left) - 10))
   ((phase < limit)) && limit=$phase
   ((limit > 10)) || { note "no time left for $name on $config"; continue; }
+  if [[ $config == sweep ]]; then # the balance benchmark under every kind
+    timeout -k 5 "$limit" "$root/utils/gpu-bundle/sweep.sh" "$bundle" /tmp/hb-results/sweep "$((limit - 15))"
+    note "sweep: $(($(wc -l </tmp/hb-results/sweep/sweep.csv) - 1)) processes, $(grep -c ',ok,' /tmp/hb-results/sweep/sweep.csv) ok"
+    pack sweep sweep
+    continue
+  fi
   HOMP_BUNDLE_CONFIGS=$config HOMP_BUNDLE_TESTS=none HOMP_BUNDLE_BENCHMARKS=$name \
     HOMP_BUNDLE_TIMEOUT=$limit timeout -k 5 "$limit" "$bundle/run.sh" \
     "/tmp/hb-results/bench-$config-$name" >/dev/null 2>&1
