@@ -14,6 +14,10 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Frontend/OpenMP/OMP.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace clang;
 using namespace llvm;
 
@@ -156,9 +160,8 @@ private:
   /// directive ('target', 'teams', 'distribute parallel for'), kept as
   /// written; TeamsEnd == TeamsBegin without one.
   unsigned TeamsBegin = 0, TeamsEnd = 0;
-  /// Whether that teams directive has a reduction clause of its own, and
-  /// the index of its 'teams' word.
-  bool TeamsReduces = false;
+  /// That teams directive, parsed, and the index of its 'teams' word.
+  std::optional<Directive> TeamsDirective;
   unsigned TeamsWord = 0;
   bool Braced = false;
   SmallVector<CanonicalLoop, 3> Nest;
@@ -564,10 +567,8 @@ bool Rewriter::statement() {
           }
         TeamsBegin = B;
         TeamsEnd = End + 1;
-        TeamsReduces = llvm::any_of(Teams->Clauses, [](const Clause &C) {
-          return C.Name == "reduction";
-        });
         TeamsWord = B + 1 + Teams->Words[0].Index;
+        TeamsDirective = std::move(Teams);
         B = End + 1;
         End = PragmaEnd(B);
         if (End == E)
@@ -1138,19 +1139,49 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
   code(")", L);
 }
 
+/// The items of a reduction clause (what follows its ':'), each as the text
+/// of its tokens.
+static std::vector<std::string> reductionItems(ArrayRef<Token> Toks,
+                                               const Clause &C) {
+  std::vector<std::string> Items;
+  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
+  if (!Colon)
+    return Items;
+  for (TokenRange R :
+       splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
+    std::string Item;
+    for (unsigned I = R.Begin; I < R.End; ++I) {
+      const Token &T = Toks[I];
+      if (T.isLiteral() && T.getLiteralData())
+        Item.append(T.getLiteralData(), T.getLength());
+      else if (!identifierName(T).empty())
+        Item += identifierName(T).str();
+      else
+        Item += tok::getTokenName(T.getKind());
+      Item += ' ';
+    }
+    Items.push_back(std::move(Item));
+  }
+  return Items;
+}
+
 /// The loop directive inside the target line, without homp's words and
 /// clauses. A teams directive written on its own before a 'distribute'
 /// loop directive ('target', 'teams', 'distribute parallel for
 /// reduction(+: s)') becomes the combined 'teams distribute parallel for',
-/// its clauses and the loop's together: OpenMP applies the combined
-/// construct's reductions to its teams too, where the split form leaves 's'
-/// shared by the teams, which race on it (a wrong sum on a GPU, whose teams
-/// run at once: seen on an H200). A teams directive with reductions of its
-/// own stays as written (the merged one would name the variable twice).
+/// its clauses and the loop's together:
+/// - OpenMP applies the combined construct's reductions to its teams too,
+///   where the split form leaves 's' shared by the teams, which race on it
+///   (a wrong sum on a GPU, whose teams run at once: seen on an H200);
+/// - a teams reduction of its own, written split, hangs a CPU offload
+///   device's kernel (libomp 19 waits at its end for the other thread of
+///   the proxy's parallel region, ProxyPool.cpp), and the combined
+///   construct's does not. Its clauses whose items the loop reduces too are
+///   left out (the merged directive would name them twice).
 void Rewriter::emitInnerDirective() {
   const bool Teams = TeamsEnd > TeamsBegin;
-  const bool Merge = Teams && !TeamsReduces && !Inner->Words.empty() &&
-                     Inner->Words[0].Name == "distribute";
+  const bool Merge =
+      Teams && !Inner->Words.empty() && Inner->Words[0].Name == "distribute";
   if (Teams && !Merge)
     toks(Stmt, {TeamsBegin, TeamsEnd});
   Out.push_back(Stmt[InnerBegin]);
@@ -1162,8 +1193,23 @@ void Rewriter::emitInnerDirective() {
     if (!Homp)
       Out.push_back(Inner->Toks[W.Index]);
   }
-  if (Merge) // the teams directive's clauses: all it has after its word
-    toks(Stmt, {TeamsWord + 1, TeamsEnd - 1});
+  if (Merge) {
+    std::set<std::string> LoopReduces;
+    for (const Clause &C : Inner->Clauses)
+      if (C.Name == "reduction")
+        for (std::string &Item : reductionItems(Inner->Toks, C))
+          LoopReduces.insert(std::move(Item));
+    for (const Clause &C : TeamsDirective->Clauses) {
+      std::vector<std::string> Items =
+          C.Name == "reduction" ? reductionItems(TeamsDirective->Toks, C)
+                                : std::vector<std::string>();
+      if (!Items.empty() && llvm::all_of(Items, [&](const std::string &Item) {
+            return LoopReduces.count(Item) != 0;
+          }))
+        continue;
+      toks(TeamsDirective->Toks, C.All);
+    }
+  }
   for (const Clause &C : Inner->Clauses)
     if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
       emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});

@@ -137,7 +137,8 @@ void teams(double *x, int n) {
 // 'teams' written on its own before a 'distribute' loop directive becomes
 // the combined 'teams distribute ...' with both directives' clauses, whose
 // reductions apply to the teams too (in the split form the teams would race
-// on one shared 's'); one with reductions of its own stays as written.
+// on one shared 's'); a reduction of the teams directive whose items the
+// loop reduces too is left out, others are kept.
 double split_teams(double *x, int n) {
   double s = 0, p = 1;
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
@@ -150,14 +151,22 @@ double split_teams(double *x, int n) {
 #pragma omp distribute parallel for reduction(+: s)
   for (int i = 0; i < n; ++i)
     s += x[i];
-  return s + p;
+  double c = 0;
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
+#pragma omp teams reduction(+: c) num_teams(2) reduction(+: s)
+#pragma omp distribute parallel for reduction(+: s)
+  for (int i = 0; i < n; ++i)
+    s += x[i], c += 1;
+  return s + p + c;
 }
 // CHECK-LABEL: homp region:
 // CHECK: #pragma omp teams distribute parallel for num_teams ( 4 ) thread_limit ( 8 ) reduction ( + : s ) reduction ( * : p ) dist_schedule ( static ){{$}}
 // CHECK-NEXT: for ( int i =
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp teams reduction ( + : s ){{$}}
-// CHECK: #pragma omp distribute parallel for reduction ( + : s ){{$}}
+// CHECK: #pragma omp teams distribute parallel for reduction ( + : s ){{$}}
+// CHECK-NEXT: for ( int i =
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp teams distribute parallel for reduction ( + : c ) num_teams ( 2 ) reduction ( + : s ){{$}}
 // CHECK-NEXT: for ( int i =
 
 // 'topology(ids)' after an item's distribution (PMAM'15 Table 3): the

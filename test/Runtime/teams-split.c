@@ -4,14 +4,18 @@
 // teams directive's own clauses kept, a reduction and a 2-D collapse.
 // The reduction is the combined construct's, which covers the teams (homp
 // writes the two directives as one): on a GPU, whose teams run at once,
-// the split form's teams raced on the shared sum (seen on an H200).
+// the split form's teams raced on the shared sum (seen on an H200). A
+// teams directive with a reduction of its own (which hung the CPU devices'
+// kernels, libomp waiting at the teams' end for a thread of the proxy's
+// parallel region) gives the same sum.
 // Checked against sequential code.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"
-// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 17]]:1: 1001 iterations on [[DEVICES]]
+// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 18]]:1: 1001 iterations on [[DEVICES]]
 // CHECK: axpy: PASS
 // CHECK: sum: PASS
+// CHECK: teams sum: PASS
 // CHECK: collapse: PASS
 
 #include <stdio.h>
@@ -43,6 +47,16 @@ int main(void) {
   for (int i = 0; i < N; i++)
     s += x[i];
   printf("sum: %s\n", s == 0.5 + (N - 1) * N / 2.0 ? "PASS" : "FAIL");
+
+  s = 0.5;
+  double c = 0;
+#pragma omp target device(DEVS) map(to: x[0:N] dist_data(BLOCK))
+#pragma omp teams reduction(+: s, c)
+#pragma omp distribute parallel for reduction(+: s, c) dist_iteration(BLOCK)
+  for (int i = 0; i < N; i++)
+    s += x[i], c += 1;
+  printf("teams sum: %s\n",
+         s == 0.5 + (N - 1) * N / 2.0 && c == N ? "PASS" : "FAIL");
 
 #pragma omp target device(DEVS) map(from: m[0:R][0:C] dist_data(BLOCK, *))
 #pragma omp teams
