@@ -81,6 +81,7 @@ private:
   bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
   bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
+  bool teamsReductions();
   bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
   /// 'ordered' as a word of a loop directive: reported, false.
   bool orderedWord(const Directive &Dir);
@@ -113,6 +114,11 @@ private:
   void emitTargetDirective();
   void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
   void emitInnerDirective();
+  void emitInnerWords();
+  void emitInnerClauses(const std::set<std::string> &Drop = {});
+  bool mergesWithTeams() const;
+  void emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
+                         const std::set<std::string> &Drop);
   bool innerDistributesOverTeams() const;
   bool qualifiedUses();
   bool atomicUpdates();
@@ -360,6 +366,14 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
           << spell(Toks, Item);
       return false;
     }
+    // 'target teams reduction(+: s)' with 'distribute parallel for
+    // reduction(+: s)': one variable, reduced once across devices.
+    StringRef Name = identifierName(Toks[Item.Begin]);
+    if (llvm::any_of(Reductions, [&](const Reduction &R) {
+          return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) ==
+                 Name;
+        }))
+      continue;
     Reductions.push_back({*Kind, Item.Begin, OnTarget});
   }
   return true;
@@ -524,6 +538,49 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
   return Ok;
 }
 
+/// The teams' reductions, once the loop directive is known:
+/// - those of a 'target teams' line that takes in a 'distribute' loop
+///   directive (mergesWithTeams) are reductions of the merged construct,
+///   combined across devices as a combined construct's are;
+/// - a teams directive written on its own reduces only what the loop
+///   directive reduces: homp combines the loop's reductions across devices
+///   (a variable the teams reduce and the loop's threads update unreduced
+///   is a race in each team besides).
+bool Rewriter::teamsReductions() {
+  if (!TeamsDirective) {
+    bool Ok = true;
+    if (!TargetWords.isLoop() && mergesWithTeams())
+      for (const Clause &C : Target->Clauses)
+        if (C.Name == "reduction" && C.HasParens)
+          Ok &= reductionClause(Body, C, /*OnTarget=*/true);
+    return Ok;
+  }
+  for (const Clause &C : TeamsDirective->Clauses) {
+    std::optional<unsigned> Colon =
+        C.Name == "reduction"
+            ? findTopLevel(TeamsDirective->Toks, C.Args, tok::colon)
+            : std::nullopt;
+    if (!Colon)
+      continue;
+    for (TokenRange Item : splitTopLevel(
+             TeamsDirective->Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
+      if (Item.empty()) // malformed: clang reports it
+        continue;
+      StringRef Name = identifierName(TeamsDirective->Toks[Item.Begin]);
+      if (Item.size() == 1 && llvm::any_of(Reductions, [&](const Reduction &R) {
+            return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) ==
+                   Name;
+          }))
+        continue;
+      Diags.report(TeamsDirective->Toks[Item.Begin].getLocation(),
+                   Diag::TeamsReductionNotLoops)
+          << spell(TeamsDirective->Toks, Item);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Rewriter::statement() {
   unsigned B = 0, E = Stmt.size();
   auto Fail = [&](unsigned At) {
@@ -574,7 +631,7 @@ bool Rewriter::statement() {
         if (End == E)
           return Fail(B);
       }
-      if (!innerDirective(B, End + 1))
+      if (!innerDirective(B, End + 1) || !teamsReductions())
         return false;
       B = End + 1;
     }
@@ -1085,14 +1142,63 @@ void Rewriter::emitMemberAliases() {
          Stmt[A.FirstUse].getLocation());
 }
 
+/// The items of a reduction clause (what follows its ':'), each as the text
+/// of its tokens.
+static std::vector<std::string> reductionItems(ArrayRef<Token> Toks,
+                                               const Clause &C) {
+  std::vector<std::string> Items;
+  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
+  if (!Colon)
+    return Items;
+  for (TokenRange R :
+       splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
+    std::string Item;
+    for (unsigned I = R.Begin; I < R.End; ++I) {
+      const Token &T = Toks[I];
+      if (T.isLiteral() && T.getLiteralData())
+        Item.append(T.getLiteralData(), T.getLength());
+      else if (!identifierName(T).empty())
+        Item += identifierName(T).str();
+      else
+        Item += tok::getTokenName(T.getKind());
+      Item += ' ';
+    }
+    Items.push_back(std::move(Item));
+  }
+  return Items;
+}
+
+/// The items that reduction clauses among Clauses of Toks reduce.
+static std::set<std::string> reducedItems(ArrayRef<Token> Toks,
+                                          ArrayRef<Clause> Clauses) {
+  std::set<std::string> Out;
+  for (const Clause &C : Clauses)
+    if (C.Name == "reduction")
+      for (std::string &Item : reductionItems(Toks, C))
+        Out.insert(std::move(Item));
+  return Out;
+}
+
 void Rewriter::emitTargetDirective() {
   SourceLocation Loc = loc();
   Out.push_back(Line.front());
   for (const std::string &W : TargetWords.Names)
     code(W, Loc);
+  // 'target teams' takes in a 'distribute' loop directive (mergesWithTeams).
+  const bool TakesLoop = TeamsEnd == TeamsBegin && mergesWithTeams();
+  if (TakesLoop)
+    emitInnerWords();
   for (const Clause *C : KeptClauses)
     if (C->Name != "map")
       toks(Body, C->All);
+  // The loop's reductions of what the target line reduces are left out: the
+  // descriptor has them in the target line's order (reductionClause).
+  if (TakesLoop) {
+    std::vector<Clause> Target;
+    for (const Clause *C : KeptClauses)
+      Target.push_back(*C);
+    emitInnerClauses(reducedItems(Body, Target));
+  }
   if (TeamsSchedule)
     emitTeamsSchedule(Body, *TeamsSchedule);
   code("device(", Loc);
@@ -1139,89 +1245,99 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
   code(")", L);
 }
 
-/// The items of a reduction clause (what follows its ':'), each as the text
-/// of its tokens.
-static std::vector<std::string> reductionItems(ArrayRef<Token> Toks,
-                                               const Clause &C) {
-  std::vector<std::string> Items;
-  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
-  if (!Colon)
-    return Items;
-  for (TokenRange R :
-       splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
-    std::string Item;
-    for (unsigned I = R.Begin; I < R.End; ++I) {
-      const Token &T = Toks[I];
-      if (T.isLiteral() && T.getLiteralData())
-        Item.append(T.getLiteralData(), T.getLength());
-      else if (!identifierName(T).empty())
-        Item += identifierName(T).str();
-      else
-        Item += tok::getTokenName(T.getKind());
-      Item += ' ';
-    }
-    Items.push_back(std::move(Item));
+/// Clause C of Toks; a reduction without the items of Drop (reduced on the
+/// directive it merges with: a merged directive may name them once), and
+/// nothing when it has no other.
+void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
+                                 const std::set<std::string> &Drop) {
+  std::optional<unsigned> Colon = C.Name == "reduction"
+                                      ? findTopLevel(Toks, C.Args, tok::colon)
+                                      : std::nullopt;
+  if (!Colon) {
+    toks(Toks, C.All);
+    return;
   }
-  return Items;
+  SmallVector<TokenRange, 4> Ranges =
+      splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma);
+  std::vector<std::string> Items = reductionItems(Toks, C);
+  bool Any = false;
+  for (size_t I = 0; I < Ranges.size() && I < Items.size(); ++I) {
+    if (Drop.count(Items[I]))
+      continue;
+    if (!Any)
+      toks(Toks, {C.All.Begin, *Colon + 1}); // 'reduction(' ... ':'
+    else
+      code(",", Toks[Ranges[I].Begin].getLocation());
+    toks(Toks, Ranges[I]);
+    Any = true;
+  }
+  if (Any)
+    Out.push_back(Toks[C.All.End - 1]); // ')'
 }
 
-/// The loop directive inside the target line, without homp's words and
-/// clauses. A teams directive written on its own before a 'distribute'
-/// loop directive ('target', 'teams', 'distribute parallel for
-/// reduction(+: s)') becomes the combined 'teams distribute parallel for',
-/// its clauses and the loop's together:
+/// Whether the loop directive, a 'distribute' one, merges with the teams
+/// before it into OpenMP's combined 'teams distribute ...' construct:
 /// - OpenMP applies the combined construct's reductions to its teams too,
 ///   where the split form leaves 's' shared by the teams, which race on it
 ///   (a wrong sum on a GPU, whose teams run at once: seen on an H200);
-/// - a teams reduction of its own, written split, hangs a CPU offload
-///   device's kernel (libomp 19 waits at its end for the other thread of
-///   the proxy's parallel region, ProxyPool.cpp), and the combined
-///   construct's does not. Its clauses whose items the loop reduces too are
-///   left out (the merged directive would name them twice).
-void Rewriter::emitInnerDirective() {
-  const bool Teams = TeamsEnd > TeamsBegin;
-  const bool Merge =
-      Teams && !Inner->Words.empty() && Inner->Words[0].Name == "distribute";
-  if (Teams && !Merge)
-    toks(Stmt, {TeamsBegin, TeamsEnd});
-  Out.push_back(Stmt[InnerBegin]);
-  if (Merge)
-    Out.push_back(Stmt[TeamsWord]);
+/// - a reduction of the teams, split, hangs a CPU offload device's kernel
+///   (libomp 19 waits at its end for the other thread of the proxy's
+///   parallel region, ProxyPool.cpp), and the combined construct's does not.
+/// Teams written on their own directive ('target', 'teams', 'distribute
+/// parallel for') merge with the loop directive; those of the target line
+/// ('target teams', 'distribute parallel for') take it in.
+bool Rewriter::mergesWithTeams() const {
+  return Inner && !Inner->Words.empty() &&
+         Inner->Words[0].Name == "distribute" &&
+         (TeamsEnd > TeamsBegin ||
+          (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams"));
+}
+
+/// The loop directive's words, without homp's 'distribute'.
+void Rewriter::emitInnerWords() {
   for (const Word &W : Inner->Words) {
     bool Homp = W.Name == "distribute" && W.Index > 0 &&
                 identifierName(Inner->Toks[W.Index - 1]) != "teams";
     if (!Homp)
       Out.push_back(Inner->Toks[W.Index]);
   }
-  if (Merge) {
-    std::set<std::string> LoopReduces;
-    for (const Clause &C : Inner->Clauses)
-      if (C.Name == "reduction")
-        for (std::string &Item : reductionItems(Inner->Toks, C))
-          LoopReduces.insert(std::move(Item));
-    for (const Clause &C : TeamsDirective->Clauses) {
-      std::vector<std::string> Items =
-          C.Name == "reduction" ? reductionItems(TeamsDirective->Toks, C)
-                                : std::vector<std::string>();
-      if (!Items.empty() && llvm::all_of(Items, [&](const std::string &Item) {
-            return LoopReduces.count(Item) != 0;
-          }))
-        continue;
-      toks(TeamsDirective->Toks, C.All);
-    }
-  }
+}
+
+/// The loop directive's clauses, without homp's, and without reductions of
+/// Drop.
+void Rewriter::emitInnerClauses(const std::set<std::string> &Drop) {
   for (const Clause &C : Inner->Clauses)
     if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
       emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
     else if (!isHompLoopClause(Inner->Toks, C))
-      toks(Inner->Toks, C.All);
+      emitClauseWithout(Inner->Toks, C, Drop);
+}
+
+/// The loop directive inside the target line, after the teams directive
+/// written on its own if there is one, or merged with it (mergesWithTeams).
+/// Nothing when the target line took it in.
+void Rewriter::emitInnerDirective() {
+  const bool Teams = TeamsEnd > TeamsBegin;
+  if (!Teams && mergesWithTeams())
+    return; // in the target line
+  if (Teams && !mergesWithTeams())
+    toks(Stmt, {TeamsBegin, TeamsEnd});
+  Out.push_back(Stmt[InnerBegin]);
+  if (Teams && mergesWithTeams())
+    Out.push_back(Stmt[TeamsWord]);
+  emitInnerWords();
+  if (Teams && mergesWithTeams())
+    // Its reductions, the loop's too (teamsReductions), are left out.
+    for (const Clause &C : TeamsDirective->Clauses)
+      emitClauseWithout(TeamsDirective->Toks, C,
+                        reducedItems(Inner->Toks, Inner->Clauses));
+  emitInnerClauses();
   Out.push_back(Stmt[InnerEnd - 1]);
 }
 
 /// Whether the inner loop directive is OpenMP's distribute construct.
 bool Rewriter::innerDistributesOverTeams() const {
-  if (TeamsEnd > TeamsBegin && !Inner->Words.empty() &&
-      Inner->Words[0].Name == "distribute")
+  if (mergesWithTeams())
     return true;
   for (size_t I = 1; I < Inner->Words.size(); ++I)
     if (Inner->Words[I].Name == "distribute" &&

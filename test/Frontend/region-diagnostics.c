@@ -61,6 +61,14 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp distribute parallel for
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // Its reductions are the loop's: homp combines those across devices.
+  double c = 0, tr = 0;
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: the teams reduce 'c', which the loop directive does not: add it to the loop's reduction (its threads would race on it), where homp combines it across devices}}
+#pragma omp teams reduction(+: tr, c)
+#pragma omp distribute parallel for reduction(+: tr)
+  for (int i = 0; i < n; ++i) tr += y[i], c += 1;
+
   // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
 #pragma omp teams

@@ -154,10 +154,22 @@ double split_teams(double *x, int n) {
   double c = 0;
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
 #pragma omp teams reduction(+: c) num_teams(2) reduction(+: s)
-#pragma omp distribute parallel for reduction(+: s)
+#pragma omp distribute parallel for reduction(+: s, c)
   for (int i = 0; i < n; ++i)
     s += x[i], c += 1;
   return s + p + c;
+}
+// 'target teams' takes in a 'distribute' loop directive the same way (its
+// reduction of 'c', which the loop does not reduce, is kept, and homp
+// combines it across devices as the target line's), and its
+// 'dist_schedule(teams: ...)' is the distribute's.
+double target_teams(double *x, int n) {
+  double s = 0, c = 0;
+#pragma omp target teams device(*) map(to: x[0:n] dist_data(BLOCK)) reduction(+: s) num_teams(3) reduction(+: c)
+#pragma omp distribute parallel for reduction(+: s) dist_schedule(teams: static)
+  for (int i = 0; i < n; ++i)
+    s += x[i], c += 1;
+  return s + c;
 }
 // CHECK-LABEL: homp region:
 // CHECK: #pragma omp teams distribute parallel for num_teams ( 4 ) thread_limit ( 8 ) reduction ( + : s ) reduction ( * : p ) dist_schedule ( static ){{$}}
@@ -166,7 +178,10 @@ double split_teams(double *x, int n) {
 // CHECK: #pragma omp teams distribute parallel for reduction ( + : s ){{$}}
 // CHECK-NEXT: for ( int i =
 // CHECK-LABEL: homp region:
-// CHECK: #pragma omp teams distribute parallel for reduction ( + : c ) num_teams ( 2 ) reduction ( + : s ){{$}}
+// CHECK: #pragma omp teams distribute parallel for num_teams ( 2 ) reduction ( + : s , c ){{$}}
+// CHECK-NEXT: for ( int i =
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp target teams distribute parallel for reduction ( + : s ) num_teams ( 3 ) reduction ( + : c ) dist_schedule ( static ) device ( __homp_region ( "homp 9 kernel\n{{.*}}\nreduction + 1:s\nreduction + 1:c\n
 // CHECK-NEXT: for ( int i =
 
 // 'topology(ids)' after an item's distribution (PMAM'15 Table 3): the

@@ -7,15 +7,17 @@
 // the split form's teams raced on the shared sum (seen on an H200). A
 // teams directive with a reduction of its own (which hung the CPU devices'
 // kernels, libomp waiting at the teams' end for a thread of the proxy's
-// parallel region) gives the same sum.
+// parallel region) gives the same sum, as does 'target teams' with a
+// reduction before the loop directive.
 // Checked against sequential code.
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"
-// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 18]]:1: 1001 iterations on [[DEVICES]]
+// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 19]]:1: 1001 iterations on [[DEVICES]]
 // CHECK: axpy: PASS
 // CHECK: sum: PASS
 // CHECK: teams sum: PASS
+// CHECK: target teams sum: PASS
 // CHECK: collapse: PASS
 
 #include <stdio.h>
@@ -56,6 +58,14 @@ int main(void) {
   for (int i = 0; i < N; i++)
     s += x[i], c += 1;
   printf("teams sum: %s\n",
+         s == 0.5 + (N - 1) * N / 2.0 && c == N ? "PASS" : "FAIL");
+
+  s = 0.5, c = 0;
+#pragma omp target teams device(DEVS) map(to: x[0:N] dist_data(BLOCK)) reduction(+: s, c)
+#pragma omp distribute parallel for reduction(+: s) dist_schedule(teams: static)
+  for (int i = 0; i < N; i++)
+    s += x[i], c += 1;
+  printf("target teams sum: %s\n",
          s == 0.5 + (N - 1) * N / 2.0 && c == N ? "PASS" : "FAIL");
 
 #pragma omp target device(DEVS) map(from: m[0:R][0:C] dist_data(BLOCK, *))
