@@ -10,7 +10,7 @@
 // RUN: not %hompcc -show --offload-arch=sm_80,sm_90,x86_64 %s 2>&1 | FileCheck %s --check-prefix=TWO-NV
 // RUN: %hompcc -show -fplugin=%homp_plugin -fpass-plugin=%homp_pass %s | FileCheck %s --check-prefix=ONCE
 
-// LINK: {{.*}}/clang -fopenmp -fplugin={{.*}}/homp.so -fpass-plugin={{.*}}/homp-pass.so -ffp-contract=off -fopenmp-targets=x86_64-pc-linux-gnu -O2 -DFOO=1 {{.*}}hompcc-flags.c -o prog -L{{.*}}/lib -lhomp -Wl,-rpath,{{.*}}/lib -Wl,-rpath,/usr/lib/llvm-19/lib
+// LINK: {{.*}}/clang -fopenmp -fplugin={{.*}}/homp.so -fpass-plugin={{.*}}/homp-pass.so -ffp-contract=off -fopenmp-targets=x86_64-pc-linux-gnu -O2 -DFOO=1 {{.*}}hompcc-flags.c -o prog -L{{.*}}/lib -lhomp -Wl,-rpath,{{.*}}/lib -Wl,-rpath,/usr/lib/llvm-19/lib -Wl,--push-state,--as-needed -lm {{(-latomic )?}}-Wl,--pop-state{{$}}
 // COMPILE: -fopenmp-targets=x86_64-pc-linux-gnu -c
 // COMPILE-NOT: -lhomp
 // NVPTX-NOT: x86_64-pc-linux-gnu
