@@ -82,6 +82,8 @@ private:
   bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
   bool teamsReductions();
+  std::optional<abi::ReductionOp> reductionOp(ArrayRef<Token> Toks,
+                                              const Clause &C) const;
   bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
   /// 'ordered' as a word of a loop directive: reported, false.
   bool orderedWord(const Directive &Dir);
@@ -115,10 +117,13 @@ private:
   void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
   void emitInnerDirective();
   void emitInnerWords();
-  void emitInnerClauses(const std::set<std::string> &Drop = {});
+  void emitInnerClauses(const std::set<std::string> &Drop = {},
+                        bool OtherDefault = false, bool LoopIf = false);
+  bool takesLoop() const;
   bool mergesWithTeams() const;
   void emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
-                         const std::set<std::string> &Drop);
+                         const std::set<std::string> &Drop, bool OtherDefault,
+                         bool LoopIf);
   bool innerDistributesOverTeams() const;
   bool qualifiedUses();
   bool atomicUpdates();
@@ -322,13 +327,51 @@ bool Rewriter::orderedWord(const Directive &Dir) {
   return false;
 }
 
+/// The reduction operator spelled Op, if it is one homp combines.
+static std::optional<abi::ReductionOp> reductionOpNamed(StringRef Op) {
+  return StringSwitch<std::optional<abi::ReductionOp>>(Op)
+      .Case("+", abi::ReductionOp::Add)
+      .Case("-", abi::ReductionOp::Sub)
+      .Case("*", abi::ReductionOp::Mul)
+      .Case("&", abi::ReductionOp::BitAnd)
+      .Case("|", abi::ReductionOp::BitOr)
+      .Case("^", abi::ReductionOp::BitXor)
+      .Case("&&", abi::ReductionOp::And)
+      .Case("||", abi::ReductionOp::Or)
+      .Case("max", abi::ReductionOp::Max)
+      .Case("min", abi::ReductionOp::Min)
+      .Default(std::nullopt);
+}
+
+/// The tokens of reduction clause C's operator (after a modifier), if it
+/// has the shape 'reduction([modifier,] op: items)'.
+static std::optional<TokenRange> reductionOpRange(ArrayRef<Token> Toks,
+                                                  const Clause &C) {
+  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
+  if (!Colon)
+    return std::nullopt;
+  TokenRange OpRange = {C.Args.Begin, *Colon};
+  SmallVector<TokenRange, 2> Head = splitTopLevel(Toks, OpRange, tok::comma);
+  if (Head.size() == 2)
+    OpRange = Head[1];
+  return OpRange;
+}
+
+/// The operator of reduction clause C, if it is one homp combines.
+std::optional<abi::ReductionOp> Rewriter::reductionOp(ArrayRef<Token> Toks,
+                                                      const Clause &C) const {
+  std::optional<TokenRange> OpRange = reductionOpRange(Toks, C);
+  return OpRange ? reductionOpNamed(spell(Toks, *OpRange)) : std::nullopt;
+}
+
 bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
                                bool OnTarget) {
   std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
   if (!Colon) // malformed: clang reports it
     return true;
-  TokenRange OpRange = {C.Args.Begin, *Colon};
-  SmallVector<TokenRange, 2> Head = splitTopLevel(Toks, OpRange, tok::comma);
+  TokenRange OpRange = *reductionOpRange(Toks, C);
+  SmallVector<TokenRange, 2> Head =
+      splitTopLevel(Toks, {C.Args.Begin, *Colon}, tok::comma);
   if (Head.size() == 2) {
     StringRef Modifier = identifierName(Toks[Head[0].Begin]);
     if (Modifier == "inscan" || Modifier == "task") {
@@ -337,22 +380,9 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
                  .str();
       return false;
     }
-    OpRange = Head[1];
   }
   std::string Op = spell(Toks, OpRange);
-  std::optional<abi::ReductionOp> Kind =
-      StringSwitch<std::optional<abi::ReductionOp>>(Op)
-          .Case("+", abi::ReductionOp::Add)
-          .Case("-", abi::ReductionOp::Sub)
-          .Case("*", abi::ReductionOp::Mul)
-          .Case("&", abi::ReductionOp::BitAnd)
-          .Case("|", abi::ReductionOp::BitOr)
-          .Case("^", abi::ReductionOp::BitXor)
-          .Case("&&", abi::ReductionOp::And)
-          .Case("||", abi::ReductionOp::Or)
-          .Case("max", abi::ReductionOp::Max)
-          .Case("min", abi::ReductionOp::Min)
-          .Default(std::nullopt);
+  std::optional<abi::ReductionOp> Kind = reductionOpNamed(Op);
   if (!Kind) {
     Diags.report(Toks[OpRange.Begin].getLocation(), Diag::UserDefinedReduction)
         << Op;
@@ -369,11 +399,18 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
     // 'target teams reduction(+: s)' with 'distribute parallel for
     // reduction(+: s)': one variable, reduced once across devices.
     StringRef Name = identifierName(Toks[Item.Begin]);
-    if (llvm::any_of(Reductions, [&](const Reduction &R) {
-          return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) ==
-                 Name;
-        }))
+    auto Same = llvm::find_if(Reductions, [&](const Reduction &R) {
+      return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
+    });
+    if (Same != Reductions.end()) {
+      if (Same->Op != *Kind) {
+        Diags.report(Toks[Item.Begin].getLocation(),
+                     Diag::ReductionOperatorsDiffer)
+            << Name;
+        return false;
+      }
       continue;
+    }
     Reductions.push_back({*Kind, Item.Begin, OnTarget});
   }
   return true;
@@ -567,11 +604,18 @@ bool Rewriter::teamsReductions() {
       if (Item.empty()) // malformed: clang reports it
         continue;
       StringRef Name = identifierName(TeamsDirective->Toks[Item.Begin]);
-      if (Item.size() == 1 && llvm::any_of(Reductions, [&](const Reduction &R) {
-            return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) ==
-                   Name;
-          }))
+      auto Same = llvm::find_if(Reductions, [&](const Reduction &R) {
+        return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
+      });
+      if (Item.size() == 1 && Same != Reductions.end()) {
+        if (reductionOp(TeamsDirective->Toks, C) != Same->Op) {
+          Diags.report(TeamsDirective->Toks[Item.Begin].getLocation(),
+                       Diag::ReductionOperatorsDiffer)
+              << Name;
+          return false;
+        }
         continue;
+      }
       Diags.report(TeamsDirective->Toks[Item.Begin].getLocation(),
                    Diag::TeamsReductionNotLoops)
           << spell(TeamsDirective->Toks, Item);
@@ -1142,40 +1186,57 @@ void Rewriter::emitMemberAliases() {
          Stmt[A.FirstUse].getLocation());
 }
 
-/// The items of a reduction clause (what follows its ':'), each as the text
-/// of its tokens.
-static std::vector<std::string> reductionItems(ArrayRef<Token> Toks,
-                                               const Clause &C) {
-  std::vector<std::string> Items;
-  std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
-  if (!Colon)
-    return Items;
-  for (TokenRange R :
-       splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma)) {
-    std::string Item;
-    for (unsigned I = R.Begin; I < R.End; ++I) {
-      const Token &T = Toks[I];
-      if (T.isLiteral() && T.getLiteralData())
-        Item.append(T.getLiteralData(), T.getLength());
-      else if (!identifierName(T).empty())
-        Item += identifierName(T).str();
-      else
-        Item += tok::getTokenName(T.getKind());
-      Item += ' ';
-    }
-    Items.push_back(std::move(Item));
-  }
+/// The data-sharing clauses whose items a merged directive (mergesWithTeams)
+/// may name once only.
+static bool isDataSharing(StringRef Name) {
+  return Name == "shared" || Name == "private" || Name == "firstprivate" ||
+         Name == "lastprivate" || Name == "reduction";
+}
+
+/// The list items of a data-sharing clause: its arguments, after the ':' of
+/// a reduction's operator or a lastprivate's modifier.
+static SmallVector<TokenRange, 4> clauseItemRanges(ArrayRef<Token> Toks,
+                                                   const Clause &C) {
+  TokenRange List = C.Args;
+  if (C.Name == "reduction" || C.Name == "lastprivate")
+    if (std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon))
+      List.Begin = *Colon + 1;
+  SmallVector<TokenRange, 4> Items;
+  for (TokenRange R : splitTopLevel(Toks, List, tok::comma))
+    if (!R.empty())
+      Items.push_back(R);
   return Items;
 }
 
-/// The items that reduction clauses among Clauses of Toks reduce.
-static std::set<std::string> reducedItems(ArrayRef<Token> Toks,
-                                          ArrayRef<Clause> Clauses) {
+/// The text of an item's tokens.
+static std::string itemText(ArrayRef<Token> Toks, TokenRange R) {
+  std::string Item;
+  for (unsigned I = R.Begin; I < R.End; ++I) {
+    const Token &T = Toks[I];
+    if (T.isLiteral() && T.getLiteralData())
+      Item.append(T.getLiteralData(), T.getLength());
+    else if (!identifierName(T).empty())
+      Item += identifierName(T).str();
+    else
+      Item += tok::getTokenName(T.getKind());
+    Item += ' ';
+  }
+  return Item;
+}
+
+/// The items the data-sharing clauses among Clauses of Toks name, and
+/// whether one of Clauses is 'default'.
+static std::set<std::string> sharedItems(ArrayRef<Token> Toks,
+                                         ArrayRef<Clause> Clauses,
+                                         bool *HasDefault = nullptr) {
   std::set<std::string> Out;
-  for (const Clause &C : Clauses)
-    if (C.Name == "reduction")
-      for (std::string &Item : reductionItems(Toks, C))
-        Out.insert(std::move(Item));
+  for (const Clause &C : Clauses) {
+    if (HasDefault && C.Name == "default")
+      *HasDefault = true;
+    if (isDataSharing(C.Name))
+      for (TokenRange R : clauseItemRanges(Toks, C))
+        Out.insert(itemText(Toks, R));
+  }
   return Out;
 }
 
@@ -1185,19 +1246,20 @@ void Rewriter::emitTargetDirective() {
   for (const std::string &W : TargetWords.Names)
     code(W, Loc);
   // 'target teams' takes in a 'distribute' loop directive (mergesWithTeams).
-  const bool TakesLoop = TeamsEnd == TeamsBegin && mergesWithTeams();
+  const bool TakesLoop = takesLoop();
   if (TakesLoop)
     emitInnerWords();
   for (const Clause *C : KeptClauses)
     if (C->Name != "map")
       toks(Body, C->All);
-  // The loop's reductions of what the target line reduces are left out: the
-  // descriptor has them in the target line's order (reductionClause).
+  // The loop's clauses, without what the target line's name already.
   if (TakesLoop) {
-    std::vector<Clause> Target;
+    std::vector<Clause> Kept;
     for (const Clause *C : KeptClauses)
-      Target.push_back(*C);
-    emitInnerClauses(reducedItems(Body, Target));
+      Kept.push_back(*C);
+    bool TargetDefault = false;
+    emitInnerClauses(sharedItems(Body, Kept, &TargetDefault), TargetDefault,
+                     /*LoopIf=*/true);
   }
   if (TeamsSchedule)
     emitTeamsSchedule(Body, *TeamsSchedule);
@@ -1245,30 +1307,41 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
   code(")", L);
 }
 
-/// Clause C of Toks; a reduction without the items of Drop (reduced on the
-/// directive it merges with: a merged directive may name them once), and
-/// nothing when it has no other.
+/// Clause C of Toks in a merged directive (mergesWithTeams), whose other
+/// part names the items Drop and has a 'default' clause if OtherDefault: a
+/// data-sharing clause without those items (a merged directive may name an
+/// item once: the other part's clause decides; nothing when it has no
+/// other), no second 'default', and a plain 'if' of the loop as the
+/// parallel region's alone when the target line takes the loop in (it would
+/// cover the target too).
 void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
-                                 const std::set<std::string> &Drop) {
-  std::optional<unsigned> Colon = C.Name == "reduction"
-                                      ? findTopLevel(Toks, C.Args, tok::colon)
-                                      : std::nullopt;
-  if (!Colon) {
+                                 const std::set<std::string> &Drop,
+                                 bool OtherDefault, bool LoopIf) {
+  if (C.Name == "default" && OtherDefault)
+    return;
+  if (LoopIf && C.Name == "if" && C.HasParens &&
+      !(C.Args.size() > 2 && Toks[C.Args.Begin + 1].is(tok::colon))) {
+    SourceLocation L = Toks[C.All.Begin].getLocation();
+    code("if(parallel:", L);
+    toks(Toks, C.Args);
+    code(")", L);
+    return;
+  }
+  if (!isDataSharing(C.Name) || !C.HasParens) {
     toks(Toks, C.All);
     return;
   }
-  SmallVector<TokenRange, 4> Ranges =
-      splitTopLevel(Toks, {*Colon + 1, C.Args.End}, tok::comma);
-  std::vector<std::string> Items = reductionItems(Toks, C);
+  SmallVector<TokenRange, 4> Items = clauseItemRanges(Toks, C);
+  const unsigned ListBegin = Items.empty() ? C.Args.End : Items.front().Begin;
   bool Any = false;
-  for (size_t I = 0; I < Ranges.size() && I < Items.size(); ++I) {
-    if (Drop.count(Items[I]))
+  for (TokenRange R : Items) {
+    if (Drop.count(itemText(Toks, R)))
       continue;
     if (!Any)
-      toks(Toks, {C.All.Begin, *Colon + 1}); // 'reduction(' ... ':'
+      toks(Toks, {C.All.Begin, ListBegin}); // 'reduction(+:', 'shared('
     else
-      code(",", Toks[Ranges[I].Begin].getLocation());
-    toks(Toks, Ranges[I]);
+      code(",", Toks[R.Begin].getLocation());
+    toks(Toks, R);
     Any = true;
   }
   if (Any)
@@ -1286,11 +1359,24 @@ void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
 /// Teams written on their own directive ('target', 'teams', 'distribute
 /// parallel for') merge with the loop directive; those of the target line
 /// ('target teams', 'distribute parallel for') take it in.
+/// (Not where the loop directive has an 'if' for another construct than
+/// its own: merged, it would become valid and mean something else.)
 bool Rewriter::mergesWithTeams() const {
-  return Inner && !Inner->Words.empty() &&
-         Inner->Words[0].Name == "distribute" &&
-         (TeamsEnd > TeamsBegin ||
-          (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams"));
+  if (!Inner || Inner->Words.empty() || Inner->Words[0].Name != "distribute")
+    return false;
+  for (const Clause &C : Inner->Clauses)
+    if (C.Name == "if" && C.Args.size() > 2 &&
+        Inner->Toks[C.Args.Begin + 1].is(tok::colon) &&
+        identifierName(Inner->Toks[C.Args.Begin]) != "parallel" &&
+        identifierName(Inner->Toks[C.Args.Begin]) != "simd")
+      return false;
+  return TeamsEnd > TeamsBegin ||
+         (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams");
+}
+
+/// Whether the target line ('target teams') takes the loop directive in.
+bool Rewriter::takesLoop() const {
+  return TeamsEnd == TeamsBegin && mergesWithTeams();
 }
 
 /// The loop directive's words, without homp's 'distribute'.
@@ -1303,14 +1389,15 @@ void Rewriter::emitInnerWords() {
   }
 }
 
-/// The loop directive's clauses, without homp's, and without reductions of
-/// Drop.
-void Rewriter::emitInnerClauses(const std::set<std::string> &Drop) {
+/// The loop directive's clauses, without homp's; merged with teams, as
+/// emitClauseWithout says.
+void Rewriter::emitInnerClauses(const std::set<std::string> &Drop,
+                                bool OtherDefault, bool LoopIf) {
   for (const Clause &C : Inner->Clauses)
     if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
       emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
     else if (!isHompLoopClause(Inner->Toks, C))
-      emitClauseWithout(Inner->Toks, C, Drop);
+      emitClauseWithout(Inner->Toks, C, Drop, OtherDefault, LoopIf);
 }
 
 /// The loop directive inside the target line, after the teams directive
@@ -1326,12 +1413,24 @@ void Rewriter::emitInnerDirective() {
   if (Teams && mergesWithTeams())
     Out.push_back(Stmt[TeamsWord]);
   emitInnerWords();
-  if (Teams && mergesWithTeams())
-    // Its reductions, the loop's too (teamsReductions), are left out.
+  if (Teams && mergesWithTeams()) {
+    // Its clauses, without what the loop's name (its reductions are the
+    // loop's too: teamsReductions).
+    bool LoopDefault = false;
+    std::set<std::string> LoopItems =
+        sharedItems(Inner->Toks, Inner->Clauses, &LoopDefault);
     for (const Clause &C : TeamsDirective->Clauses)
-      emitClauseWithout(TeamsDirective->Toks, C,
-                        reducedItems(Inner->Toks, Inner->Clauses));
+      emitClauseWithout(TeamsDirective->Toks, C, LoopItems, LoopDefault,
+                        /*LoopIf=*/false);
+  }
   emitInnerClauses();
+  // Under 'default(none)' the loop's bounds, read from homp's chunk, need
+  // it named.
+  auto Default = [](const Clause &C) { return C.Name == "default"; };
+  if (llvm::any_of(Inner->Clauses, Default) ||
+      (Teams && mergesWithTeams() &&
+       llvm::any_of(TeamsDirective->Clauses, Default)))
+    code("shared(" + chunk() + ")", Stmt[InnerBegin].getLocation());
   Out.push_back(Stmt[InnerEnd - 1]);
 }
 
@@ -1436,13 +1535,15 @@ std::optional<TokenVector> Rewriter::run() {
 
   emitPrologue();
   emitTargetDirective();
-  if (Braced)
+  // (A target line that takes the loop directive in is a combined loop
+  // construct: the loop follows it without the braces.)
+  if (Braced && !takesLoop())
     code("{", Stmt.front().getLocation());
   if (Inner) {
     emitInnerDirective();
   }
   emitLoop(0);
-  if (Braced)
+  if (Braced && !takesLoop())
     code("}", Stmt.back().getLocation());
   code("}", Stmt.back().getLocation());
   return std::move(Out);

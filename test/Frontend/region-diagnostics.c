@@ -69,6 +69,17 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp distribute parallel for reduction(+: tr)
   for (int i = 0; i < n; ++i) tr += y[i], c += 1;
 
+  // One operator per variable: homp combines it across devices with one.
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
+  // expected-error@+1 {{homp: 'tr' is reduced with another operator on the region's other directive: homp combines it across devices with one}}
+#pragma omp teams reduction(+: tr)
+#pragma omp distribute parallel for reduction(max: tr)
+  for (int i = 0; i < n; ++i) tr = y[i] > tr ? y[i] : tr;
+  // expected-error@+1 {{homp: 'tr' is reduced with another operator on the region's other directive: homp combines it across devices with one}}
+#pragma omp target teams device(*) map(tofrom: y[0:n] dist_data(BLOCK)) reduction(+: tr)
+#pragma omp distribute parallel for reduction(max: tr)
+  for (int i = 0; i < n; ++i) tr = y[i] > tr ? y[i] : tr;
+
   // expected-error@+1 {{homp: a multi-device 'target' region must contain exactly one loop to distribute and nothing else}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
 #pragma omp teams

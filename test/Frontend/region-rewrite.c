@@ -183,6 +183,34 @@ double target_teams(double *x, int n) {
 // CHECK-LABEL: homp region:
 // CHECK: #pragma omp target teams distribute parallel for reduction ( + : s ) num_teams ( 3 ) reduction ( + : c ) dist_schedule ( static ) device ( __homp_region ( "homp 9 kernel\n{{.*}}\nreduction + 1:s\nreduction + 1:c\n
 // CHECK-NEXT: for ( int i =
+// Merging keeps the program valid OpenMP: a braced 'target teams' region
+// loses its braces (a combined loop construct is followed by its loop); an
+// item both directives name (shared or firstprivate on the teams, reduced or
+// private in the loop) is named once, by the loop; a plain 'if' of the loop
+// stays the parallel region's; 'default(none)' names homp's chunk shared.
+double merged_clauses(double *x, int n) {
+  double s = 0, t = 1;
+#pragma omp target teams device(*) map(to: x[0:n] dist_data(BLOCK))
+  {
+#pragma omp distribute parallel for reduction(+: s) if(n > 1000)
+    for (int i = 0; i < n; ++i)
+      s += x[i];
+  }
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK))
+#pragma omp teams default(none) shared(x, s, n) firstprivate(t)
+#pragma omp distribute parallel for reduction(+: s) private(t)
+  for (int i = 0; i < n; ++i) {
+    t = x[i];
+    s += t;
+  }
+  return s;
+}
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp target teams distribute parallel for reduction ( + : s ) if ( parallel : n > 1000 ) device ( __homp_region (
+// CHECK-NEXT: for ( int i =
+// CHECK-SAME: x [ i ] ; }{{$}}
+// CHECK-LABEL: homp region:
+// CHECK: #pragma omp teams distribute parallel for default ( none ) shared ( x , n ) reduction ( + : s ) private ( t ) shared ( __homp_chunk_{{[0-9]+}} ){{$}}
 
 // 'topology(ids)' after an item's distribution (PMAM'15 Table 3): the
 // array record counts the ids, whose values follow the array's others.

@@ -13,11 +13,13 @@
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: %hompcc -O2 -DDEVS="*, host" %s -o %t.host && %t.host 2>&1 | FileCheck %s --implicit-check-not=warning
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -DDEVICES="%devices"
-// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 19]]:1: 1001 iterations on [[DEVICES]]
+// INFO: homp: region {{.*}}teams-split.c:[[# @LINE + 21]]:1: 1001 iterations on [[DEVICES]]
 // CHECK: axpy: PASS
 // CHECK: sum: PASS
 // CHECK: teams sum: PASS
 // CHECK: target teams sum: PASS
+// CHECK: braced sum: PASS
+// CHECK: default(none) sum: PASS
 // CHECK: collapse: PASS
 
 #include <stdio.h>
@@ -67,6 +69,26 @@ int main(void) {
     s += x[i], c += 1;
   printf("target teams sum: %s\n",
          s == 0.5 + (N - 1) * N / 2.0 && c == N ? "PASS" : "FAIL");
+
+  s = 0.5;
+  int n = N;
+#pragma omp target teams device(DEVS) map(to: x[0:N] dist_data(BLOCK))
+  {
+#pragma omp distribute parallel for reduction(+: s) if(n > 10)
+    for (int i = 0; i < N; i++)
+      s += x[i];
+  }
+  printf("braced sum: %s\n", s == 0.5 + (N - 1) * N / 2.0 ? "PASS" : "FAIL");
+
+  s = 0.5;
+  double t = 2;
+#pragma omp target device(DEVS) map(to: x[0:N] dist_data(BLOCK))
+#pragma omp teams default(none) shared(x, s) firstprivate(t)
+#pragma omp distribute parallel for reduction(+: s) firstprivate(t)
+  for (int i = 0; i < N; i++)
+    s += t * x[i];
+  printf("default(none) sum: %s\n",
+         s == 0.5 + (N - 1) * N ? "PASS" : "FAIL");
 
 #pragma omp target device(DEVS) map(from: m[0:R][0:C] dist_data(BLOCK, *))
 #pragma omp teams
