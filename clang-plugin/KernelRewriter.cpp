@@ -50,10 +50,16 @@ struct Words {
   }
 };
 
+/// The modifier of a clause written 'name(modifier: ...)', else "".
+StringRef clauseModifier(ArrayRef<Token> Toks, const Clause &C) {
+  return C.Args.size() > 2 && Toks[C.Args.Begin + 1].is(tok::colon)
+             ? identifierName(Toks[C.Args.Begin])
+             : StringRef();
+}
+
 bool isTargetModifier(ArrayRef<Token> Toks, const Clause &C,
                       StringRef Modifier) {
-  return C.Args.size() > 2 && identifierName(Toks[C.Args.Begin]) == Modifier &&
-         Toks[C.Args.Begin + 1].is(tok::colon);
+  return !Modifier.empty() && clauseModifier(Toks, C) == Modifier;
 }
 
 /// Clauses of a loop directive that only homp reads.
@@ -82,6 +88,15 @@ private:
   bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
   bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
   bool teamsReductions();
+  StringRef reductionName(const Reduction &R) const {
+    return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]);
+  }
+  const Reduction *reductionOf(StringRef Name) const {
+    auto It = llvm::find_if(Reductions, [&](const Reduction &R) {
+      return reductionName(R) == Name;
+    });
+    return It == Reductions.end() ? nullptr : &*It;
+  }
   std::optional<abi::ReductionOp> reductionOp(ArrayRef<Token> Toks,
                                               const Clause &C) const;
   bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
@@ -399,10 +414,7 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
     // 'target teams reduction(+: s)' with 'distribute parallel for
     // reduction(+: s)': one variable, reduced once across devices.
     StringRef Name = identifierName(Toks[Item.Begin]);
-    auto Same = llvm::find_if(Reductions, [&](const Reduction &R) {
-      return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
-    });
-    if (Same != Reductions.end()) {
+    if (const Reduction *Same = reductionOf(Name)) {
       if (Same->Op != *Kind) {
         Diags.report(Toks[Item.Begin].getLocation(),
                      Diag::ReductionOperatorsDiffer)
@@ -604,10 +616,8 @@ bool Rewriter::teamsReductions() {
       if (Item.empty()) // malformed: clang reports it
         continue;
       StringRef Name = identifierName(TeamsDirective->Toks[Item.Begin]);
-      auto Same = llvm::find_if(Reductions, [&](const Reduction &R) {
-        return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
-      });
-      if (Item.size() == 1 && Same != Reductions.end()) {
+      const Reduction *Same = reductionOf(Name);
+      if (Item.size() == 1 && Same) {
         if (reductionOp(TeamsDirective->Toks, C) != Same->Op) {
           Diags.report(TeamsDirective->Toks[Item.Begin].getLocation(),
                        Diag::ReductionOperatorsDiffer)
@@ -778,9 +788,7 @@ bool Rewriter::atomicUpdates() {
       return MI.Described && !MI.Distributed && MI.Name == Name &&
              abi::copiesOut(MI.A.Map);
     });
-    bool Reduced = any_of(Reductions, [&](const Reduction &R) {
-      return PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]) == Name;
-    });
+    bool Reduced = reductionOf(Name) != nullptr;
     bool Private = false;
     for (const Directive *Dir : {&*Target, Inner ? &*Inner : nullptr})
       for (StringRef Kind : {"private", "firstprivate", "lastprivate"})
@@ -1090,7 +1098,7 @@ void Rewriter::describe() {
   // libhomp combines the devices' values into it, as without the item.
   std::vector<std::string> Reduced;
   for (const Reduction &R : Reductions)
-    Reduced.push_back(PP.getSpelling((R.OnTarget ? Body : Inner->Toks)[R.Var]));
+    Reduced.push_back(reductionName(R).str());
   for (const MapItem &MI : Items)
     if (MI.Described &&
         !(MI.WholeVariable && !MI.Distributed &&
@@ -1254,12 +1262,9 @@ void Rewriter::emitTargetDirective() {
       toks(Body, C->All);
   // The loop's clauses, without what the target line's name already.
   if (TakesLoop) {
-    std::vector<Clause> Kept;
-    for (const Clause *C : KeptClauses)
-      Kept.push_back(*C);
     bool TargetDefault = false;
-    emitInnerClauses(sharedItems(Body, Kept, &TargetDefault), TargetDefault,
-                     /*LoopIf=*/true);
+    emitInnerClauses(sharedItems(Body, Target->Clauses, &TargetDefault),
+                     TargetDefault, /*LoopIf=*/true);
   }
   if (TeamsSchedule)
     emitTeamsSchedule(Body, *TeamsSchedule);
@@ -1320,7 +1325,7 @@ void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
   if (C.Name == "default" && OtherDefault)
     return;
   if (LoopIf && C.Name == "if" && C.HasParens &&
-      !(C.Args.size() > 2 && Toks[C.Args.Begin + 1].is(tok::colon))) {
+      clauseModifier(Toks, C).empty()) {
     SourceLocation L = Toks[C.All.Begin].getLocation();
     code("if(parallel:", L);
     toks(Toks, C.Args);
@@ -1364,12 +1369,12 @@ void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
 bool Rewriter::mergesWithTeams() const {
   if (!Inner || Inner->Words.empty() || Inner->Words[0].Name != "distribute")
     return false;
-  for (const Clause &C : Inner->Clauses)
-    if (C.Name == "if" && C.Args.size() > 2 &&
-        Inner->Toks[C.Args.Begin + 1].is(tok::colon) &&
-        identifierName(Inner->Toks[C.Args.Begin]) != "parallel" &&
-        identifierName(Inner->Toks[C.Args.Begin]) != "simd")
+  for (const Clause &C : Inner->Clauses) {
+    StringRef Modifier =
+        C.Name == "if" ? clauseModifier(Inner->Toks, C) : StringRef();
+    if (!Modifier.empty() && Modifier != "parallel" && Modifier != "simd")
       return false;
+  }
   return TeamsEnd > TeamsBegin ||
          (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams");
 }
