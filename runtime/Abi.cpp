@@ -806,7 +806,8 @@ std::string scalarTypeCodeExpr(const std::string &Var, bool CPlusPlus) {
          "), char: ((char)-1 < 0 ? 101 : 201), signed char: 101, "
          "unsigned char: 201, short: 102, unsigned short: 202, int: 104, "
          "unsigned int: 204, long: 100 + sizeof(long), unsigned long: 200 + "
-         "sizeof(long), long long: 108, unsigned long long: 208, float: 304, "
+         "sizeof(long), long long: 108, unsigned long long: 208, __int128: "
+         "116, unsigned __int128: 216, _Float16: 302, float: 304, "
          "double: 308, long double: 300 + sizeof(long double), _Complex "
          "float: 508, _Complex double: 516, _Complex long double: 500 + "
          "sizeof(_Complex long double), " +

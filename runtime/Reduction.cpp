@@ -24,6 +24,34 @@ template <typename T> void store(void *P, T V) {
 template <typename T> struct IsComplex : std::false_type {};
 template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
 
+// The 16-byte integers and _Float16 are extensions: std::numeric_limits and
+// the type traits know them only in some language modes, or not at all.
+template <typename T>
+constexpr bool IsWideInteger =
+    std::is_same_v<T, __int128> || std::is_same_v<T, unsigned __int128>;
+template <typename T>
+constexpr bool IsInteger = std::is_integral_v<T> || IsWideInteger<T>;
+
+/// The least and the greatest value of T (max's and min's identities).
+template <typename T> T lowest() {
+  if constexpr (std::is_same_v<T, __int128>)
+    return static_cast<__int128>(static_cast<unsigned __int128>(1) << 127);
+  else if constexpr (std::is_same_v<T, unsigned __int128>)
+    return 0;
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return static_cast<_Float16>(-65504.0f); // the largest finite, negated
+  else
+    return std::numeric_limits<T>::lowest();
+}
+template <typename T> T greatest() {
+  if constexpr (IsWideInteger<T>)
+    return static_cast<T>(~lowest<T>());
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return static_cast<_Float16>(65504.0f);
+  else
+    return std::numeric_limits<T>::max();
+}
+
 template <typename T> T identity(ReductionOp Op) {
   if constexpr (IsComplex<T>::value) {
     return T(Op == ReductionOp::Mul ? 1 : 0); // only +, - and * apply
@@ -41,13 +69,13 @@ template <typename T> T identity(ReductionOp Op) {
     case ReductionOp::BitAnd:
       if constexpr (std::is_same_v<T, bool>)
         return true;
-      else if constexpr (std::is_integral_v<T>)
+      else if constexpr (IsInteger<T>)
         return static_cast<T>(~T(0));
       return T(0);
     case ReductionOp::Max:
-      return std::numeric_limits<T>::lowest();
+      return lowest<T>();
     case ReductionOp::Min:
-      return std::numeric_limits<T>::max();
+      return greatest<T>();
     }
     return T(0);
   }
@@ -74,7 +102,7 @@ template <typename T> T combine(ReductionOp Op, T A, T B) {
     case ReductionOp::BitAnd:
     case ReductionOp::BitOr:
     case ReductionOp::BitXor:
-      if constexpr (std::is_integral_v<T>) {
+      if constexpr (IsInteger<T>) {
         if (Op == ReductionOp::BitAnd)
           return static_cast<T>(A & B);
         if (Op == ReductionOp::BitOr)
@@ -100,6 +128,8 @@ template <typename F> void withType(ScalarType T, F &&Fn) {
       return Fn(int32_t());
     case 8:
       return Fn(int64_t());
+    case 16:
+      return Fn(static_cast<__int128>(0));
     }
     break;
   case ScalarType::Unsigned:
@@ -112,10 +142,14 @@ template <typename F> void withType(ScalarType T, F &&Fn) {
       return Fn(uint32_t());
     case 8:
       return Fn(uint64_t());
+    case 16:
+      return Fn(static_cast<unsigned __int128>(0));
     }
     break;
   case ScalarType::Float:
     switch (T.Size) {
+    case sizeof(_Float16):
+      return Fn(static_cast<_Float16>(0));
     case sizeof(float):
       return Fn(float());
     case sizeof(double):
@@ -150,7 +184,10 @@ std::string ScalarType::name() const {
   case Unsigned:
     return "uint" + std::to_string(Size * 8);
   case Float:
-    return Size == 4 ? "float" : Size == 8 ? "double" : "long double";
+    return Size == 2   ? "_Float16"
+           : Size == 4 ? "float"
+           : Size == 8 ? "double"
+                       : "long double";
   case Bool:
     return "bool";
   case Complex:

@@ -1341,6 +1341,11 @@ TEST(Abi, ScalarTypeCodesAreKindTimesHundredPlusSize) {
     EXPECT_TRUE(contains(E, (CPlusPlus ? "bool: " : "_Bool: ") +
                                 std::to_string(KindBool * 100 + 1)))
         << E;
+    EXPECT_TRUE(contains(E, "unsigned __int128: " +
+                                std::to_string(KindUnsigned * 100 + 16)))
+        << E;
+    EXPECT_TRUE(contains(E, "_Float16: " + std::to_string(KindFloat * 100 + 2)))
+        << E;
     EXPECT_TRUE(contains(E, "default: 0")) << E;
   }
 }

@@ -99,14 +99,15 @@ TEST(Reduction, DecodesEveryCodeThePluginEmits) {
     int64_t Code;
     ScalarType::KindTy Kind;
     unsigned Size;
-  } Codes[] = {{101, ScalarType::Signed, 1},   {102, ScalarType::Signed, 2},
-               {104, ScalarType::Signed, 4},   {108, ScalarType::Signed, 8},
-               {201, ScalarType::Unsigned, 1}, {202, ScalarType::Unsigned, 2},
-               {204, ScalarType::Unsigned, 4}, {208, ScalarType::Unsigned, 8},
-               {304, ScalarType::Float, 4},    {308, ScalarType::Float, 8},
-               {316, ScalarType::Float, 16},   {401, ScalarType::Bool, 1},
-               {508, ScalarType::Complex, 8},  {516, ScalarType::Complex, 16},
-               {532, ScalarType::Complex, 32}};
+  } Codes[] = {{101, ScalarType::Signed, 1},    {102, ScalarType::Signed, 2},
+               {104, ScalarType::Signed, 4},    {108, ScalarType::Signed, 8},
+               {201, ScalarType::Unsigned, 1},  {202, ScalarType::Unsigned, 2},
+               {204, ScalarType::Unsigned, 4},  {208, ScalarType::Unsigned, 8},
+               {304, ScalarType::Float, 4},     {308, ScalarType::Float, 8},
+               {316, ScalarType::Float, 16},    {401, ScalarType::Bool, 1},
+               {508, ScalarType::Complex, 8},   {516, ScalarType::Complex, 16},
+               {532, ScalarType::Complex, 32},  {116, ScalarType::Signed, 16},
+               {216, ScalarType::Unsigned, 16}, {302, ScalarType::Float, 2}};
   for (const auto &C : Codes) {
     std::optional<ScalarType> T = decodeScalarType(C.Code, C.Size);
     ASSERT_TRUE(T.has_value()) << C.Code;
@@ -121,6 +122,9 @@ TEST(Reduction, DecodesEveryCodeThePluginEmits) {
   EXPECT_EQ(decodeScalarType(316, 16)->name(), "long double");
   EXPECT_EQ(decodeScalarType(401, 1)->name(), "bool");
   EXPECT_EQ(decodeScalarType(516, 16)->name(), "complex double");
+  EXPECT_EQ(decodeScalarType(116, 16)->name(), "int128");
+  EXPECT_EQ(decodeScalarType(216, 16)->name(), "uint128");
+  EXPECT_EQ(decodeScalarType(302, 2)->name(), "_Float16");
 }
 
 TEST(Reduction, RejectsUnknownCodes) {
@@ -136,9 +140,9 @@ TEST(Reduction, RejectsUnknownCodes) {
   EXPECT_EQ(decodeScalarType(-104, 4), std::nullopt);
   // Sizes no C++ type of that kind has.
   EXPECT_EQ(decodeScalarType(103, 3), std::nullopt);
-  EXPECT_EQ(decodeScalarType(116, 16), std::nullopt);
+  EXPECT_EQ(decodeScalarType(132, 32), std::nullopt);
   EXPECT_EQ(decodeScalarType(203, 3), std::nullopt);
-  EXPECT_EQ(decodeScalarType(302, 2), std::nullopt);
+  EXPECT_EQ(decodeScalarType(301, 1), std::nullopt);
   EXPECT_EQ(decodeScalarType(310, 10), std::nullopt);
 }
 
@@ -328,6 +332,86 @@ TEST(Reduction, PartialResultsCombineToTheSerialResult) {
     }
     EXPECT_EQ(Total, Serial) << reductionOpName(Op);
   }
+}
+
+// __int128, unsigned __int128 and _Float16 (which gtest cannot print, and
+// std::numeric_limits may not know): identities, every operator that
+// applies, and partial results combining to the serial result.
+TEST(Reduction, WideIntegersAndHalfPrecision) {
+  using I128 = __int128;
+  using U128 = unsigned __int128;
+  ScalarType S = *decodeScalarType(116, 16), U = *decodeScalarType(216, 16),
+             H = *decodeScalarType(302, 2);
+  for (ReductionOp Op : AllOps) {
+    EXPECT_TRUE(reductionApplies(Op, S)) << reductionOpName(Op);
+    EXPECT_TRUE(reductionApplies(Op, U)) << reductionOpName(Op);
+    EXPECT_EQ(reductionApplies(Op, H), !isBitwise(Op)) << reductionOpName(Op);
+  }
+  auto Identity = [](ReductionOp Op, ScalarType T, auto Tag) {
+    decltype(Tag) V;
+    std::memset(&V, 0x5a, sizeof V);
+    reductionIdentity(Op, T, &V);
+    return V;
+  };
+  const I128 Min128 = static_cast<I128>(static_cast<U128>(1) << 127);
+  const I128 Max128 = ~Min128;
+  EXPECT_TRUE(Identity(ReductionOp::Max, S, I128()) == Min128);
+  EXPECT_TRUE(Identity(ReductionOp::Min, S, I128()) == Max128);
+  EXPECT_TRUE(Identity(ReductionOp::BitAnd, S, I128()) == -1);
+  EXPECT_TRUE(Identity(ReductionOp::Mul, S, I128()) == 1);
+  EXPECT_TRUE(Identity(ReductionOp::Max, U, U128()) == 0);
+  EXPECT_TRUE(Identity(ReductionOp::Min, U, U128()) == ~static_cast<U128>(0));
+  EXPECT_TRUE(Identity(ReductionOp::BitAnd, U, U128()) ==
+              ~static_cast<U128>(0));
+  EXPECT_EQ(static_cast<float>(Identity(ReductionOp::Max, H, _Float16())),
+            -65504.0f);
+  EXPECT_EQ(static_cast<float>(Identity(ReductionOp::Min, H, _Float16())),
+            65504.0f);
+  EXPECT_EQ(static_cast<float>(Identity(ReductionOp::Mul, H, _Float16())), 1);
+
+  // Values past 64 bits: a sum that carries, and products, maxima and
+  // bits the high half decides.
+  std::vector<I128> Data;
+  for (int I = 1; I <= 40; ++I)
+    Data.push_back((static_cast<I128>(I * 7919 % 97 - 48) << 70) + I * 3);
+  for (ReductionOp Op : {ReductionOp::Add, ReductionOp::Max, ReductionOp::Min,
+                         ReductionOp::BitXor, ReductionOp::BitOr,
+                         ReductionOp::BitAnd, ReductionOp::Or}) {
+    I128 Serial = Identity(Op, S, I128());
+    for (I128 V : Data)
+      reductionCombine(Op, S, &Serial, &V);
+    I128 Total = Identity(Op, S, I128());
+    for (size_t Begin = 0; Begin < Data.size(); Begin += 13) {
+      I128 Part = Identity(Op, S, I128());
+      for (size_t I = Begin; I < std::min(Data.size(), Begin + 13); ++I)
+        reductionCombine(Op, S, &Part, &Data[I]);
+      reductionCombine(Op, S, &Total, &Part);
+    }
+    EXPECT_TRUE(Total == Serial) << reductionOpName(Op);
+  }
+  I128 Big = static_cast<I128>(1) << 100, Two = 2;
+  reductionCombine(ReductionOp::Mul, S, &Big, &Two);
+  EXPECT_TRUE(Big == static_cast<I128>(1) << 101);
+  I128 Sum = static_cast<I128>(UINT64_MAX), One = 1;
+  reductionCombine(ReductionOp::Add, S, &Sum, &One);
+  EXPECT_TRUE(Sum == static_cast<I128>(1) << 64); // carried into the high half
+  U128 Wrap = ~static_cast<U128>(0), Three = 3;
+  reductionCombine(ReductionOp::Add, U, &Wrap, &Three);
+  EXPECT_TRUE(Wrap == 2);
+  U128 High = static_cast<U128>(5) << 120, Low = 7;
+  reductionCombine(ReductionOp::Max, U, &High, &Low);
+  EXPECT_TRUE(High == static_cast<U128>(5) << 120);
+
+  _Float16 A = static_cast<_Float16>(-2.5f), B = static_cast<_Float16>(4.0f);
+  _Float16 Acc = A;
+  reductionCombine(ReductionOp::Max, H, &Acc, &B);
+  EXPECT_EQ(static_cast<float>(Acc), 4.0f);
+  reductionCombine(ReductionOp::Min, H, &Acc, &A);
+  EXPECT_EQ(static_cast<float>(Acc), -2.5f);
+  reductionCombine(ReductionOp::Add, H, &Acc, &B);
+  EXPECT_EQ(static_cast<float>(Acc), 1.5f);
+  reductionCombine(ReductionOp::Mul, H, &Acc, &B);
+  EXPECT_EQ(static_cast<float>(Acc), 6.0f);
 }
 
 TEST(Reduction, OnlyTheTypesBytesAreWritten) {

@@ -1,6 +1,6 @@
 // A reduction that calls libatomic (16 bytes) and one that calls libm
 // (max of _Float16): the program links through hompcc or the CMake package,
-// which link those where needed, and runs them on the host (homp warns).
+// which link those where needed.
 #include <stdio.h>
 
 int main(void) {
