@@ -347,38 +347,28 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     }
     break;
   case AutoTrial::Alone: {
-    // The device the split rates highest; but the host when the model
-    // rates it highest: it copies nothing, which the model knows, while the
-    // sample measured it sharing the cores with the offload devices (a sum
-    // of 4e6 over 4 CPU devices and the host: alone on the host 1.1 ms, on
-    // the device the sample rated first 1.6 to 1.9 ms, in half the
-    // processes).
-    unsigned Fastest = Top;
+    // The device the split rates highest, or the host when the model rates
+    // it highest (a sum of 4e6 over 4 CPU devices and the host: alone on the
+    // host 1.1 ms, on the device the sample rated first 1.6 to 1.9 ms, in
+    // half the processes), or the device it ran on before (bm2d alone, 2.4
+    // ms the first time on a device, 1.9 the next; a median of times from
+    // two devices kept AUTO from the fastest way in some runs): aloneDevice.
     // (The model only where the host takes part: a trial that wins runs
     // every execution, and the model is not free.)
+    std::optional<unsigned> HostByModel;
     if (std::find(Devices.begin(), Devices.end(), hostDevice()) !=
         Devices.end()) {
       std::vector<double> Model = modelWeights(Devices, C, Trips, true);
       unsigned ByModel = static_cast<unsigned>(
           std::max_element(Model.begin(), Model.end()) - Model.begin());
-      if (Devices[ByModel] == hostDevice() && Split[ByModel] > 0)
-        Fastest = ByModel;
+      if (Devices[ByModel] == hostDevice())
+        HostByModel = ByModel;
     }
-    // And the device it ran on before, if it is of that one's kind (the
-    // host, or an offload device of the same type) and the split rates it
-    // within 0.8 of the highest: devices of one speed take turns at the top
-    // of a split that is still learning, and a trial on another device than
-    // its last starts cold (its storage, the loop's whole arrays, is new:
-    // bm2d alone, 2.4 ms the first time on a device, 1.9 the next; a median
-    // of times from two devices kept AUTO from the fastest way in some
-    // runs).
-    auto Kind = [&](unsigned At) {
-      return std::make_pair(Devices[At] == hostDevice(),
-                            deviceTypes().typeOf(Devices[At]));
-    };
-    if (P.Alone && *P.Alone < N && Kind(*P.Alone) == Kind(Fastest) &&
-        Split[*P.Alone] >= 0.8 * Split[Fastest])
-      Fastest = *P.Alone;
+    // Kinds: the host, or an offload device's type.
+    std::vector<int> Kinds;
+    for (int D : Devices)
+      Kinds.push_back(D == hostDevice() ? -1 : deviceTypes().typeOf(D));
+    const unsigned Fastest = aloneDevice(Split, HostByModel, P.Alone, Kinds);
     P.Alone = Fastest;
     S.Weights.assign(N, 0.0);
     S.Weights[Fastest] = 1;

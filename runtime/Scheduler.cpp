@@ -331,6 +331,27 @@ const char *autoTrialName(AutoTrial T) {
   return "?";
 }
 
+unsigned aloneDevice(const std::vector<double> &Split,
+                     std::optional<unsigned> HostByModel,
+                     std::optional<unsigned> Before,
+                     const std::vector<int> &Kinds) {
+  const size_t N = Split.size();
+  if (N == 0)
+    return 0;
+  auto Kept = [&](std::optional<unsigned> At) {
+    return At && *At < N && Split[*At] > 0;
+  };
+  unsigned Fastest = static_cast<unsigned>(
+      std::max_element(Split.begin(), Split.end()) - Split.begin());
+  if (Kept(HostByModel))
+    Fastest = *HostByModel;
+  auto Kind = [&](unsigned At) { return At < Kinds.size() ? Kinds[At] : -1; };
+  if (Kept(Before) && Kind(*Before) == Kind(Fastest) &&
+      Split[*Before] >= AloneStickWithin * Split[Fastest])
+    Fastest = *Before;
+  return Fastest;
+}
+
 namespace {
 constexpr AutoTrial Trials[] = {AutoTrial::Balanced, AutoTrial::Model,
                                 AutoTrial::Dynamic, AutoTrial::Alone};

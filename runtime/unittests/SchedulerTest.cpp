@@ -625,5 +625,66 @@ TEST(AutoTrials, OneDeviceIsAlwaysBalanced) {
   EXPECT_TRUE(std::isinf(T.typical(D)));
 }
 
+// The trial of the fastest device alone: the device the split rates
+// highest, the host when the model rates it highest, and the device it ran
+// on before while that one is of the same kind and rated within 0.8.
+TEST(AloneDevice, TheSplitsHighestDevice) {
+  EXPECT_EQ(aloneDevice({0.2, 0.5, 0.3}, std::nullopt, std::nullopt, {0, 0, 0}),
+            1u);
+  // (Equal shares: the first.)
+  EXPECT_EQ(aloneDevice({0.25, 0.25, 0.25, 0.25}, std::nullopt, std::nullopt,
+                        {0, 0, 0, 0}),
+            0u);
+}
+
+TEST(AloneDevice, TheHostWhenTheModelRatesItHighest) {
+  // Host at position 3 (kind -1): the model's choice wins over the split's,
+  // unless the split (a cutoff) leaves the host out.
+  EXPECT_EQ(aloneDevice({0.3, 0.3, 0.3, 0.1}, 3u, std::nullopt, {0, 0, 0, -1}),
+            3u);
+  EXPECT_EQ(aloneDevice({0.4, 0.3, 0.3, 0.0}, 3u, std::nullopt, {0, 0, 0, -1}),
+            0u);
+}
+
+TEST(AloneDevice, StaysOnTheDeviceItRanOnBefore) {
+  const std::vector<int> Cpus = {0, 0, 0, 0};
+  // Within 0.8 of the highest share, and of the same kind: stays.
+  EXPECT_EQ(aloneDevice({0.26, 0.24, 0.3, 0.2}, std::nullopt, 1u, Cpus), 1u);
+  EXPECT_EQ(aloneDevice({0.24, 0.24, 0.3, 0.22}, std::nullopt, 0u, Cpus), 0u);
+  // Exactly 0.8 of it stays too; under it moves to the highest.
+  // (0.4 is 0.8 * 0.5 in binary too: halving is exact.)
+  EXPECT_EQ(aloneDevice({0.5, 0.4, 0.1, 0.0}, std::nullopt, 1u, Cpus), 1u);
+  EXPECT_EQ(aloneDevice({0.5, 0.39, 0.11, 0.0}, std::nullopt, 1u, Cpus), 0u);
+  // Another kind (a GPU, kind 1, at the top; the host before): moves.
+  EXPECT_EQ(
+      aloneDevice({0.3, 0.26, 0.22, 0.22}, std::nullopt, 1u, {1, 0, 0, -1}),
+      0u);
+  EXPECT_EQ(aloneDevice({0.3, 0.3, 0.3, 0.28}, std::nullopt, 3u, {0, 0, 0, -1}),
+            0u);
+  // Stays on the host the model chose before while the model still does.
+  EXPECT_EQ(aloneDevice({0.3, 0.3, 0.3, 0.1}, 3u, 3u, {0, 0, 0, -1}), 3u);
+  // A device the split now leaves out, or a position past the devices
+  // (another device set), is not kept.
+  EXPECT_EQ(aloneDevice({0.5, 0.0, 0.5}, std::nullopt, 1u, {0, 0, 0}), 0u);
+  EXPECT_EQ(aloneDevice({0.3, 0.3, 0.4}, std::nullopt, 7u, {0, 0, 0}), 2u);
+}
+
+TEST(AloneDevice, ARunOfExecutionsKeepsOneDevice) {
+  // Equal devices whose measured shares take turns at the top: the trial
+  // stays where it first ran.
+  const std::vector<std::vector<double>> Splits = {{0.24, 0.27, 0.25, 0.24},
+                                                   {0.27, 0.24, 0.24, 0.25},
+                                                   {0.25, 0.24, 0.27, 0.24},
+                                                   {0.24, 0.25, 0.24, 0.27}};
+  std::optional<unsigned> Before;
+  for (const std::vector<double> &Split : Splits) {
+    unsigned At = aloneDevice(Split, std::nullopt, Before, {0, 0, 0, 0});
+    if (Before)
+      EXPECT_EQ(At, *Before);
+    Before = At;
+  }
+  EXPECT_EQ(*Before, 1u);
+}
+
 } // namespace
 } // namespace homp

@@ -137,6 +137,22 @@ std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
 enum class AutoTrial { Balanced, Model, Dynamic, Alone };
 const char *autoTrialName(AutoTrial T);
 
+/// The device (a position in Split) that AUTO's trial of the fastest device
+/// alone runs on: the one the split rates highest; but HostByModel, the
+/// host's position when the machine model rates the host highest, if the
+/// split keeps it (the host copies nothing, which the model knows, while
+/// the sample measured it sharing the cores with the offload devices); and
+/// Before, the device the trial ran on last time, while it is of the same
+/// kind (Kinds: per position, equal for the host or for offload devices of
+/// one type) and the split rates it within StickWithin of that device's
+/// share (devices of one speed take turns at the top of a split that is
+/// still learning, and a trial on another device starts cold).
+unsigned aloneDevice(const std::vector<double> &Split,
+                     std::optional<unsigned> HostByModel,
+                     std::optional<unsigned> Before,
+                     const std::vector<int> &Kinds);
+constexpr double AloneStickWithin = 0.8;
+
 /// AUTO's choice among its trials, from the times of whole executions:
 /// after the sample, two balanced executions (the split settles), then the
 /// model's split, dynamic and alone once each. Those first executions are
