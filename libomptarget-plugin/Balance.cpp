@@ -47,6 +47,10 @@ struct Profile {
   bool Restored = false; ///< started from a saved profile (HOMP_PROFILES)
   /// The device (position) that runs the trial of the fastest device alone.
   std::optional<unsigned> Alone;
+  /// Per position: a profile kind's rest rate over its sample rate, and
+  /// the executions it learned from (updateSampleBias).
+  std::vector<double> SampleBias;
+  int BiasLearned = 0;
 };
 
 struct ProfileKey {
@@ -492,6 +496,18 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
                     : std::vector<double>(N, 1.0);
     if (Kind == abi::SchedKind::ModelProfile)
       explain(S.Why, modelInputs(C));
+    // What the region's earlier executions found of the sample's rates.
+    {
+      std::lock_guard<std::mutex> Lock(ProfilesLock);
+      auto It = profiles().find(keyOf(Info, Devices, Trips));
+      if (It != profiles().end() && It->second.BiasLearned > 0) {
+        S.RateBias = It->second.SampleBias;
+        int Learned = It->second.BiasLearned;
+        explain(S.Why, "rates corrected by " + std::to_string(Learned) +
+                           " earlier execution" + (Learned == 1 ? "" : "s"));
+      }
+    }
+    S.RateBias.resize(N, 1.0);
     break;
   }
   return S;
@@ -619,6 +635,18 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
     P.Split->update(Seconds);
     ++P.Learned;
   }
+}
+
+void recordSampleBias(const ConstructInfo &Info,
+                      const std::vector<int> &Devices, int64_t Trips,
+                      const std::vector<double> &Observed) {
+  if (std::none_of(Observed.begin(), Observed.end(),
+                   [](double O) { return O > 0; }))
+    return;
+  std::lock_guard<std::mutex> Lock(ProfilesLock);
+  Profile &P = profiles()[keyOf(Info, Devices, Trips)];
+  P.SampleBias = updateSampleBias(std::move(P.SampleBias), Observed);
+  ++P.BiasLearned;
 }
 
 double emulationFactor(int Device) {

@@ -651,7 +651,9 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
 /// run theirs takes the next piece of the rest, as large as its sample
 /// part, and the last device to finish its sample splits what is left by
 /// the rates measured so far, each device's share counted from when it
-/// will be free (sharesWhenFree).
+/// will be free (sharesWhenFree). The rates are corrected by what the
+/// region's earlier executions found of its sample's (RateBias): each
+/// device's rate on the rest over its rate in the sample.
 void Launcher::runSampled(const std::vector<int> &Ids) {
   const LoopSchedule &Sch = *K.Sched;
   const int64_t N = K.SchedTrips;
@@ -675,6 +677,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::optional<std::vector<Range>> Rest;
   int64_t Unclaimed = N; // every device failed: what is left of the rest
   std::vector<bool> CutOff(Count, false), TookPieces(Count, false);
+  // Per slot: the sample's rates as measured, and the rest's.
+  std::vector<double> SampledRates(Count, 0), RestRates(Count, 0);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
@@ -682,6 +686,9 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     std::vector<Range> Parts(Count, Range{Next, Next});
     const int64_t Left = N - Next;
     std::vector<double> Rates = sampleRates(Done, Seconds, Weights);
+    SampledRates = Rates;
+    for (size_t I = 0; I < Count; ++I)
+      Rates[I] *= Sch.RateBias[Slots[I].Position];
     std::vector<double> Working;
     for (size_t I = 0; I < Count; ++I)
       if (!Out[I])
@@ -778,9 +785,18 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
           return;
         Range Mine = (*Rest)[I];
         Lock.unlock();
+        Began = Clock::now();
         runRange(S, Mine, subParts(S, Mine.size()));
+        if (S.Status == Slot::Ok && Mine.size() > 0)
+          RestRates[I] = static_cast<double>(Mine.size()) / secondsSince(Began);
       },
       waitName(), DeviceJobs::SharedQueue);
+  // What the rest found of the sample's rates, for the next execution.
+  std::vector<double> Observed(K.Devices.size(), 0);
+  for (size_t I = 0; I < Count; ++I)
+    if (RestRates[I] > 0 && SampledRates[I] > 0)
+      Observed[Slots[I].Position] = RestRates[I] / SampledRates[I];
+  recordSampleBias(*K.Info, K.Devices, N, Observed);
 
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and
   // leaves it out of the imbalance unless it ran pieces of the rest too.

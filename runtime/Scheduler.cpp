@@ -317,6 +317,16 @@ std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
   return normalizeShares(std::move(Shares));
 }
 
+std::vector<double> updateSampleBias(std::vector<double> Bias,
+                                     const std::vector<double> &Observed) {
+  Bias.resize(std::max(Bias.size(), Observed.size()), 1.0);
+  for (size_t I = 0; I < Observed.size(); ++I)
+    if (Observed[I] > 0 && std::isfinite(Observed[I]))
+      Bias[I] = std::clamp(0.5 * (Bias[I] + Observed[I]), 1 / SampleBiasLimit,
+                           SampleBiasLimit);
+  return Bias;
+}
+
 const char *autoTrialName(AutoTrial T) {
   switch (T) {
   case AutoTrial::Balanced:

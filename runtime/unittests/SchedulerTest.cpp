@@ -372,6 +372,41 @@ TEST(Shares, WhenFreeAllEndTogether) {
   EXPECT_NEAR(S[1], 0.5, 1e-12);
 }
 
+// A profile kind's correction of its sample's rates: halfway to each
+// execution's observation, per device, within [1/4, 4].
+TEST(SampleBias, MovesHalfwayToWhatEachExecutionFound) {
+  std::vector<double> B = updateSampleBias({}, {0.8, 1.1, 0});
+  ASSERT_EQ(B.size(), 3u);
+  EXPECT_DOUBLE_EQ(B[0], 0.9);
+  EXPECT_DOUBLE_EQ(B[1], 1.05);
+  EXPECT_DOUBLE_EQ(B[2], 1.0); // not measured: unchanged
+  B = updateSampleBias(B, {0.8, 1.1, 0});
+  EXPECT_DOUBLE_EQ(B[0], 0.85);
+  EXPECT_DOUBLE_EQ(B[1], 1.075);
+  // A steady observation is approached: within 1% after 7 executions.
+  for (int I = 0; I < 5; ++I)
+    B = updateSampleBias(B, {0.8, 1.1, 0});
+  EXPECT_NEAR(B[0], 0.8, 0.008);
+  EXPECT_NEAR(B[1], 1.1, 0.011);
+}
+
+TEST(SampleBias, KeepsWithinItsLimitsAndIgnoresWhatIsNotARate) {
+  const double Inf = std::numeric_limits<double>::infinity();
+  std::vector<double> B = {1, 1, 1, 1};
+  for (int I = 0; I < 20; ++I)
+    B = updateSampleBias(B, {100, 0.001, Inf, std::nan("")});
+  EXPECT_DOUBLE_EQ(B[0], SampleBiasLimit);
+  EXPECT_DOUBLE_EQ(B[1], 1 / SampleBiasLimit);
+  EXPECT_DOUBLE_EQ(B[2], 1);
+  EXPECT_DOUBLE_EQ(B[3], 1);
+  // Negative rates are not rates either; a shorter observation leaves the
+  // devices past it as they were.
+  B = updateSampleBias({2, 0.5, 3}, {-1, 1});
+  EXPECT_DOUBLE_EQ(B[0], 2);
+  EXPECT_DOUBLE_EQ(B[1], 0.75);
+  EXPECT_DOUBLE_EQ(B[2], 3);
+}
+
 TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
   EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);
