@@ -4,7 +4,7 @@
 One binary, build/benchmarks/balance: each kernel's loop is AUTO, so
 HOMP_SCHEDULE picks the kind, HOMP_DEVICES the devices (the host included
 or not), HOMP_EMULATE their speeds and HOMP_CUTOFF the cutoff. Each row is
-PROCESSES processes (3; 1 with --quick; the kinds of a row take turns), each
+PROCESSES processes (5; 1 with --quick; the kinds of a row take turns), each
 a few untimed executions of the region (AUTO learns from them), then timed
 ones; the makespan is the median over the processes of each one's median
 time of one execution.
@@ -67,7 +67,12 @@ SIZE_FOR = {("axpy", "with host"): 10_000_000}
 # kind; over 20 executions their medians matched to 1%).
 WARMUP, REPS = 14, 15
 ALONE_WARMUP, ALONE_REPS = 1, 2
-PROCESSES = 3
+# With 3 processes a row's median was one slow process away from a miss:
+# matvec over 4 equal devices on 2 cores, AUTO 1.54/1.58/1.62 ms against
+# SCHED_PROFILE_AUTO's 1.46/1.46/1.50 (1.08x) in one run; in 5 interleaved
+# processes each, medians of 1.37 (AUTO, one process at 1.98), 1.39, 1.40
+# and 1.41 ms (BLOCK). 5 processes take the run from 150 to 230 s.
+PROCESSES = 5
 COMPUTE_BOUND = ("matmul", "bm2d")
 
 # label -> environment; AUTO rows leave HOMP_SCHEDULE unset.
