@@ -53,9 +53,10 @@ struct LoopSchedule {
   /// Per position: Shares, the shares; Sampled, the sample's shares;
   /// Queue, 1 for the devices that take chunks, 0 for those cut off.
   std::vector<double> Weights;
-  /// Sampled, per position: what the sample's rates are scaled by before
-  /// the rest is split, the rest's rate over the sample's as the region's
-  /// earlier executions found it (updateSampleBias; 1 before any did).
+  /// Sampled, per position: what a device's sample part counts for, per
+  /// iteration, when the rest is split: its rate on the rest over its rate
+  /// on the sample part, as the region's earlier executions found it
+  /// (updateSampleBias; 1 before any did).
   std::vector<double> RateBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
 
@@ -88,10 +89,10 @@ std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices);
 
 /// What one execution of a profile kind's loop over Devices, with Trips
-/// iterations, found of its sample's rates: Observed, per position, the
-/// rest's rate over the sample's (0: not measured). The next execution's
-/// schedule scales the sample's rates by what the executions so far found
-/// (LoopSchedule::RateBias).
+/// iterations, found of its sample: Observed, per position, the device's
+/// rate on the rest (pieces and share) over its rate on its sample part
+/// (0: not measured). The next execution's schedule counts the sample
+/// parts by what the executions so far found (LoopSchedule::RateBias).
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
                       const std::vector<double> &Observed);

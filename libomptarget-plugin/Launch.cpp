@@ -651,9 +651,10 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
 /// run theirs takes the next piece of the rest, as large as its sample
 /// part, and the last device to finish its sample splits what is left by
 /// the rates measured so far, each device's share counted from when it
-/// will be free (sharesWhenFree). The rates are corrected by what the
-/// region's earlier executions found of its sample's (RateBias): each
-/// device's rate on the rest over its rate in the sample.
+/// will be free (sharesWhenFree). A device's sample part counts in its
+/// rate for what the region's earlier executions found it worth
+/// (RateBias: the device's rate on the rest over its rate on its sample
+/// part); its pieces count as they are, being the rest's iterations.
 void Launcher::runSampled(const std::vector<int> &Ids) {
   const LoopSchedule &Sch = *K.Sched;
   const int64_t N = K.SchedTrips;
@@ -677,8 +678,11 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::optional<std::vector<Range>> Rest;
   int64_t Unclaimed = N; // every device failed: what is left of the rest
   std::vector<bool> CutOff(Count, false), TookPieces(Count, false);
-  // Per slot: the sample's rates as measured, and the rest's.
-  std::vector<double> SampledRates(Count, 0), RestRates(Count, 0);
+  // Per slot: the iterations and seconds of its sample part, and of its
+  // part of the rest (the pieces and its share), which tell the region's
+  // next executions how far the sample's rate was from the rest's.
+  std::vector<int64_t> SampleDone(Count, 0), RestDone(Count, 0);
+  std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
@@ -686,9 +690,14 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     std::vector<Range> Parts(Count, Range{Next, Next});
     const int64_t Left = N - Next;
     std::vector<double> Rates = sampleRates(Done, Seconds, Weights);
-    SampledRates = Rates;
+    // The sample part's iterations count as many of the rest's as the
+    // region's earlier executions found (RateBias); pieces are the rest's.
     for (size_t I = 0; I < Count; ++I)
-      Rates[I] *= Sch.RateBias[Slots[I].Position];
+      if (Done[I] > 0 && Seconds[I] > 0)
+        Rates[I] = (static_cast<double>(Done[I] - SampleDone[I]) +
+                    static_cast<double>(SampleDone[I]) *
+                        Sch.RateBias[Slots[I].Position]) /
+                   Seconds[I];
     std::vector<double> Working;
     for (size_t I = 0; I < Count; ++I)
       if (!Out[I])
@@ -767,6 +776,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         const int64_t PieceSize = std::max<int64_t>(1, Sample.size());
         std::unique_lock<std::mutex> Lock(M);
         Finished(Sample, Began);
+        SampleDone[I] = Done[I];
+        SampleSeconds[I] = Seconds[I];
         if (--Sampling == 0)
           SplitRest();
         while (!Rest && !Out[I] && Next < N) {
@@ -781,21 +792,28 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
           Piece[I] = 0;
           Finished(R, Began);
         }
+        RestDone[I] = Done[I] - SampleDone[I];
+        RestSeconds[I] = Seconds[I] - SampleSeconds[I];
         if (!Rest)
           return;
         Range Mine = (*Rest)[I];
         Lock.unlock();
         Began = Clock::now();
         runRange(S, Mine, subParts(S, Mine.size()));
-        if (S.Status == Slot::Ok && Mine.size() > 0)
-          RestRates[I] = static_cast<double>(Mine.size()) / secondsSince(Began);
+        if (S.Status == Slot::Ok && Mine.size() > 0) {
+          RestDone[I] += Mine.size();
+          RestSeconds[I] += secondsSince(Began);
+        }
       },
       waitName(), DeviceJobs::SharedQueue);
   // What the rest found of the sample's rates, for the next execution.
   std::vector<double> Observed(K.Devices.size(), 0);
   for (size_t I = 0; I < Count; ++I)
-    if (RestRates[I] > 0 && SampledRates[I] > 0)
-      Observed[Slots[I].Position] = RestRates[I] / SampledRates[I];
+    if (Slots[I].Status == Slot::Ok && SampleDone[I] > 0 && RestDone[I] > 0 &&
+        SampleSeconds[I] > 0 && RestSeconds[I] > 0)
+      Observed[Slots[I].Position] =
+          (static_cast<double>(RestDone[I]) / RestSeconds[I]) /
+          (static_cast<double>(SampleDone[I]) / SampleSeconds[I]);
   recordSampleBias(*K.Info, K.Devices, N, Observed);
 
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and

@@ -132,15 +132,17 @@ std::vector<double> sharesWhenFree(const std::vector<double> &Rates,
 constexpr double SampleBiasLimit = 4;
 
 /// The correction of a profile kind's sample rates after one more
-/// execution: per device, Bias (the rest's rate over the sample's, as the
-/// earlier executions found it; empty or short: 1) moves halfway to
-/// Observed (this execution's; a device with none, 0 or not a number,
-/// keeps its own), and stays within [1 / SampleBiasLimit,
-/// SampleBiasLimit]. The sample's first iterations may not be the loop's
-/// (a stencil's boundary rows do less work), and a small sample part is
-/// partly a launch's fixed cost: the rest's split scales the sample's rates
-/// by it (bm2d over two devices, one 4x slower, each with a core: 3.40 ms
-/// an execution without it, 3.13 with it, for an ideal of 3.13).
+/// execution: per device, Bias (its rate on the rest, pieces and share,
+/// over its rate on its sample part, as the earlier executions found it;
+/// empty or short: 1) moves halfway to Observed (this execution's; a device
+/// with none, 0 or not a number, keeps its own), and stays within
+/// [1 / SampleBiasLimit, SampleBiasLimit]. The sample's first iterations
+/// may not be the loop's (a stencil's boundary rows do less work), and a
+/// small sample part is partly a launch's fixed cost: when the rest is
+/// split, a device's sample part counts for its iterations times its bias
+/// (bm2d over two devices, one 4x slower, each with a core: 3.37 ms an
+/// execution without it, 3.19 with it, for an ideal of 3.13; over 4
+/// devices on 2 cores, 2.34 and 2.20 ms).
 std::vector<double> updateSampleBias(std::vector<double> Bias,
                                      const std::vector<double> &Observed);
 
