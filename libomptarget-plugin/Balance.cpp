@@ -496,8 +496,9 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
                     : std::vector<double>(N, 1.0);
     if (Kind == abi::SchedKind::ModelProfile)
       explain(S.Why, modelInputs(C));
-    // What the region's earlier executions found of the sample's rates.
-    {
+    // What the region's earlier executions found of the sample's rates
+    // (a profile kind's; AUTO samples once).
+    if (!S.ChoseAuto) {
       std::lock_guard<std::mutex> Lock(ProfilesLock);
       auto It = profiles().find(keyOf(Info, Devices, Trips));
       if (It != profiles().end() && It->second.BiasLearned > 0) {

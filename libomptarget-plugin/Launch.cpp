@@ -683,34 +683,37 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   // next executions how far the sample's rate was from the rest's.
   std::vector<int64_t> SampleDone(Count, 0), RestDone(Count, 0);
   std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
+  std::vector<double> SlotBias;
+  for (const Slot &S : Slots)
+    SlotBias.push_back(Sch.RateBias.empty() ? 1.0 : Sch.RateBias[S.Position]);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
   auto SplitRest = [&] {
     std::vector<Range> Parts(Count, Range{Next, Next});
     const int64_t Left = N - Next;
-    std::vector<double> Rates = sampleRates(Done, Seconds, Weights);
-    // The sample part's iterations count as many of the rest's as the
-    // region's earlier executions found (RateBias); pieces are the rest's.
-    for (size_t I = 0; I < Count; ++I)
-      if (Done[I] > 0 && Seconds[I] > 0)
-        Rates[I] = (static_cast<double>(Done[I] - SampleDone[I]) +
-                    static_cast<double>(SampleDone[I]) *
-                        Sch.RateBias[Slots[I].Position]) /
-                   Seconds[I];
+    // The sample parts count for what the region's earlier executions
+    // found them worth (RateBias); pieces are the rest's own iterations.
+    std::vector<double> Rates =
+        correctedSampleRates(Done, SampleDone, Seconds, Weights, SlotBias);
     std::vector<double> Working;
-    for (size_t I = 0; I < Count; ++I)
-      if (!Out[I])
-        Working.push_back(Rates[I]);
+    {
+      std::vector<double> Measured = sampleRates(Done, Seconds, Weights);
+      for (size_t I = 0; I < Count; ++I)
+        if (!Out[I])
+          Working.push_back(Measured[I]);
+    }
     if (Working.empty()) {
       Unclaimed = Next;
       Rest = std::move(Parts);
       return;
     }
-    // The cutoff compares the devices' rates (also when the pieces left
-    // nothing to split, not when the sample was the whole loop). sampleRates
-    // predicts a device that finished nothing from its weight; with nothing
-    // measured at all, the rates are equal.
+    // The cutoff compares the devices' rates as measured (also when the
+    // pieces left nothing to split, not when the sample was the whole
+    // loop): a device it cuts runs nothing of the rest, so a correction
+    // that cut it could never be learned again. sampleRates predicts a
+    // device that finished nothing from its weight; with nothing measured
+    // at all, the rates are equal.
     std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff);
     std::vector<double> Use(Count, 0), Busy(Count, 0);
     Clock::time_point Now = Clock::now();
@@ -806,15 +809,17 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         }
       },
       waitName(), DeviceJobs::SharedQueue);
-  // What the rest found of the sample's rates, for the next execution.
-  std::vector<double> Observed(K.Devices.size(), 0);
-  for (size_t I = 0; I < Count; ++I)
-    if (Slots[I].Status == Slot::Ok && SampleDone[I] > 0 && RestDone[I] > 0 &&
-        SampleSeconds[I] > 0 && RestSeconds[I] > 0)
-      Observed[Slots[I].Position] =
-          (static_cast<double>(RestDone[I]) / RestSeconds[I]) /
-          (static_cast<double>(SampleDone[I]) / SampleSeconds[I]);
-  recordSampleBias(*K.Info, K.Devices, N, Observed);
+  // What the rest found of the sample parts, for the next execution of a
+  // profile kind (not AUTO's first: its parts give their cores up, its
+  // share does not, and AUTO does not sample again).
+  if (!Sch.ChoseAuto) {
+    std::vector<double> Observed(K.Devices.size(), 0);
+    for (size_t I = 0; I < Count; ++I)
+      if (Slots[I].Status == Slot::Ok)
+        Observed[Slots[I].Position] = sampleBiasObservation(
+            SampleDone[I], SampleSeconds[I], RestDone[I], RestSeconds[I]);
+    recordSampleBias(*K.Info, K.Devices, N, Observed);
+  }
 
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and
   // leaves it out of the imbalance unless it ran pieces of the rest too.

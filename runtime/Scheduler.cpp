@@ -262,15 +262,18 @@ std::vector<double> normalizeShares(std::vector<double> Shares) {
   return Shares;
 }
 
-std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
-                                const std::vector<double> &Seconds,
-                                const std::vector<double> &Weights) {
+namespace {
+/// sampleRates over iterations counted as real numbers (a corrected sample
+/// part counts for a fraction of its iterations).
+std::vector<double> ratesOf(const std::vector<double> &Iterations,
+                            const std::vector<double> &Seconds,
+                            const std::vector<double> &Weights) {
   std::vector<double> Rates(Iterations.size(), 0);
   double PerWeight = 0;
   unsigned Measured = 0;
   for (size_t I = 0; I < Rates.size(); ++I)
     if (Iterations[I] > 0 && Seconds[I] > 0) {
-      Rates[I] = static_cast<double>(Iterations[I]) / Seconds[I];
+      Rates[I] = Iterations[I] / Seconds[I];
       if (Weights[I] > 0)
         PerWeight += Rates[I] / Weights[I], ++Measured;
     }
@@ -278,6 +281,39 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
     if (!(Rates[I] > 0) && Measured)
       Rates[I] = Weights[I] * PerWeight / Measured;
   return Rates;
+}
+} // namespace
+
+std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
+                                const std::vector<double> &Seconds,
+                                const std::vector<double> &Weights) {
+  return ratesOf(std::vector<double>(Iterations.begin(), Iterations.end()),
+                 Seconds, Weights);
+}
+
+std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
+                                         const std::vector<int64_t> &SampleDone,
+                                         const std::vector<double> &Seconds,
+                                         const std::vector<double> &Weights,
+                                         const std::vector<double> &Bias) {
+  std::vector<double> Worth(Done.size(), 0);
+  for (size_t I = 0; I < Done.size(); ++I) {
+    double B = I < Bias.size() && Bias[I] > 0 ? Bias[I] : 1;
+    double Sample =
+        I < SampleDone.size() ? static_cast<double>(SampleDone[I]) : 0;
+    Worth[I] = static_cast<double>(Done[I]) - Sample + Sample * B;
+  }
+  return ratesOf(Worth, Seconds, Weights);
+}
+
+double sampleBiasObservation(int64_t SampleDone, double SampleSeconds,
+                             int64_t RestDone, double RestSeconds) {
+  if (SampleDone <= 0 || RestDone <= 0 || !(SampleSeconds > 0) ||
+      !(RestSeconds > 0))
+    return 0;
+  double Observed = (static_cast<double>(RestDone) / RestSeconds) /
+                    (static_cast<double>(SampleDone) / SampleSeconds);
+  return std::isfinite(Observed) ? Observed : 0;
 }
 
 std::vector<double> sharesWhenFree(const std::vector<double> &Rates,

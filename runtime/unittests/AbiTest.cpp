@@ -1341,6 +1341,9 @@ TEST(Abi, ScalarTypeCodesAreKindTimesHundredPlusSize) {
     EXPECT_TRUE(contains(E, (CPlusPlus ? "bool: " : "_Bool: ") +
                                 std::to_string(KindBool * 100 + 1)))
         << E;
+    EXPECT_TRUE(
+        contains(E, " __int128: " + std::to_string(KindSigned * 100 + 16)))
+        << E;
     EXPECT_TRUE(contains(E, "unsigned __int128: " +
                                 std::to_string(KindUnsigned * 100 + 16)))
         << E;

@@ -373,7 +373,11 @@ TEST(Reduction, WideIntegersAndHalfPrecision) {
   // bits the high half decides.
   std::vector<I128> Data;
   for (int I = 1; I <= 40; ++I)
-    Data.push_back((static_cast<I128>(I * 7919 % 97 - 48) << 70) + I * 3);
+    // (Shifted unsigned: a negative value's left shift is undefined.)
+    Data.push_back(
+        static_cast<I128>(
+            static_cast<U128>(static_cast<I128>(I * 7919 % 97 - 48)) << 70) +
+        I * 3);
   for (ReductionOp Op : {ReductionOp::Add, ReductionOp::Max, ReductionOp::Min,
                          ReductionOp::BitXor, ReductionOp::BitOr,
                          ReductionOp::BitAnd, ReductionOp::Or}) {

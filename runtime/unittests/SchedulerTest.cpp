@@ -407,6 +407,36 @@ TEST(SampleBias, KeepsWithinItsLimitsAndIgnoresWhatIsNotARate) {
   EXPECT_DOUBLE_EQ(B[2], 3);
 }
 
+// The rates the rest is split by: a sample part counts for its bias times
+// its iterations, pieces as they are; a device that finished nothing is
+// predicted from its weight, as the others' corrected rates are to theirs.
+TEST(SampleBias, CorrectsTheSamplePartsOnly) {
+  // Device 0: a sample part of 100 iterations and 300 of pieces in 2 s;
+  // device 1: a sample part of 100 in 1 s, no pieces; device 2: nothing.
+  std::vector<double> R = correctedSampleRates(
+      {400, 100, 0}, {100, 100, 0}, {2, 1, 0}, {1, 1, 2}, {0.5, 0.25});
+  ASSERT_EQ(R.size(), 3u);
+  EXPECT_DOUBLE_EQ(R[0], (300 + 100 * 0.5) / 2);
+  EXPECT_DOUBLE_EQ(R[1], 100 * 0.25 / 1);
+  EXPECT_DOUBLE_EQ(R[2], 2 * (R[0] + R[1]) / 2); // weight 2, mean per weight
+  // No bias (empty, or not positive): the rates as measured.
+  EXPECT_EQ(correctedSampleRates({400, 100}, {100, 100}, {2, 1}, {1, 1}, {}),
+            sampleRates({400, 100}, {2, 1}, {1, 1}));
+  EXPECT_EQ(
+      correctedSampleRates({400, 100}, {100, 100}, {2, 1}, {1, 1}, {0, -1}),
+      sampleRates({400, 100}, {2, 1}, {1, 1}));
+}
+
+TEST(SampleBias, ObservesTheRestOverTheSamplePart) {
+  // 100 iterations in 0.01 s on the sample part, 900 in 0.18 s on the rest.
+  EXPECT_DOUBLE_EQ(sampleBiasObservation(100, 0.01, 900, 0.18), 0.5);
+  // Nothing measured on either side: nothing observed.
+  EXPECT_EQ(sampleBiasObservation(0, 0.01, 900, 0.18), 0);
+  EXPECT_EQ(sampleBiasObservation(100, 0.01, 0, 0), 0);
+  EXPECT_EQ(sampleBiasObservation(100, 0, 900, 0.18), 0);
+  EXPECT_EQ(sampleBiasObservation(100, 0.01, 900, std::nan("")), 0);
+}
+
 TEST(Amounts, DefaultsAreHomp16s) {
   EXPECT_EQ(defaultAmount(SchedKind::Dynamic).Percent, 2);
   EXPECT_EQ(defaultAmount(SchedKind::Profile).Percent, 10);
@@ -690,7 +720,8 @@ TEST(AloneDevice, StaysOnTheDeviceItRanOnBefore) {
   // (0.4 is 0.8 * 0.5 in binary too: halving is exact.)
   EXPECT_EQ(aloneDevice({0.5, 0.4, 0.1, 0.0}, std::nullopt, 1u, Cpus), 1u);
   EXPECT_EQ(aloneDevice({0.5, 0.39, 0.11, 0.0}, std::nullopt, 1u, Cpus), 0u);
-  // Another kind (a GPU, kind 1, at the top; the host before): moves.
+  // Another kind: a CPU device before and a GPU (kind 1) at the top; the
+  // host before and a CPU device at the top. Moves.
   EXPECT_EQ(
       aloneDevice({0.3, 0.26, 0.22, 0.22}, std::nullopt, 1u, {1, 0, 0, -1}),
       0u);

@@ -117,6 +117,25 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                                 const std::vector<double> &Seconds,
                                 const std::vector<double> &Weights);
 
+/// A profile kind's rates when the rest is split: per device, Done
+/// iterations in Seconds, SampleDone of them its sample part and the others
+/// pieces of the rest; the sample part counts for Bias times its
+/// iterations (updateSampleBias; 1 where Bias is short or not positive). A
+/// device that finished nothing gets the rate its Weight predicts, as in
+/// sampleRates, scaled as the measured devices' corrected rates are.
+std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
+                                         const std::vector<int64_t> &SampleDone,
+                                         const std::vector<double> &Seconds,
+                                         const std::vector<double> &Weights,
+                                         const std::vector<double> &Bias);
+
+/// What one execution found of a device's sample: its rate on the rest
+/// (RestDone iterations in RestSeconds, its pieces and its share) over its
+/// rate on its sample part (SampleDone in SampleSeconds); 0 when either
+/// was not measured.
+double sampleBiasObservation(int64_t SampleDone, double SampleSeconds,
+                             int64_t RestDone, double RestSeconds);
+
 /// Shares of Rest iterations between devices that run Rates[I] iterations
 /// a second and are free after Busy[I] seconds, such that all end at the
 /// same time T: device I gets Rates[I] * max(0, T - Busy[I]) iterations
@@ -163,7 +182,7 @@ const char *autoTrialName(AutoTrial T);
 /// the sample measured it sharing the cores with the offload devices); and
 /// Before, the device the trial ran on last time, while it is of the same
 /// kind (Kinds: per position, equal for the host or for offload devices of
-/// one type) and the split rates it within StickWithin of that device's
+/// one type) and the split rates it within AloneStickWithin of that device's
 /// share (devices of one speed take turns at the top of a split that is
 /// still learning, and a trial on another device starts cold).
 unsigned aloneDevice(const std::vector<double> &Split,
