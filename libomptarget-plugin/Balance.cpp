@@ -502,13 +502,13 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
       std::lock_guard<std::mutex> Lock(ProfilesLock);
       auto It = profiles().find(keyOf(Info, Devices, Trips));
       if (It != profiles().end() && It->second.BiasLearned > 0) {
-        S.RateBias = It->second.SampleBias;
+        S.SampleBias = It->second.SampleBias;
         int Learned = It->second.BiasLearned;
         explain(S.Why, "rates corrected by " + std::to_string(Learned) +
                            " earlier execution" + (Learned == 1 ? "" : "s"));
       }
     }
-    S.RateBias.resize(N, 1.0);
+    S.SampleBias.resize(N, 1.0);
     break;
   }
   return S;

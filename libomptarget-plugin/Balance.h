@@ -57,7 +57,7 @@ struct LoopSchedule {
   /// iteration, when the rest is split: its rate on the rest over its rate
   /// on the sample part, as the region's earlier executions found it
   /// (updateSampleBias; 1 before any did).
-  std::vector<double> RateBias;
+  std::vector<double> SampleBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
 
   /// 'SCHED_DYNAMIC, chunks of 20', 'AUTO: MODEL_2_AUTO (model)', ...
@@ -92,7 +92,7 @@ std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
 /// iterations, found of its sample: Observed, per position, the device's
 /// rate on the rest (pieces and share) over its rate on its sample part
 /// (0: not measured). The next execution's schedule counts the sample
-/// parts by what the executions so far found (LoopSchedule::RateBias).
+/// parts by what the executions so far found (LoopSchedule::SampleBias).
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
                       const std::vector<double> &Observed);

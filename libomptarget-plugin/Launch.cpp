@@ -653,7 +653,7 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
 /// the rates measured so far, each device's share counted from when it
 /// will be free (sharesWhenFree). A device's sample part counts in its
 /// rate for what the region's earlier executions found it worth
-/// (RateBias: the device's rate on the rest over its rate on its sample
+/// (SampleBias: the device's rate on the rest over its rate on its sample
 /// part); its pieces count as they are, being the rest's iterations.
 void Launcher::runSampled(const std::vector<int> &Ids) {
   const LoopSchedule &Sch = *K.Sched;
@@ -685,7 +685,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
   std::vector<double> SlotBias;
   for (const Slot &S : Slots)
-    SlotBias.push_back(Sch.RateBias.empty() ? 1.0 : Sch.RateBias[S.Position]);
+    SlotBias.push_back(Sch.SampleBias.empty() ? 1.0
+                                              : Sch.SampleBias[S.Position]);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
@@ -693,7 +694,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     std::vector<Range> Parts(Count, Range{Next, Next});
     const int64_t Left = N - Next;
     // The sample parts count for what the region's earlier executions
-    // found them worth (RateBias); pieces are the rest's own iterations.
+    // found them worth (SampleBias); pieces are the rest's own iterations.
     std::vector<double> Rates =
         correctedSampleRates(Done, SampleDone, Seconds, Weights, SlotBias);
     std::vector<double> Working;
