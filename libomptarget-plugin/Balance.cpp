@@ -508,7 +508,6 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
                            " earlier execution" + (Learned == 1 ? "" : "s"));
       }
     }
-    S.SampleBias.resize(N, 1.0);
     break;
   }
   return S;

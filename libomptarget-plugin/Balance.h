@@ -56,7 +56,7 @@ struct LoopSchedule {
   /// Sampled, per position: what a device's sample part counts for, per
   /// iteration, when the rest is split: its rate on the rest over its rate
   /// on the sample part, as the region's earlier executions found it
-  /// (updateSampleBias; 1 before any did).
+  /// (updateSampleBias; empty before any did, which counts as 1).
   std::vector<double> SampleBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
 

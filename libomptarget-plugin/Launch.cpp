@@ -683,10 +683,10 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   // next executions how far the sample's rate was from the rest's.
   std::vector<int64_t> SampleDone(Count, 0), RestDone(Count, 0);
   std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
-  std::vector<double> SlotBias;
+  std::vector<double> SlotBias; // none learned yet: 1 (correctedSampleRates)
   for (const Slot &S : Slots)
-    SlotBias.push_back(Sch.SampleBias.empty() ? 1.0
-                                              : Sch.SampleBias[S.Position]);
+    SlotBias.push_back(
+        S.Position < Sch.SampleBias.size() ? Sch.SampleBias[S.Position] : 1.0);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
