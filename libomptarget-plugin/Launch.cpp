@@ -77,7 +77,10 @@ struct Slot {
   /// or a sample of a scheduled loop).
   const KernelPlan *Plan = nullptr;
   std::unique_ptr<KernelPlan> PartPlan;
-  IndexSet Ran; ///< scheduled loop: the iteration numbers it ran
+  /// The loop its parts split: the scheduled loop, or the one its share of
+  /// an owner-computes loop was cut along (Launcher::runShare).
+  unsigned PartLoop = 0;
+  IndexSet Ran; ///< in parts: the iteration numbers of PartLoop it ran
   /// Scheduled loop: the iterations of its part that failed before any of
   /// their results reached the host (the host runs them instead).
   IndexSet Failed;
@@ -132,16 +135,25 @@ private:
   ProductSet itemHeld(const Slot &S, size_t I) const;
   void prepare(Slot &S);
   bool planPart(Slot &S, const IndexSet &Iterations);
+  /// Makes Plan, of Iterations of S.PartLoop, S's next part.
+  void adoptPart(Slot &S, std::unique_ptr<KernelPlan> Plan,
+                 const IndexSet &Iterations);
   void runSlot(Slot &S);
-  /// How many sub-parts S runs a share of Iterations iterations of a
-  /// scheduled loop in (1: whole; see SubPartBytes).
+  /// How many sub-parts S runs its share in, of Iterations iterations of
+  /// S.PartLoop (1: whole; see SubPartBytes).
   int64_t subParts(const Slot &S, int64_t Iterations) const;
   /// Runs S's share of the loop: whole, or in sub-parts.
   void runShare(Slot &S);
-  /// Runs R of a scheduled loop on S in Parts parts, one after the other.
-  /// Once one failed before its results reached the host, the rest of R
-  /// goes to the host with it (Slot::Failed).
-  void runRange(Slot &S, Range R, int64_t Parts);
+  /// The plans of S's share of an owner-computes loop cut along S.PartLoop
+  /// into Parts sub-parts of Share; none when it cannot be cut.
+  std::vector<std::unique_ptr<KernelPlan>> cutShare(const Slot &S, Range Share,
+                                                    int64_t Parts) const;
+  /// Runs R of S.PartLoop on S in Parts parts, one after the other, planned
+  /// by planPart, or taken from Cut. Once one failed before its results
+  /// reached the host, the rest of R goes to the host with it
+  /// (Slot::Failed).
+  void runRange(Slot &S, Range R, int64_t Parts,
+                std::vector<std::unique_ptr<KernelPlan>> *Cut = nullptr);
   /// Runs a part planned by planPart; one that fails before its results
   /// reached the host is left for the host (Slot::Failed).
   void runPart(Slot &S, const IndexSet &Iterations);
@@ -264,24 +276,39 @@ ProductSet Launcher::itemHeld(const Slot &S, size_t I) const {
   return X.held(S.Position).intersect(ProductSet::of(X.Shape.Section));
 }
 
-/// Plans S's next part of a scheduled loop: Iterations of it on S's
-/// device, with the arrays aligned to the loop holding what they need.
+/// Plans S's next part: Iterations of a scheduled loop on S's device, with
+/// the arrays aligned to the loop holding what they need; or, of a share
+/// cut in sub-parts (only the host's run of a failed one comes here), the
+/// sub-part's iterations, a run of S.PartLoop.
 bool Launcher::planPart(Slot &S, const IndexSet &Iterations) {
-  KernelPlanInput In = K.PlanIn;
-  In.Scheduled.assign(K.Devices.size(), IndexSet());
-  In.Scheduled[S.Position] = Iterations;
-  S.PartPlan = std::make_unique<KernelPlan>();
+  auto Plan = std::make_unique<KernelPlan>();
   std::string Error;
-  if (!planKernel(In, *S.PartPlan, Error)) {
+  bool Planned;
+  if (K.Plan->ScheduledLoop >= 0) {
+    KernelPlanInput In = K.PlanIn;
+    In.Scheduled.assign(K.Devices.size(), IndexSet());
+    In.Scheduled[S.Position] = Iterations;
+    Planned = planKernel(In, *Plan, Error);
+  } else {
+    Planned = planSubPart(K.PlanIn, *K.Plan, S.Position, S.PartLoop,
+                          Iterations.hull(), std::vector<bool>(), *Plan, Error);
+  }
+  if (!Planned) {
     S.Status = Slot::Fatal;
     S.Error = Error;
     return false;
   }
+  adoptPart(S, std::move(Plan), Iterations);
+  return true;
+}
+
+void Launcher::adoptPart(Slot &S, std::unique_ptr<KernelPlan> Plan,
+                         const IndexSet &Iterations) {
+  S.PartPlan = std::move(Plan);
   S.Plan = S.PartPlan.get();
   S.Work = &S.Plan->Work[S.Position];
   S.Ran = S.Ran.unite(Iterations);
   ++S.Parts;
-  return true;
 }
 
 void Launcher::prepare(Slot &S) {
@@ -537,26 +564,34 @@ void Launcher::runPart(Slot &S, const IndexSet &Iterations) {
 }
 
 /// A CPU offload device runs its share of a scheduled loop (BLOCK, the
-/// model kinds, AUTO's splits) in sub-parts of about this many bytes copied
-/// in and out, one after the other: each sub-part's data is still in the
-/// core's cache when its kernel reads it and when it is copied back, and
-/// its storage comes back from the storage cache, each page already
-/// touched. Copied whole, a share of megabytes goes through memory three
-/// times and, whenever its size changes (AUTO's learning), faults in every
-/// page of fresh storage.
+/// model kinds, AUTO's splits) or of an owner-computes loop in sub-parts
+/// of about this many bytes copied in and out, one after the other: each
+/// sub-part's data is still in the core's cache when its kernel reads it and
+/// when it is copied back, and its storage comes back from the storage cache,
+/// each page already touched. Copied whole, a share of megabytes goes through
+/// memory three times and, whenever its size changes (AUTO's learning), faults
+/// in every page of fresh storage.
 constexpr double SubPartBytes = 1 << 20;
 
 int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
-  if (!K.Sched || K.Sched->Mode == LoopSchedule::Queue || S.InHostMemory ||
-      !placedInHostPages(S.Device) || K.Plan->ScheduledLoop < 0)
+  const bool Scheduled = K.Plan->ScheduledLoop >= 0;
+  if (S.InHostMemory || !placedInHostPages(S.Device) ||
+      (Scheduled && K.Sched->Mode == LoopSchedule::Queue))
     return 1;
-  const double Bytes =
-      K.Sched->Cost.BytesPerIteration * static_cast<double>(Iterations);
-  // What each sub-part copies again: the arrays not split with the loop,
-  // whole, and the halo cells of those that are. An array not split with
-  // the loop that is copied back (a duplicate, merged once per device, or
-  // one with a split of its own) would be copied back by each sub-part,
-  // over what the ones before wrote: never in sub-parts.
+  // A scheduled loop's arrays aligned to it are cut with it (planPart); an
+  // owner-computes loop's arrays split along the loop (cutShare).
+  auto Cut = [&](size_t I) {
+    return Scheduled ? followsLoop(D, D.Arrays[I])
+                     : cutAlongLoop(D, I, itemDist(I), S.PartLoop);
+  };
+  double Bytes = Scheduled ? K.Sched->Cost.BytesPerIteration *
+                                 static_cast<double>(Iterations)
+                           : 0;
+  // What each sub-part copies again: the arrays not cut, whole, and the
+  // halo cells of those that are. An array not cut that is copied back (a
+  // duplicate, merged once per device, or one with a split of its own)
+  // would be copied back by each sub-part, over what the ones before
+  // wrote: never in sub-parts.
   double Again = 0;
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     if (K.ItemIsResident[I] || E.Unused[I])
@@ -564,10 +599,14 @@ int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
     const Distribution &X = S.Plan->Items[I];
     const ArrayShape &Sh = K.Values.Arrays[I].Shape;
     const double Element = static_cast<double>(Sh.ElementSize);
-    if (followsLoop(D, D.Arrays[I])) {
+    if (Cut(I)) {
+      const double Held = static_cast<double>(X.held(S.Position).volume());
+      const double Own = static_cast<double>(X.Owned[S.Position].volume());
       if (abi::copiesIn(D.Arrays[I].Map))
-        Again += Element * static_cast<double>(X.held(S.Position).volume() -
-                                               X.Owned[S.Position].volume());
+        Again += Element * (Held - Own);
+      if (!Scheduled)
+        Bytes += Element * (abi::copiesIn(D.Arrays[I].Map) * Held +
+                            abi::copiesOut(D.Arrays[I].Map) * Own);
       continue;
     }
     if (abi::copiesOut(D.Arrays[I].Map))
@@ -584,29 +623,72 @@ int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
   return std::min<int64_t>(Iterations, static_cast<int64_t>(Parts));
 }
 
-void Launcher::runRange(Slot &S, Range R, int64_t Parts) {
+/// Sub-part P of Parts of R.
+static Range subPart(Range R, int64_t P, int64_t Parts) {
+  return {R.Begin + R.size() * P / Parts, R.Begin + R.size() * (P + 1) / Parts};
+}
+
+void Launcher::runRange(Slot &S, Range R, int64_t Parts,
+                        std::vector<std::unique_ptr<KernelPlan>> *Cut) {
   for (int64_t P = 0; P < Parts; ++P) {
-    IndexSet Part(Range{R.Begin + R.size() * P / Parts,
-                        R.Begin + R.size() * (P + 1) / Parts});
+    IndexSet Part(subPart(R, P, Parts));
     if (Part.empty())
       continue;
-    if (S.Status == Slot::FailedBeforeResults)
+    if (S.Status == Slot::FailedBeforeResults) {
       S.Failed = S.Failed.unite(Part);
-    else if (S.Status == Slot::Ok && planPart(S, Part))
-      runPart(S, Part);
+    } else if (S.Status == Slot::Ok) {
+      if (Cut)
+        adoptPart(S, std::move((*Cut)[P]), Part);
+      if (Cut || planPart(S, Part))
+        runPart(S, Part);
+    }
   }
 }
 
+std::vector<std::unique_ptr<KernelPlan>>
+Launcher::cutShare(const Slot &S, Range Share, int64_t Parts) const {
+  std::vector<bool> Copied(D.Arrays.size());
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    Copied[I] = !K.ItemIsResident[I] && !E.Unused[I];
+  std::vector<std::unique_ptr<KernelPlan>> Plans;
+  std::string Why;
+  for (int64_t P = 0; P < Parts; ++P) {
+    auto Plan = std::make_unique<KernelPlan>();
+    if (!planSubPart(K.PlanIn, *K.Plan, S.Position, S.PartLoop,
+                     subPart(Share, P, Parts), Copied, *Plan, Why))
+      return {};
+    Plans.push_back(std::move(Plan));
+  }
+  return Plans;
+}
+
 void Launcher::runShare(Slot &S) {
-  const Range Share =
-      K.Plan->ScheduledLoop < 0
-          ? Range{0, 0}
-          : S.Work->Iterations.Dims[K.Plan->ScheduledLoop].hull();
+  if (K.Plan->ScheduledLoop >= 0) {
+    S.PartLoop = static_cast<unsigned>(K.Plan->ScheduledLoop);
+  } else {
+    // Owner computes: cut along the first split loop the share runs a
+    // stretch of (the plans say whether its arrays can follow).
+    const ProductSet &Its = S.Work->Iterations;
+    unsigned L = 0;
+    while (L < K.Nest.Rank &&
+           !(D.Loops[L].Dist.distributed() && Its.Dims[L].size() > 1 &&
+             Its.Dims[L].ranges().size() == 1))
+      ++L;
+    if (L == K.Nest.Rank) {
+      runSlot(S);
+      return;
+    }
+    S.PartLoop = L;
+  }
+  const Range Share = S.Work->Iterations.Dims[S.PartLoop].hull();
   const int64_t Parts = subParts(S, Share.size());
-  if (Parts <= 1)
+  std::vector<std::unique_ptr<KernelPlan>> Cut;
+  if (Parts > 1 && K.Plan->ScheduledLoop < 0)
+    Cut = cutShare(S, Share, Parts);
+  if (Parts <= 1 || (K.Plan->ScheduledLoop < 0 && Cut.empty()))
     runSlot(S);
   else
-    runRange(S, Share, Parts);
+    runRange(S, Share, Parts, Cut.empty() ? nullptr : &Cut);
 }
 
 /// A loop a scheduler splits into parts at run time: chunks from a shared
@@ -850,6 +932,7 @@ void Launcher::rerunOnHost(Slot &S) {
   Again.InHostMemory = true;
   Again.Work = S.Work;
   Again.Plan = S.Plan;
+  Again.PartLoop = S.PartLoop;
   prepare(Again);
   Again.Items.assign(D.Arrays.size(), Storage());
   // Of a scheduled loop, the part that failed; the parts before it brought
@@ -878,7 +961,7 @@ ProductSet Launcher::ranBy(const Slot &S) const {
     return ProductSet{K.Nest.Rank, {}};
   ProductSet Ran = S.Work->Iterations;
   if (S.Parts)
-    Ran.Dims[K.Plan->ScheduledLoop] = S.Ran;
+    Ran.Dims[S.PartLoop] = S.Ran;
   return Ran;
 }
 
@@ -1201,7 +1284,9 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   auto EdgeHalos = [&](const Slot &S) {
     const KernelPlan *Plan = S.Plan;
     KernelPlan FailedPlan;
-    if (S.Parts) {
+    if (S.Parts && K.Plan->ScheduledLoop < 0) {
+      Plan = K.Plan.get(); // a share with such halo cells is never cut
+    } else if (S.Parts) {
       KernelPlanInput In = K.PlanIn;
       In.Scheduled.assign(K.Devices.size(), IndexSet());
       In.Scheduled[S.Position] = S.Failed;
@@ -1449,8 +1534,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
     if (Info.PurePlans)
       Info.Plans.store(In, std::move(ResidentIds), K->Plan);
   }
-  if (K->Sched)
-    K->PlanIn = std::move(In);
+  K->PlanIn = std::move(In);
   unsigned Bad;
   K->Nest.computeTrips(Bad);
   if (K->Sched && K->Plan->ScheduledLoop < 0) {

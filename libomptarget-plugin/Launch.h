@@ -41,8 +41,8 @@ struct KernelInstance : Instance {
   std::vector<int> Devices;
   Topology Topo;
   LoopNest Nest;
-  /// What Plan was made from, when a scheduler splits the loop into parts
-  /// (each part is planned from it).
+  /// What Plan was made from: a scheduler's parts and a share's sub-parts
+  /// are planned from it.
   KernelPlanInput PlanIn;
   /// Shared with the construct's plan cache and with asynchronous launches.
   std::shared_ptr<const KernelPlan> Plan;

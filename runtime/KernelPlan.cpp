@@ -41,8 +41,12 @@ public:
         P(static_cast<unsigned>(In.Devices.size())) {}
 
   bool run();
+  bool cut(const KernelPlan &Whole, unsigned Pos, unsigned Loop, Range Its,
+           const std::vector<bool> &Copied);
 
 private:
+  bool cutItem(Distribution &X, const abi::Array &A, unsigned Q, unsigned Loop,
+               Range Its, Range Share);
   const abi::Access *useOf(const std::string &Name) const;
   const Distribution *findArray(const std::string &Name);
   bool distributeItems(bool Final);
@@ -610,11 +614,140 @@ bool Planner::run() {
   return true;
 }
 
+bool Planner::cutItem(Distribution &X, const abi::Array &A, unsigned Q,
+                      unsigned Loop, Range Its, Range Share) {
+  const abi::Access *Use = useOf(A.Name);
+  const LoopBounds &Lp = Nest.Loops[Loop];
+  const bool Back = abi::copiesOut(A.Map) && Use && Use->Written;
+  if (abi::copiesOut(A.Map) &&
+      !cutAlongLoop(D, &A - D.Arrays.data(), X, Loop)) {
+    // Each sub-part would copy its whole part back, over what the ones
+    // before wrote (map(from): without having copied it in).
+    Error = "'" + A.Name + "' is copied back but not split along loop " +
+            std::to_string(Loop);
+    return false;
+  }
+  for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm) {
+    if (!X.Split[Dm])
+      continue;
+    const std::string Dim =
+        "dimension " + std::to_string(Dm) + " of '" + A.Name + "'";
+    if (X.Halos[Dm].LeftEdge != abi::Edge::None ||
+        X.Halos[Dm].RightEdge != abi::Edge::None) {
+      Error = Dim + " has halo cells past the array's ends";
+      return false;
+    }
+    if (!Use || Use->Rank != X.Shape.Rank ||
+        Use->Subs[Dm].Kind != Subscript::Linear) {
+      Error = "the body uses " + Dim + " with a subscript other than a " +
+              "loop's variable plus a constant";
+      return false;
+    }
+    const Subscript &S = Use->Subs[Dm];
+    if (S.Loop != Loop)
+      continue; // the device's part along another loop: all of it
+    // Cut along an inner dimension, each sub-part would copy short pieces
+    // of every row and span as much memory as the whole part (columns of a
+    // matrix: twice as slow).
+    for (unsigned Outer = 0; Outer < Dm; ++Outer)
+      if (X.held(Q).Dims[Outer].size() > 1) {
+        Error = "a sub-part of '" + A.Name + "' would be a stretch of " +
+                "dimension " + std::to_string(Dm) + " of each of its rows";
+        return false;
+      }
+    IndexSet &Own = X.Owned[Q].Dims[Dm];
+    const Range Hull = Own.hull();
+    if (Hull.empty())
+      continue;
+    Range Window;
+    if (Back) {
+      if (S.Min != S.Max) {
+        Error = "the body writes " + Dim + " at several offsets of the " +
+                "loop's variable";
+        return false;
+      }
+      // From the sub-part's first index to the next one's, shifted by c.
+      const int64_t From = indexOf(Lp, Its.Begin) + S.Min,
+                    To = indexOf(Lp, Its.End) + S.Min;
+      Window = Lp.Step > 0 ? Range{From, To} : Range{To + 1, From + 1};
+      const bool Low =
+          Lp.Step > 0 ? Its.Begin == Share.Begin : Its.End == Share.End;
+      const bool High =
+          Lp.Step > 0 ? Its.End == Share.End : Its.Begin == Share.Begin;
+      if (Low)
+        Window.Begin = std::min(Window.Begin, Hull.Begin);
+      if (High)
+        Window.End = std::max(Window.End, Hull.End);
+    } else {
+      Window = indexRange(Lp, Its);
+      Window = {Window.Begin + S.Min, Window.End + S.Max};
+    }
+    Own = Own.intersect(IndexSet(Window));
+  }
+  return true;
+}
+
+bool Planner::cut(const KernelPlan &Whole, unsigned Pos, unsigned Loop,
+                  Range Its, const std::vector<bool> &Copied) {
+  unsigned Bad = 0;
+  if (!Nest.computeTrips(Bad) || Pos >= P || Loop >= Nest.Rank ||
+      Whole.Work.size() != P || Whole.Items.size() != D.Arrays.size()) {
+    Error = "the plan does not belong to the kernel";
+    return false;
+  }
+  const IndexSet &Share = Whole.Work[Pos].Iterations.Dims[Loop];
+  if (Its.empty() || !Share.contains(IndexSet(Its)) ||
+      Share.ranges().size() != 1) {
+    Error = "the iterations are not a run of the device's share";
+    return false;
+  }
+  Items.assign(Whole.Items.begin(), Whole.Items.end());
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (I >= Copied.size() || !Copied[I])
+      continue;
+    std::optional<unsigned> Q = Items[I]->positionOf(In.Devices[Pos]);
+    if (Q && !cutItem(*Items[I], D.Arrays[I], *Q, Loop, Its, Share.hull()))
+      return false;
+  }
+  Out.ScheduledLoop = Whole.ScheduledLoop;
+  Out.Work.assign(P, DeviceWork());
+  Out.Work[Pos].Iterations = Whole.Work[Pos].Iterations;
+  Out.Work[Pos].Iterations.Dims[Loop] = IndexSet(Its);
+  if (!checkFootprints())
+    return false;
+  makePieces();
+  Out.Items.clear();
+  for (std::optional<Distribution> &I : Items)
+    Out.Items.push_back(std::move(*I));
+  return true;
+}
+
 } // namespace
 
 bool planKernel(const KernelPlanInput &In, KernelPlan &Out,
                 std::string &Error) {
   return Planner(In, Out, Error).run();
+}
+
+bool planSubPart(const KernelPlanInput &In, const KernelPlan &Whole,
+                 unsigned Pos, unsigned Loop, Range Iterations,
+                 const std::vector<bool> &Copied, KernelPlan &Out,
+                 std::string &Why) {
+  return Planner(In, Out, Why).cut(Whole, Pos, Loop, Iterations, Copied);
+}
+
+bool cutAlongLoop(const abi::Descriptor &Desc, size_t Item,
+                  const Distribution &X, unsigned Loop) {
+  const abi::Array &A = Desc.Arrays[Item];
+  for (const abi::Access &Use : Desc.Accesses) {
+    if (Use.Name != A.Name || Use.Rank != X.Shape.Rank)
+      continue;
+    for (unsigned Dm = 0; Dm < Use.Rank; ++Dm)
+      if (X.Split[Dm] && Use.Subs[Dm].Kind == Subscript::Linear &&
+          Use.Subs[Dm].Loop == Loop)
+        return true;
+  }
+  return false;
 }
 
 bool planIsPure(const abi::Descriptor &Desc) {

@@ -226,6 +226,9 @@ const Distribution *distributionOf(const Kernel &K, const KernelPlan &Plan,
   return K.Residents[Access].Dist;
 }
 
+std::string checkPieces(const Kernel &K, const KernelPlan &Plan);
+std::string checkHeld(const Kernel &K, const KernelPlan &Plan);
+
 /// What every plan must satisfy; the first problem found, or "".
 std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
   std::ostringstream OS;
@@ -256,9 +259,16 @@ std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
                .contains(Plan.Work[D].Iterations.Dims[L]))
         return "device " + std::to_string(D) + " runs iterations " +
                Plan.Work[D].Iterations.str() + " outside the loops";
+  std::string Problem = checkPieces(K, Plan);
+  return Problem.empty() ? checkHeld(K, Plan) : Problem;
+}
 
-  // The launch pieces, run literally, run each of the device's iterations
-  // once and nothing else.
+/// The launch pieces, run literally, run each of a device's iterations
+/// once and nothing else; the first problem found, or "".
+std::string checkPieces(const Kernel &K, const KernelPlan &Plan) {
+  std::ostringstream OS;
+  unsigned P = static_cast<unsigned>(K.Devices.size());
+  std::vector<std::vector<int64_t>> Idx = loopIndices(K.Nest);
   for (unsigned D = 0; D < P; ++D) {
     const DeviceWork &W = Plan.Work[D];
     std::multiset<Point> Ran;
@@ -303,8 +313,15 @@ std::string checkPlan(const Kernel &K, const KernelPlan &Plan) {
       return OS.str();
     }
   }
+  return "";
+}
 
-  // Every element the iterations touch is held by the device.
+/// Every element a device's iterations touch is held by the device; the
+/// first problem found, or "".
+std::string checkHeld(const Kernel &K, const KernelPlan &Plan) {
+  std::ostringstream OS;
+  unsigned P = static_cast<unsigned>(K.Devices.size());
+  std::vector<std::vector<int64_t>> Idx = loopIndices(K.Nest);
   for (unsigned A = 0; A < K.Desc.Accesses.size(); ++A) {
     const homp::abi::Access &Use = K.Desc.Accesses[A];
     const Distribution *X = distributionOf(K, Plan, A);
@@ -1531,6 +1548,221 @@ TEST(KernelPlan, AnEmptyLoopPlansNothing) {
     EXPECT_TRUE(W.Iterations.empty());
     EXPECT_TRUE(W.Pieces.empty());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// A device's share cut in sub-parts
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Cuts every device's share of Whole along Loop into Parts sub-parts and
+/// checks each: it runs its stretch of the share and nothing else, holds
+/// every element it touches, and holds no element its device does not;
+/// the sub-parts of an array written and copied back own the device's part
+/// between them, each element once. The first problem found, or "".
+std::string checkCut(const Kernel &K, const KernelPlan &Whole, unsigned Loop,
+                     int64_t Parts) {
+  KernelPlanInput In = K.input();
+  std::vector<bool> Copied(K.Desc.Arrays.size(), true);
+  for (unsigned Pos = 0; Pos < K.Devices.size(); ++Pos) {
+    Range Share = Whole.Work[Pos].Iterations.Dims[Loop].hull();
+    if (Share.size() < Parts)
+      continue;
+    std::vector<std::vector<IndexSet>> Owned(K.Desc.Arrays.size());
+    for (int64_t Pt = 0; Pt < Parts; ++Pt) {
+      Range R{Share.Begin + Share.size() * Pt / Parts,
+              Share.Begin + Share.size() * (Pt + 1) / Parts};
+      std::string At = "device " + std::to_string(Pos) + " sub-part " +
+                       std::to_string(Pt) + " of " + std::to_string(Parts) +
+                       " " + IndexSet(R).str() + ": ";
+      KernelPlan Sub;
+      std::string Why;
+      if (!planSubPart(In, Whole, Pos, Loop, R, Copied, Sub, Why))
+        return At + "refused: " + Why;
+      ProductSet Want = Whole.Work[Pos].Iterations;
+      Want.Dims[Loop] = IndexSet(R);
+      if (!(Sub.Work[Pos].Iterations == Want))
+        return At + "runs " + Sub.Work[Pos].Iterations.str();
+      for (unsigned Other = 0; Other < K.Devices.size(); ++Other)
+        if (Other != Pos && !Sub.Work[Other].Iterations.empty())
+          return At + "device " + std::to_string(Other) + " runs too";
+      std::string Problem = checkPieces(K, Sub);
+      if (Problem.empty())
+        Problem = checkHeld(K, Sub);
+      if (!Problem.empty())
+        return At + Problem;
+      for (size_t A = 0; A < K.Desc.Arrays.size(); ++A) {
+        const Distribution &X = Sub.Items[A], &W = Whole.Items[A];
+        if (!W.held(Pos).contains(X.held(Pos)))
+          return At + "holds " + X.held(Pos).str() + " of " +
+                 K.Desc.Arrays[A].Name + ", not only of " + W.held(Pos).str();
+        Owned[A].push_back(X.Owned[Pos].Dims[0]);
+      }
+    }
+    for (size_t A = 0; A < K.Desc.Arrays.size(); ++A) {
+      bool Written = false;
+      for (const homp::abi::Access &Use : K.Desc.Accesses)
+        Written |= Use.Name == K.Desc.Arrays[A].Name && Use.Written;
+      if (!Written || Whole.Items[A].duplicated())
+        continue;
+      IndexSet All;
+      int64_t Count = 0;
+      for (const IndexSet &O : Owned[A]) {
+        All = All.unite(O);
+        Count += O.size();
+      }
+      if (All != Whole.Items[A].Owned[Pos].Dims[0] || Count != All.size())
+        return "device " + std::to_string(Pos) + "'s sub-parts own " +
+               std::to_string(Count) + " elements of " + K.Desc.Arrays[A].Name +
+               ", together " + All.str() + ", of its part " +
+               Whole.Items[A].Owned[Pos].Dims[0].str();
+    }
+  }
+  return "";
+}
+
+/// planSubPart's refusal of Pos's share of K cut to R of loop Loop.
+std::string cutRefusal(const Kernel &K, unsigned Pos, Range R,
+                       unsigned Loop = 0) {
+  std::optional<KernelPlan> Whole = plan(K);
+  if (!Whole)
+    return "no plan";
+  KernelPlan Sub;
+  std::string Why;
+  EXPECT_FALSE(planSubPart(K.input(), *Whole, Pos, Loop, R,
+                           std::vector<bool>(K.Desc.Arrays.size(), true), Sub,
+                           Why));
+  return Why;
+}
+
+} // namespace
+
+// y[i + c] written from x[i + c] and z[i + c - 1 .. i + c + 1] (z has a
+// halo of 1): loops of every shape and offset over the interior, any number
+// of sub-parts.
+TEST(SubParts, CutAnOwnerComputesShareExactly) {
+  Random R(7);
+  for (int Case = 0; Case < 300; ++Case) {
+    const int64_t N = R.between(3, 40);
+    const unsigned P = static_cast<unsigned>(R.between(1, 4));
+    const int64_t C = R.between(-2, 2);
+    const int64_t Steps[] = {-3, -2, -1, 1, 2, 3};
+    const int64_t Step = Steps[R.between(0, 5)];
+    // The loop runs the indices i with i + C in [1, N - 1).
+    LoopBounds L = Step > 0
+                       ? loop(1 - C, CompareOp::Less, N - 1 - C, Step)
+                       : loop(N - 2 - C, CompareOp::GreaterEqual, 1 - C, Step);
+    Kernel K({L}, {Block}, Topology::line(P));
+    K.array("y", {Block}, {{0, N}})
+        .array("x", {Block}, {{0, N}})
+        .array("z", {Block}, {{0, N}}, {{1, 1, Edge::None, Edge::None}})
+        .access("y", {at(C)}, true)
+        .access("x", {at(C)}, false)
+        .access("z", {linear(0, C - 1, C + 1)}, false);
+    std::optional<KernelPlan> Whole = plan(K);
+    ASSERT_TRUE(Whole) << describe(L);
+    for (int64_t Parts = 1; Parts <= 5; ++Parts)
+      EXPECT_EQ(checkCut(K, *Whole, 0, Parts), "")
+          << describe(L) << " over " << P << ", y[i + " << C << "]";
+  }
+}
+
+// Jacobi's rows: u written, uold read one row either side from its halo, f
+// read; columns whole.
+TEST(SubParts, CutAStencilByRows) {
+  for (unsigned P = 1; P <= 4; ++P) {
+    Kernel K({upTo(1, 29), upTo(1, 9)}, {Block, Full}, Topology::line(P));
+    K.array("u", {Block, Full}, {{0, 30}, {0, 10}})
+        .array("uold", {Block, Full}, {{0, 30}, {0, 10}},
+               {{1, 1, Edge::None, Edge::None}})
+        .array("f", {Block, Full}, {{0, 30}, {0, 10}})
+        .access("u", {at(), at(0, 1)}, true)
+        .access("uold", {linear(0, -1, 1), linear(1, -1, 1)}, false)
+        .access("f", {at(), at(0, 1)}, false);
+    std::optional<KernelPlan> Whole = plan(K);
+    ASSERT_TRUE(Whole);
+    for (int64_t Parts = 1; Parts <= 6; ++Parts)
+      EXPECT_EQ(checkCut(K, *Whole, 0, Parts), "") << P << " " << Parts;
+  }
+}
+
+// Arrays the device does not copy (resident ones) keep their parts; so do
+// the dimensions another loop subscripts.
+TEST(SubParts, CutOnlyTheCopiedArraysAlongTheLoop) {
+  Kernel K({upTo(0, 16), upTo(0, 8)}, {Block, Block}, Topology{{2, 2}});
+  K.array("a", {Block, Block}, {{0, 16}, {0, 8}})
+      .array("b", {Block, Block}, {{0, 16}, {0, 8}})
+      .access("a", {at(), at(0, 1)}, true)
+      .access("b", {at(), at(0, 1)}, false);
+  std::optional<KernelPlan> Whole = plan(K);
+  ASSERT_TRUE(Whole);
+  EXPECT_EQ(checkCut(K, *Whole, 0, 3), "");
+  KernelPlan Sub;
+  std::string Why;
+  ASSERT_TRUE(
+      planSubPart(K.input(), *Whole, 3, 0, {8, 10}, {true, false}, Sub, Why))
+      << Why;
+  EXPECT_EQ(Sub.Items[0].Owned[3].Dims[0], IndexSet(Range{8, 10}));
+  EXPECT_EQ(Sub.Items[0].Owned[3].Dims[1], IndexSet(Range{4, 8}));
+  EXPECT_EQ(Sub.Items[1].Owned[3], Whole->Items[1].Owned[3]);
+}
+
+TEST(SubParts, RefuseWhatCannotBeCutExactly) {
+  // Written at two offsets: which sub-part would copy y[i + 1] back?
+  Kernel Two({upTo(0, 19)}, {Block}, Topology::line(2));
+  Two.array("y", {Block}, {{0, 20}}, {{1, 1, Edge::None, Edge::None}})
+      .access("y", {linear(0, 0, 1)}, true);
+  EXPECT_NE(cutRefusal(Two, 0, {0, 5}).find("several offsets"),
+            std::string::npos);
+  // A subscript the plugin could not read.
+  Kernel Unknown({upTo(0, 20)}, {Block}, Topology::line(2));
+  Unknown.array("y", {Block}, {{0, 20}}).access("y", {Subscript()}, true);
+  EXPECT_NE(cutRefusal(Unknown, 0, {0, 5}).find("not split along loop 0"),
+            std::string::npos);
+  Unknown.Desc.Arrays.back().Map = homp::abi::MapType::To;
+  EXPECT_NE(cutRefusal(Unknown, 0, {0, 5}).find("subscript"),
+            std::string::npos);
+  // Halo cells past the array's ends.
+  Kernel Ring({upTo(0, 20)}, {Block}, Topology::line(2));
+  Ring.array("x", {Block}, {{0, 20}}, {{1, 1, Edge::Periodic, Edge::Periodic}})
+      .access("x", {linear(0, -1, 1)}, false);
+  EXPECT_NE(cutRefusal(Ring, 0, {0, 5}).find("past the array's ends"),
+            std::string::npos);
+  // Copied back but split along the other loop only: each sub-part would
+  // copy its device's whole part back.
+  Kernel Cols({upTo(0, 8), upTo(0, 8)}, {Block, Block}, Topology{{2, 2}});
+  Cols.array("c", {Block}, {{0, 8}}).access("c", {at(0, 1)}, true);
+  Cols.Desc.Arrays.back().Axis[0] = 1; // over the topology's second axis
+  std::optional<KernelPlan> ColsPlan = plan(Cols);
+  ASSERT_TRUE(ColsPlan);
+  EXPECT_FALSE(cutAlongLoop(Cols.Desc, 0, ColsPlan->Items[0], 0));
+  EXPECT_TRUE(cutAlongLoop(Cols.Desc, 0, ColsPlan->Items[0], 1));
+  EXPECT_NE(cutRefusal(Cols, 0, {0, 2}).find("not split along loop 0"),
+            std::string::npos);
+  // Columns: each sub-part would copy a piece of every row.
+  Kernel Columns({upTo(0, 6), upTo(0, 40)}, {Full, Block}, Topology::line(2));
+  Columns.array("m", {Full, Block}, {{0, 6}, {0, 40}})
+      .access("m", {at(), at(0, 1)}, true);
+  EXPECT_NE(cutRefusal(Columns, 0, {0, 5}, 1).find("of each of its rows"),
+            std::string::npos);
+  // Iterations that are not the device's.
+  Kernel Axpy({upTo(0, 20)}, {Block}, Topology::line(2));
+  Axpy.array("y", {Block}, {{0, 20}}).access("y", {at()}, true);
+  EXPECT_NE(cutRefusal(Axpy, 0, {5, 15}).find("not a run"), std::string::npos);
+  // A sub-part that would read halo cells only: x[i + 3] of device 0's
+  // last iteration lies past its part of x, in its halo; cut to that
+  // iteration alone, the sub-part would own none of x.
+  Kernel Far({upTo(0, 17)}, {Block}, Topology::line(2));
+  Far.array("y", {Block}, {{0, 17}})
+      .array("x", {Block}, {{0, 20}}, {{0, 3, Edge::None, Edge::None}})
+      .access("y", {at()}, true)
+      .access("x", {at(3)}, false);
+  EXPECT_NE(cutRefusal(Far, 0, {8, 9}).find("would use elements"),
+            std::string::npos);
+  std::optional<KernelPlan> Whole = plan(Far);
+  ASSERT_TRUE(Whole);
+  EXPECT_EQ(checkCut(Far, *Whole, 0, 3), "");
 }
 
 //===----------------------------------------------------------------------===//

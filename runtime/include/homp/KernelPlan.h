@@ -100,6 +100,38 @@ struct KernelPlan {
 bool planKernel(const KernelPlanInput &In, KernelPlan &Out,
                 std::string &Error);
 
+/// Cuts position Pos's share of Whole (planned from In) down to Iterations,
+/// a run of the share's iterations of loop Loop, for a device that runs its
+/// share in sub-parts one after the other (a CPU offload device: each
+/// sub-part's data is still in the core's cache when it is copied back).
+/// Arrays Copied marks (those the device copies) hold, along each split
+/// dimension the body subscripts with the loop's variable, what the
+/// sub-part uses:
+///  - an array the body writes and that is copied back, subscripted there
+///    with i + c alone: its owned elements from index i + c of the
+///    sub-part's first iteration to that of the next sub-part's first (the
+///    first and last sub-parts reach to the ends of the part), so that the
+///    sub-parts copy each element of the part back once;
+///  - any other: the owned elements the sub-part reads.
+/// Other arrays, and the other dimensions, keep the share's whole part.
+/// Returns false with the reason in Why when a copied array cannot be cut
+/// so: a split dimension with another subscript, halo cells past the
+/// array's ends, one copied back but not cut along the loop (cutAlongLoop),
+/// one cut along an inner dimension of the part (a sub-part would be short
+/// pieces of every row), or a sub-part that would use elements it does not
+/// hold.
+bool planSubPart(const KernelPlanInput &In, const KernelPlan &Whole,
+                 unsigned Pos, unsigned Loop, Range Iterations,
+                 const std::vector<bool> &Copied, KernelPlan &Out,
+                 std::string &Why);
+
+/// Whether array Item of Desc, distributed as X, has a split dimension the
+/// body subscripts with loop Loop's variable: a sub-part along the loop
+/// (planSubPart) holds only its stretch of it. One that has none holds its
+/// device's whole part in each sub-part, and must not be copied back.
+bool cutAlongLoop(const abi::Descriptor &Desc, size_t Item,
+                  const Distribution &X, unsigned Loop);
+
 /// Whether a plan of Desc is a function of its KernelPlanInput alone: no
 /// loop or array of it follows a labelled loop (ALIGN(label)), whose split
 /// belongs to the data regions in progress.
