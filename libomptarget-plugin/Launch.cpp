@@ -81,8 +81,9 @@ struct Slot {
   /// an owner-computes loop was cut along (Launcher::runShare).
   unsigned PartLoop = 0;
   IndexSet Ran; ///< in parts: the iteration numbers of PartLoop it ran
-  /// Scheduled loop: the iterations of its part that failed before any of
-  /// their results reached the host (the host runs them instead).
+  /// In parts: the iterations of PartLoop of its part that failed before
+  /// any of their results reached the host, and of the sub-parts of its
+  /// share after it (the host runs them instead).
   IndexSet Failed;
   int64_t Parts = 0;
   /// Sampled loop: the cutoff gave it none of the rest, and it ran no piece
@@ -154,8 +155,8 @@ private:
   /// (Slot::Failed).
   void runRange(Slot &S, Range R, int64_t Parts,
                 std::vector<std::unique_ptr<KernelPlan>> *Cut = nullptr);
-  /// Runs a part planned by planPart; one that fails before its results
-  /// reached the host is left for the host (Slot::Failed).
+  /// Runs S's part (planPart, adoptPart); one that fails before its
+  /// results reached the host is left for the host (Slot::Failed).
   void runPart(Slot &S, const IndexSet &Iterations);
   void runScheduled(const std::vector<int> &Ids);
   void runSampled(const std::vector<int> &Ids);
@@ -663,18 +664,16 @@ Launcher::cutShare(const Slot &S, Range Share, int64_t Parts) const {
 }
 
 void Launcher::runShare(Slot &S) {
-  if (K.Plan->ScheduledLoop >= 0) {
-    S.PartLoop = static_cast<unsigned>(K.Plan->ScheduledLoop);
-  } else {
-    // Owner computes: cut along the first split loop the share runs a
-    // stretch of (the plans say whether its arrays can follow).
+  if (K.Plan->ScheduledLoop < 0) {
+    // Owner computes: cut along the nest's first distributed loop (not
+    // FULL), when the device runs consecutive iterations of it (cutShare
+    // says whether its arrays can follow).
     const ProductSet &Its = S.Work->Iterations;
     unsigned L = 0;
-    while (L < K.Nest.Rank &&
-           !(D.Loops[L].Dist.distributed() && Its.Dims[L].size() > 1 &&
-             Its.Dims[L].ranges().size() == 1))
+    while (L < K.Nest.Rank && !D.Loops[L].Dist.distributed())
       ++L;
-    if (L == K.Nest.Rank) {
+    if (L == K.Nest.Rank || Its.Dims[L].size() < 2 ||
+        Its.Dims[L].ranges().size() != 1) {
       runSlot(S);
       return;
     }
@@ -1237,6 +1236,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     S.InHostMemory = S.IsHost || D.SharedMemory;
     S.Plan = K.Plan.get();
     S.Work = InParts ? nullptr : &K.Plan->Work[P];
+    if (K.Plan->ScheduledLoop >= 0)
+      S.PartLoop = static_cast<unsigned>(K.Plan->ScheduledLoop);
     if (S.InHostMemory)
       for (size_t I = 0; I < D.Arrays.size(); ++I)
         if (!K.ItemIsResident[I] && !E.Unused[I] &&

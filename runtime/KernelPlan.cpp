@@ -662,8 +662,8 @@ bool Planner::cutItem(Distribution &X, const abi::Array &A, unsigned Q,
     Range Window;
     if (Back) {
       if (S.Min != S.Max) {
-        Error = "the body writes " + Dim + " at several offsets of the " +
-                "loop's variable";
+        Error = "the body writes " + Dim + " and uses it at several " +
+                "offsets of the loop's variable";
         return false;
       }
       // From the sub-part's first index to the next one's, shifted by c.

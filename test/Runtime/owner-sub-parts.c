@@ -10,6 +10,9 @@
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t axpy 2>&1 | FileCheck %s --check-prefixes=CHECK,TWELVE
 // A loop counting down, reading x one element behind from its halo:
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t down 2>&1 | FileCheck %s --check-prefixes=CHECK,TWELVE-DOWN
+// Every other element, written one past the loop's variable: 24 bytes
+// for each of the 2^19 elements of a device's part, 12 sub-parts:
+// RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t odd 2>&1 | FileCheck %s --check-prefixes=CHECK,TWELVE-ODD
 // y mapped from: x in and y out, 16 bytes an iteration, 8 sub-parts:
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t from 2>&1 | FileCheck %s --check-prefixes=CHECK,EIGHT
 // x resident in a data region: only y is copied (16 bytes), 8 sub-parts:
@@ -25,6 +28,11 @@
 // A sub-part that fails sends the rest of the share to the host, which
 // adds a x to y once for each element:
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 HOMP_FAULT=1:launch:after=3 %t axpy 2>&1 | FileCheck %s --check-prefix=FAULT
+// The first sub-part fails: the host runs the whole share.
+// RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 HOMP_FAULT=1:launch %t axpy 2>&1 | FileCheck %s --check-prefix=FIRST
+// The seventh copy fails: x's copy into the third sub-part (each copies x
+// and y in, and y back).
+// RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 HOMP_FAULT=1:copy:after=6 %t axpy 2>&1 | FileCheck %s --check-prefix=COPY
 // The host works in place: one launch.
 // RUN: env HOMP_INFO=1 %t host 2>&1 | FileCheck %s --check-prefix=HOST
 
@@ -32,6 +40,8 @@
 // TWELVE-NEXT: homp:   1 CPU [524288, 1048576) 12 {{[0-9]}}
 // TWELVE-DOWN: homp:   0 CPU [1, 524288) 12 {{[0-9]}}
 // TWELVE-DOWN-NEXT: homp:   1 CPU [524288, 1048576) 12 {{[0-9]}}
+// TWELVE-ODD: homp:   0 CPU [0, 524287) 12 {{[0-9]}}
+// TWELVE-ODD-NEXT: homp:   1 CPU [524288, 1048575) 12 {{[0-9]}}
 // EIGHT: homp:   0 CPU [0, 524288) 8 {{[0-9]}}
 // EIGHT-NEXT: homp:   1 CPU [524288, 1048576) 8 {{[0-9]}}
 // ROWS: homp:   0 CPU [1, 256) x [1, 1023) 8 {{[0-9]}}
@@ -49,6 +59,17 @@
 // FAULT-NEXT: homp:   1 CPU [524288, 655360), then failed 4 {{[0-9]}}
 // FAULT-NEXT: homp:   host HOST [655360, 1048576) 1 {{[0-9]}}
 // FAULT: PASS
+
+// FIRST: homp: warning: region {{.*}}: device 1 failed to run its part; running its part on the host
+// FIRST: homp:   0 CPU [0, 524288) 12 {{[0-9]}}
+// FIRST-NEXT: homp:   1 CPU failed 1 {{[0-9]}}
+// FIRST-NEXT: homp:   host HOST [524288, 1048576) 1 {{[0-9]}}
+// FIRST: PASS
+// COPY: homp: warning: region {{.*}}: copying 'x' to device 1 failed; running its part on the host
+// COPY: homp:   0 CPU [0, 524288) 12 {{[0-9]}}
+// COPY-NEXT: homp:   1 CPU [524288, 611669), then failed 2 {{[0-9]}}
+// COPY-NEXT: homp:   host HOST [611669, 1048576) 1 {{[0-9]}}
+// COPY: PASS
 
 // HOST: homp:   host HOST [{{[0-9]+}}, 1048576) 1 {{[0-9]}}
 // HOST: PASS
@@ -120,6 +141,18 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; ++i) {
       Bad += y[i] != 1 + (i > 0 ? 2 * x[i - 1] : 0);
       Want += i > 0 ? x[i - 1] : 0;
+    }
+  } else if (!strcmp(Mode, "odd")) {
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK)) \
+    map(tofrom: y[0:n] dist_data(BLOCK))
+#pragma omp parallel for reduction(+: sum) dist_iteration(BLOCK)
+    for (int i = 0; i < n - 1; i += 2) {
+      y[i + 1] += 2 * x[i + 1];
+      sum += x[i + 1];
+    }
+    for (int i = 0; i < n; ++i) {
+      Bad += y[i] != 1 + (i % 2 ? 2 * x[i] : 0);
+      Want += i % 2 ? x[i] : 0;
     }
   } else if (!strcmp(Mode, "pairs")) {
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK)) \

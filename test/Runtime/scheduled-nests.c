@@ -7,6 +7,18 @@
 // Results against sequential values. Needs 2 devices for the conflict.
 // REQUIRES: devices-2
 // RUN: %hompcc -O2 %s -o %t && %t 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// HOMP_INFO shows the iterations of a nest scheduled along its inner loop
+// (in a sample and its rest, or in chunks) with the outer loop whole:
+// RUN: env HOMP_DEVICES=0 HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// INFO: schedule AUTO
+// INFO-NEXT: homp: device type
+// INFO-NEXT: homp: 0 CPU [0, 37) x [0, 53)
+// INFO: schedule SCHED_DYNAMIC
+// INFO-NEXT: homp: device type
+// INFO-NEXT: homp: 0 CPU [0, 37) x [0, 53)
+// INFO: schedule SCHED_GUIDED
+// INFO-NEXT: homp: device type
+// INFO-NEXT: homp: 0 CPU [0, 37) x [0, 53)
 // CHECK: homp: warning: region {{.*}}scheduled-nests.c:[[# @LINE + 28]]:1: loop 0 of the nest is split as well as loop 1, which a scheduler shares out over all the devices: the other loops must run whole (FULL, or no policy over arrays not split along them); running it on the host
 // CHECK: BLOCK, AUTO: PASS
 // CHECK: homp: warning: region {{.*}}scheduled-nests.c:[[# @LINE + 34]]:1: loop 1 of the nest is split as well as loop 0, which a scheduler {{.*}}; running it on the host
