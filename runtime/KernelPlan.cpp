@@ -62,6 +62,9 @@ private:
                       const std::string &Where);
   bool checkFootprints();
   void makePieces();
+  /// Checks the footprints of Out.Work, makes its pieces and gives Out the
+  /// arrays' distributions.
+  bool finish();
 
   const KernelPlanInput &In;
   const abi::Descriptor &D;
@@ -603,9 +606,12 @@ bool Planner::run() {
   }
   Items.assign(D.Arrays.size(), std::nullopt);
   Out.ScheduledLoop = -1;
-  if (!distributeItems(/*Final=*/false) || !splitLoops() ||
-      !distributeItems(/*Final=*/true) || !checkDisjoint() ||
-      !checkFootprints())
+  return distributeItems(/*Final=*/false) && splitLoops() &&
+         distributeItems(/*Final=*/true) && checkDisjoint() && finish();
+}
+
+bool Planner::finish() {
+  if (!checkFootprints())
     return false;
   makePieces();
   Out.Items.clear();
@@ -713,13 +719,7 @@ bool Planner::cut(const KernelPlan &Whole, unsigned Pos, unsigned Loop,
   Out.Work.assign(P, DeviceWork());
   Out.Work[Pos].Iterations = Whole.Work[Pos].Iterations;
   Out.Work[Pos].Iterations.Dims[Loop] = IndexSet(Its);
-  if (!checkFootprints())
-    return false;
-  makePieces();
-  Out.Items.clear();
-  for (std::optional<Distribution> &I : Items)
-    Out.Items.push_back(std::move(*I));
-  return true;
+  return finish();
 }
 
 } // namespace
