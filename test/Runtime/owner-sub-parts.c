@@ -33,6 +33,8 @@
 // The seventh copy fails: x's copy into the third sub-part (each copies x
 // and y in, and y back).
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 HOMP_FAULT=1:copy:after=6 %t axpy 2>&1 | FileCheck %s --check-prefix=COPY
+// Two 'nowait' regions at once, sharing x, each in sub-parts:
+// RUN: env HOMP_DEVICES=0,1 %t nowait 2>&1 | FileCheck %s
 // The host works in place: one launch.
 // RUN: env HOMP_INFO=1 %t host 2>&1 | FileCheck %s --check-prefix=HOST
 
@@ -78,7 +80,7 @@
 #include <string.h>
 
 enum { n = 1 << 20, nd = 1 << 15, rows = 512, cols = 1024 };
-static double x[n], y[n], big[nd];
+static double x[n], y[n], y2[n], big[nd];
 static double u[rows][cols], uold[rows][cols], f[rows][cols];
 
 #define PRAGMA(X) _Pragma(#X)
@@ -154,6 +156,26 @@ int main(int argc, char **argv) {
       Bad += y[i] != 1 + (i % 2 ? 2 * x[i] : 0);
       Want += i % 2 ? x[i] : 0;
     }
+  } else if (!strcmp(Mode, "nowait")) {
+    for (int i = 0; i < n; ++i)
+      y2[i] = 2;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK)) \
+    map(tofrom: y[0:n] dist_data(BLOCK)) nowait
+#pragma omp parallel for dist_iteration(BLOCK)
+      for (int i = 0; i < n; ++i)
+        y[i] += 3 * x[i];
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK)) \
+    map(tofrom: y2[0:n] dist_data(BLOCK)) nowait
+#pragma omp parallel for dist_iteration(BLOCK)
+      for (int i = n - 1; i >= 0; --i)
+        y2[i] -= x[i];
+#pragma omp taskwait
+    }
+    for (int i = 0; i < n; ++i)
+      Bad += y[i] != 1 + 3 * x[i] || y2[i] != 2 - x[i];
   } else if (!strcmp(Mode, "pairs")) {
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK)) \
     map(tofrom: y[0:n] dist_data(BLOCK) halo(0:1))
