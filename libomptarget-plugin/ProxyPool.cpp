@@ -558,6 +558,16 @@ int bindShare(int Proxy, const std::vector<int> &Devices,
   return Share[std::find(Runner.begin(), Runner.end(), Proxy) - Runner.begin()];
 }
 
+/// The CPUs each proxy is bound to while it runs the jobs of shares Binds
+/// of Shares (shareCpus).
+std::vector<std::vector<int>> bindCpus(const std::vector<int> &Binds,
+                                       int Shares) {
+  std::vector<std::vector<int>> Out;
+  for (int B : Binds)
+    Out.push_back(shareCpus(B, Shares));
+  return Out;
+}
+
 /// The distinct proxies of Runner, in order of first appearance.
 std::vector<int> proxiesOf(const std::vector<int> &Runner) {
   std::vector<int> Out;
@@ -578,7 +588,8 @@ struct AsyncPlan {
   /// positions (Devices.size() after its last).
   std::vector<unsigned> First, Next;
   std::vector<int> Bind; ///< per proxy: bindShare
-  int Shares = 0;        ///< devices on the host's cores
+  std::vector<std::vector<int>> Cpus; ///< per proxy: those of its Bind
+  int Shares = 0;                     ///< devices on the host's cores
   int Threads = 1;
 };
 
@@ -608,6 +619,7 @@ makeAsyncPlan(const std::vector<int> &Devices) {
   }
   for (int Proxy : P->Proxies)
     P->Bind.push_back(bindShare(Proxy, Devices, P->Runner, P->Share));
+  P->Cpus = bindCpus(P->Bind, P->Shares);
   P->Threads = cpuThreadsPerDevice(static_cast<int>(N));
   return P;
 }
@@ -692,22 +704,21 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     Binds.push_back(bindShare(P, Devices, Runner, Share));
   // Long jobs of bound proxies: released at the tail (TailRelease), the
   // jobs grouped by the first CPU of their share.
+  const std::vector<std::vector<int>> Cpus = bindCpus(Binds, Shares);
   std::optional<TailRelease> Tail;
   if (Kind == DeviceJobs::Long && settings().Emulate.empty()) {
-    auto FirstCpu = [&](int S) {
-      const std::vector<int> Cpus = shareCpus(S, Shares);
-      return Cpus.empty() ? -1 : Cpus.front();
-    };
     std::vector<int> Group;
-    for (int B : Binds)
-      Group.push_back(FirstCpu(B));
-    const int CallerGroup = Here ? FirstCpu(Share[*Here]) : -1;
+    for (const std::vector<int> &C : Cpus)
+      Group.push_back(C.empty() ? -1 : C.front());
+    const std::vector<int> Mine =
+        Here ? shareCpus(Share[*Here], Shares) : std::vector<int>();
+    const int CallerGroup = Mine.empty() ? -1 : Mine.front();
     const auto Bound =
         std::count_if(Group.begin(), Group.end(), [](int G) { return G >= 0; });
     if (Bound > 1 || (Bound == 1 && CallerGroup >= 0))
       Tail.emplace(std::move(Group), CallerGroup, Expected);
   }
-  for (size_t K = 0; K < Proxies.size(); ++K) {
+  for (size_t K : wakeOrder(Cpus, sched_getcpu())) {
     const int P = Proxies[K], Bind = Binds[K];
     ProxyPool::get().run(P, [&, K, P, Bind] {
       if (Tail)
@@ -787,7 +798,7 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
                          std::memory_order_acq_rel);
   for (unsigned I = 0; I < Devices.size(); ++I)
     Routes.queued(Devices[I], Plan->Runner[I]);
-  for (size_t K = 0; K < Plan->Proxies.size(); ++K) {
+  for (size_t K : wakeOrder(Plan->Cpus, sched_getcpu())) {
     const unsigned First = Plan->First[K];
     const int Bind = Plan->Bind[K];
     ProxyPool::get().run(Plan->Proxies[K], [S, First, Bind] {

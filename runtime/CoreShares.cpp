@@ -39,4 +39,15 @@ std::vector<int> cpuShares(const std::vector<int> &Devices,
   return Out;
 }
 
+std::vector<size_t> wakeOrder(const std::vector<std::vector<int>> &ProxyCpus,
+                              int Cpu) {
+  std::vector<size_t> Order, Last;
+  for (size_t K = 0; K < ProxyCpus.size(); ++K) {
+    const std::vector<int> &C = ProxyCpus[K];
+    (std::find(C.begin(), C.end(), Cpu) == C.end() ? Order : Last).push_back(K);
+  }
+  Order.insert(Order.end(), Last.begin(), Last.end());
+  return Order;
+}
+
 } // namespace homp

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -92,3 +93,26 @@ TEST(CoreSharesTest, SharesGoToTheDevicesOnTheHostsCores) {
 }
 
 } // namespace
+
+// Jobs go first to the proxies bound elsewhere, in their order, then to
+// those bound to the handing thread's CPU: a proxy woken there may take the
+// CPU before the others have their jobs.
+TEST(CoreSharesTest, ProxiesOnTheHandingThreadsCpuAreWokenLast) {
+  using Order = std::vector<size_t>;
+  // Four devices on two cores (shares alternate), the thread on CPU 0.
+  const std::vector<Cpus> FourOnTwo = {{0}, {1}, {0}, {1}};
+  EXPECT_EQ(wakeOrder(FourOnTwo, 0), Order({1, 3, 0, 2}));
+  EXPECT_EQ(wakeOrder(FourOnTwo, 1), Order({0, 2, 1, 3}));
+  // On a CPU that is none of theirs, or with proxies not bound (GPUs,
+  // HOMP_BIND=0): as they come.
+  EXPECT_EQ(wakeOrder(FourOnTwo, 7), Order({0, 1, 2, 3}));
+  EXPECT_EQ(wakeOrder({{}, {4, 5}, {}, {6, 7}}, 5), Order({0, 2, 3, 1}));
+  EXPECT_EQ(wakeOrder({}, 0), Order());
+  // Every proxy exactly once, for every CPU.
+  const std::vector<Cpus> Shares = {{0, 1}, {2, 3}, {}, {0, 1}, {4}};
+  for (int Cpu = -1; Cpu <= 5; ++Cpu) {
+    Order Got = wakeOrder(Shares, Cpu);
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got, Order({0, 1, 2, 3, 4})) << "CPU " << Cpu;
+  }
+}
