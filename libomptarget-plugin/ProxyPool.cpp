@@ -558,14 +558,18 @@ int bindShare(int Proxy, const std::vector<int> &Devices,
   return Share[std::find(Runner.begin(), Runner.end(), Proxy) - Runner.begin()];
 }
 
-/// The CPUs each proxy is bound to while it runs the jobs of shares Binds
-/// of Shares (shareCpus).
-std::vector<std::vector<int>> bindCpus(const std::vector<int> &Binds,
-                                       int Shares) {
-  std::vector<std::vector<int>> Out;
-  for (int B : Binds)
-    Out.push_back(shareCpus(B, Shares));
-  return Out;
+/// shareCpus(S, Shares) for each share S of Shares, worked out once per
+/// thread while Shares stays the same: wakeOrder reads it for every region.
+const std::vector<std::vector<int>> &shareTable(int Shares) {
+  thread_local int For = -1;
+  thread_local std::vector<std::vector<int>> Table;
+  if (For != Shares) {
+    Table.clear();
+    for (int S = 0; S < Shares; ++S)
+      Table.push_back(shareCpus(S, Shares));
+    For = Shares;
+  }
+  return Table;
 }
 
 /// The distinct proxies of Runner, in order of first appearance.
@@ -588,8 +592,7 @@ struct AsyncPlan {
   /// positions (Devices.size() after its last).
   std::vector<unsigned> First, Next;
   std::vector<int> Bind; ///< per proxy: bindShare
-  std::vector<std::vector<int>> Cpus; ///< per proxy: those of its Bind
-  int Shares = 0;                     ///< devices on the host's cores
+  int Shares = 0;        ///< devices on the host's cores
   int Threads = 1;
 };
 
@@ -619,7 +622,6 @@ makeAsyncPlan(const std::vector<int> &Devices) {
   }
   for (int Proxy : P->Proxies)
     P->Bind.push_back(bindShare(Proxy, Devices, P->Runner, P->Share));
-  P->Cpus = bindCpus(P->Bind, P->Shares);
   P->Threads = cpuThreadsPerDevice(static_cast<int>(N));
   return P;
 }
@@ -704,21 +706,22 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     Binds.push_back(bindShare(P, Devices, Runner, Share));
   // Long jobs of bound proxies: released at the tail (TailRelease), the
   // jobs grouped by the first CPU of their share.
-  const std::vector<std::vector<int>> Cpus = bindCpus(Binds, Shares);
   std::optional<TailRelease> Tail;
   if (Kind == DeviceJobs::Long && settings().Emulate.empty()) {
+    auto FirstCpu = [&](int S) {
+      const std::vector<int> Cpus = shareCpus(S, Shares);
+      return Cpus.empty() ? -1 : Cpus.front();
+    };
     std::vector<int> Group;
-    for (const std::vector<int> &C : Cpus)
-      Group.push_back(C.empty() ? -1 : C.front());
-    const std::vector<int> Mine =
-        Here ? shareCpus(Share[*Here], Shares) : std::vector<int>();
-    const int CallerGroup = Mine.empty() ? -1 : Mine.front();
+    for (int B : Binds)
+      Group.push_back(FirstCpu(B));
+    const int CallerGroup = Here ? FirstCpu(Share[*Here]) : -1;
     const auto Bound =
         std::count_if(Group.begin(), Group.end(), [](int G) { return G >= 0; });
     if (Bound > 1 || (Bound == 1 && CallerGroup >= 0))
       Tail.emplace(std::move(Group), CallerGroup, Expected);
   }
-  for (size_t K : wakeOrder(Cpus, sched_getcpu())) {
+  for (size_t K : wakeOrder(Binds, shareTable(Shares), sched_getcpu())) {
     const int P = Proxies[K], Bind = Binds[K];
     ProxyPool::get().run(P, [&, K, P, Bind] {
       if (Tail)
@@ -798,7 +801,8 @@ void runOnDevicesAsync(const std::vector<int> &Devices,
                          std::memory_order_acq_rel);
   for (unsigned I = 0; I < Devices.size(); ++I)
     Routes.queued(Devices[I], Plan->Runner[I]);
-  for (size_t K : wakeOrder(Plan->Cpus, sched_getcpu())) {
+  for (size_t K :
+       wakeOrder(Plan->Bind, shareTable(Plan->Shares), sched_getcpu())) {
     const unsigned First = Plan->First[K];
     const int Bind = Plan->Bind[K];
     ProxyPool::get().run(Plan->Proxies[K], [S, First, Bind] {

@@ -39,14 +39,21 @@ std::vector<int> cpuShares(const std::vector<int> &Devices,
   return Out;
 }
 
-std::vector<size_t> wakeOrder(const std::vector<std::vector<int>> &ProxyCpus,
+std::vector<size_t> wakeOrder(const std::vector<int> &Binds,
+                              const std::vector<std::vector<int>> &ShareCpus,
                               int Cpu) {
-  std::vector<size_t> Order, Last;
-  for (size_t K = 0; K < ProxyCpus.size(); ++K) {
-    const std::vector<int> &C = ProxyCpus[K];
-    (std::find(C.begin(), C.end(), Cpu) == C.end() ? Order : Last).push_back(K);
-  }
-  Order.insert(Order.end(), Last.begin(), Last.end());
+  auto OnCpu = [&](int S) {
+    if (S < 0 || S >= static_cast<int>(ShareCpus.size()))
+      return false;
+    const std::vector<int> &C = ShareCpus[static_cast<size_t>(S)];
+    return std::find(C.begin(), C.end(), Cpu) != C.end();
+  };
+  std::vector<size_t> Order;
+  Order.reserve(Binds.size());
+  for (bool Last : {false, true})
+    for (size_t K = 0; K < Binds.size(); ++K)
+      if (OnCpu(Binds[K]) == Last)
+        Order.push_back(K);
   return Order;
 }
 

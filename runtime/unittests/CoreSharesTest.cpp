@@ -101,17 +101,21 @@ TEST(CoreSharesTest, ProxiesOnTheHandingThreadsCpuAreWokenLast) {
   using Order = std::vector<size_t>;
   // Four devices on two cores (shares alternate), the thread on CPU 0.
   const std::vector<Cpus> FourOnTwo = {{0}, {1}, {0}, {1}};
-  EXPECT_EQ(wakeOrder(FourOnTwo, 0), Order({1, 3, 0, 2}));
-  EXPECT_EQ(wakeOrder(FourOnTwo, 1), Order({0, 2, 1, 3}));
+  EXPECT_EQ(wakeOrder({0, 1, 2, 3}, FourOnTwo, 0), Order({1, 3, 0, 2}));
+  EXPECT_EQ(wakeOrder({0, 1, 2, 3}, FourOnTwo, 1), Order({0, 2, 1, 3}));
+  // Proxies are positions: proxy K is bound to share Binds[K].
+  EXPECT_EQ(wakeOrder({2, 1}, FourOnTwo, 0), Order({1, 0}));
   // On a CPU that is none of theirs, or with proxies not bound (GPUs,
   // HOMP_BIND=0): as they come.
-  EXPECT_EQ(wakeOrder(FourOnTwo, 7), Order({0, 1, 2, 3}));
-  EXPECT_EQ(wakeOrder({{}, {4, 5}, {}, {6, 7}}, 5), Order({0, 2, 3, 1}));
-  EXPECT_EQ(wakeOrder({}, 0), Order());
+  EXPECT_EQ(wakeOrder({0, 1, 2, 3}, FourOnTwo, 7), Order({0, 1, 2, 3}));
+  EXPECT_EQ(wakeOrder({-1, 0, -1, 1}, {{4, 5}, {6, 7}}, 5),
+            Order({0, 2, 3, 1}));
+  EXPECT_EQ(wakeOrder({0, 1}, {}, 0), Order({0, 1}));
+  EXPECT_EQ(wakeOrder({}, FourOnTwo, 0), Order());
   // Every proxy exactly once, for every CPU.
-  const std::vector<Cpus> Shares = {{0, 1}, {2, 3}, {}, {0, 1}, {4}};
+  const std::vector<Cpus> Shares = {{0, 1}, {2, 3}, {4}};
   for (int Cpu = -1; Cpu <= 5; ++Cpu) {
-    Order Got = wakeOrder(Shares, Cpu);
+    Order Got = wakeOrder({0, 1, -1, 0, 2}, Shares, Cpu);
     std::sort(Got.begin(), Got.end());
     EXPECT_EQ(Got, Order({0, 1, 2, 3, 4})) << "CPU " << Cpu;
   }

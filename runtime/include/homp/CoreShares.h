@@ -40,14 +40,16 @@ std::vector<int> cpuShares(const std::vector<int> &Devices,
                            const DeviceEnvironment &Env, int &Shares);
 
 /// The order in which a thread running on CPU Cpu hands jobs to proxies
-/// bound to ProxyCpus[K] (empty: not bound): the others first, in their
-/// order, then those bound to Cpu. A proxy woken on the handing thread's
+/// bound to the shares Binds (-1: not bound), share S being on the CPUs
+/// ShareCpus[S]: the others first, in their order, then those bound to
+/// Cpu. A proxy woken on the handing thread's
 /// CPU may take it at once, and the proxies not yet handed their jobs would
 /// wait for its whole job while other CPUs idle (perf sched, matvec of 1536
 /// over 4 devices on 2 cores with a fixed split: in about a third of the
 /// processes the program's thread sat on a proxy's CPU, and their regions
 /// took 2.2 to 2.4 ms against 1.6).
-std::vector<size_t> wakeOrder(const std::vector<std::vector<int>> &ProxyCpus,
+std::vector<size_t> wakeOrder(const std::vector<int> &Binds,
+                              const std::vector<std::vector<int>> &ShareCpus,
                               int Cpu);
 
 } // namespace homp
