@@ -7,6 +7,14 @@
 
 namespace homp {
 
+namespace {
+/// The standard deviation of the times, as a fraction of their mean, under
+/// which the split is calibrated (STEPOCL), and from which it starts again
+/// when ResumeAfter updates in a row reach it.
+constexpr double CalibratedSpread = 0.05, ResumeSpread = 0.10;
+constexpr int ResumeAfter = 3;
+} // namespace
+
 static void normalize(std::vector<double> &R) {
   double Sum = std::accumulate(R.begin(), R.end(), 0.0);
   for (double &X : R)
@@ -33,7 +41,14 @@ void Rebalancer::update(const std::vector<double> &Seconds) {
   double Variance = 0;
   for (size_t I : Timed)
     Variance += (Seconds[I] - Mean) * (Seconds[I] - Mean) / Timed.size();
-  Converged = std::sqrt(Variance) < 0.05 * Mean;
+  const double Deviation = std::sqrt(Variance);
+  if (Converged) {
+    Spread = Deviation >= ResumeSpread * Mean ? Spread + 1 : 0;
+    if (Spread < ResumeAfter)
+      return;
+    Spread = 0;
+  }
+  Converged = Deviation < CalibratedSpread * Mean;
 
   std::vector<double> Next = Ratios;
   for (size_t I : Timed)

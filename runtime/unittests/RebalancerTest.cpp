@@ -93,34 +93,67 @@ TEST(Rebalancer, ConvergesWithoutOscillating) {
     ++Steps;
   }
   EXPECT_LE(Steps, 4) << "calibrated within a few runs";
-  // Going on, the split closes in on the ideal and never moves away.
-  double Before = distance(R.ratios(), Ideal);
+  // Calibrated, the split is close to the ideal and stays.
+  const std::vector<double> Calibrated = R.ratios();
+  EXPECT_LT(distance(Calibrated, Ideal), 0.05);
   for (int K = 0; K < 10; ++K) {
     R.update(D.times(R.ratios()));
-    double After = distance(R.ratios(), Ideal);
-    EXPECT_LE(After, Before + 1e-12) << "step " << K;
-    Before = After;
+    EXPECT_EQ(R.ratios(), Calibrated) << "step " << K;
+    EXPECT_TRUE(R.converged());
   }
-  EXPECT_LT(Before, 1e-3);
   EXPECT_LE(R.damping(), 2) << "at most one reversal on clean timings";
 }
 
+TEST(Rebalancer, StopsOnceCalibratedAndStartsAgainWhenTheMachineChanges) {
+  // Two equal devices; the split starts uneven, 0.6 and 0.4.
+  Devices D{{0, 0}, {1, 1}};
+  Rebalancer R({0.6, 0.4});
+  R.update(D.times(R.ratios()));
+  EXPECT_FALSE(R.converged()) << "times 0.6 and 0.4: deviation 20% of 0.5";
+  EXPECT_NEAR(R.ratios()[0], 0.5, 1e-12) << "0.6 * 0.5 / 0.6";
+  R.update(D.times(R.ratios()));
+  EXPECT_TRUE(R.converged());
+  // Noise within 10%, or under 10% now and then, moves nothing.
+  for (double Slow : {1.15, 1.0, 1.15, 1.15, 1.0, 1.19, 1.19, 1.0}) {
+    std::vector<double> T = D.times(R.ratios());
+    T[0] *= Slow;
+    R.update(T);
+    EXPECT_EQ(R.ratios()[0], 0.5) << "device 0 " << Slow << "x";
+    EXPECT_TRUE(R.converged());
+  }
+  // Device 0 twice as slow from now on: the third such execution in a row
+  // moves the split, and it calibrates again.
+  Devices Changed{{0, 0}, {0.5, 1}};
+  for (int K = 0; K < 2; ++K) {
+    R.update(Changed.times(R.ratios()));
+    EXPECT_EQ(R.ratios()[0], 0.5);
+  }
+  R.update(Changed.times(R.ratios()));
+  EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-12) << "times 1 and 0.5";
+  EXPECT_FALSE(R.converged());
+  R.update(Changed.times(R.ratios()));
+  EXPECT_TRUE(R.converged());
+  EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-12);
+}
+
 TEST(Rebalancer, DampsPingPong) {
-  // Two equal devices whose timing alternately reads 10% high on one and
-  // then the other: undamped, the split would swing for ever.
+  // Two equal devices whose timing alternately reads 25% high on one and
+  // then the other (never calibrated: the deviation stays over 5%):
+  // undamped, the split would swing for ever.
   Devices D{{0, 0}, {1, 1}};
   Rebalancer R({0.5, 0.5});
   std::vector<double> Swings;
   for (int J = 0; J < 12; ++J) {
     std::vector<double> T = D.times(R.ratios());
-    T[J % 2] *= 1.1;
+    T[J % 2] *= 1.25;
     double Old = R.ratios()[0];
     R.update(T);
+    EXPECT_FALSE(R.converged());
     Swings.push_back(std::fabs(R.ratios()[0] - Old));
     if (J == 0) {
-      // Times 0.55, 0.5, mean 0.525: 0.5 * 0.525 / 0.55 against
-      // 0.5 * 0.525 / 0.5, i.e. 10/21 and 11/21.
-      EXPECT_NEAR(R.ratios()[0], 10.0 / 21, 1e-12);
+      // Times 0.625, 0.5, mean 0.5625: 0.5 * 0.5625 / 0.625 against
+      // 0.5 * 0.5625 / 0.5, i.e. 0.45 and 0.5625, or 4/9 and 5/9.
+      EXPECT_NEAR(R.ratios()[0], 4.0 / 9, 1e-12);
       EXPECT_EQ(R.damping(), 1);
     }
     if (J == 1)

@@ -9,7 +9,11 @@
 // in last (the ping-pong effect of noisy timings; a move under 10^-9 of
 // the ratio, rounding, is none). The ratios are kept
 // summing to 1. The split is calibrated once the standard deviation of the
-// times is below 5% of their mean.
+// times is below 5% of their mean, and then it stays: as in STEPOCL, that
+// execution's move is the last. Unlike STEPOCL it starts again when the
+// times spread by 10% or more in three executions in a row (another
+// program took a device's cores, a device slowed down): one such execution
+// is noise on devices that share cores, three are a changed machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,12 +33,14 @@ public:
   const std::vector<double> &ratios() const { return Ratios; }
 
   /// Takes Seconds, per device the time its ratios() share took, and moves
-  /// the ratios. Devices of ratio 0 (cut off) or without a positive time
-  /// keep their ratio and do not count in the mean.
+  /// the ratios unless the split is calibrated. Devices of ratio 0 (cut
+  /// off) or without a positive time keep their ratio and do not count in
+  /// the mean.
   void update(const std::vector<double> &Seconds);
 
-  /// Whether the times of the last update were within 5% of their mean
-  /// (standard deviation), i.e. the split is calibrated.
+  /// Whether the split is calibrated: the times of an update were within 5%
+  /// of their mean (standard deviation), and not 10% or more apart in the
+  /// three updates in a row that would have started it again.
   bool converged() const { return Converged; }
 
   /// Q: how much the adjustment is damped.
@@ -45,6 +51,7 @@ private:
   std::vector<int> Direction; ///< -1, 0 (not moved yet), +1
   int Q = 1;
   bool Converged = false;
+  int Spread = 0; ///< calibrated: updates in a row spread by 10% or more
 };
 
 } // namespace homp
