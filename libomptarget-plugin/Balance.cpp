@@ -273,6 +273,22 @@ std::vector<double> modelWeights(const std::vector<int> &Devices,
   return modelShares(emulatedModel(), Devices, C, Trips, WithData);
 }
 
+/// CUTOFF (HOMP'16 IV.E) of Shares of a loop of Trips iterations: the
+/// shares under Ratio, then the devices whose copies cost more than their
+/// share saves (cutUnprofitable, by Costs). No cutoff (Ratio 0): Shares,
+/// normalized.
+std::vector<double> cutoff(std::vector<double> Shares, double Ratio,
+                           const DeviceCosts &Costs, int64_t Trips) {
+  Shares = applyCutoff(std::move(Shares), Ratio);
+  return Ratio > 0 ? cutUnprofitable(std::move(Shares), Costs, Trips) : Shares;
+}
+
+/// What each device's share of a loop costing C per iteration costs it,
+/// by the machine model (MODEL_2_AUTO's a_i and c_i).
+DeviceCosts modelCostsOf(const std::vector<int> &Devices, const LoopCost &C) {
+  return modelCosts(emulatedModel(), Devices, C);
+}
+
 /// What the model's split of a loop was computed from, for HOMP_INFO.
 std::string modelInputs(const LoopCost &C) {
   char Text[128];
@@ -321,8 +337,9 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     break;
   case AutoTrial::Model:
     S.Kind = abi::SchedKind::Model2;
-    S.Weights = OnlyKept(applyCutoff(
-        modelWeights(Devices, C, Trips, /*WithData=*/true), S.Cutoff));
+    S.Weights =
+        OnlyKept(cutoff(modelWeights(Devices, C, Trips, /*WithData=*/true),
+                        S.Cutoff, modelCostsOf(Devices, C), Trips));
     S.Why = modelInputs(C);
     if (std::none_of(S.Weights.begin(), S.Weights.end(),
                      [](double W) { return W > 0; }))
@@ -479,9 +496,9 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
   case abi::SchedKind::Model1:
   case abi::SchedKind::Model2:
     S.Mode = LoopSchedule::Shares;
-    S.Weights = applyCutoff(
-        modelWeights(Devices, C, Trips, Kind == abi::SchedKind::Model2),
-        S.Cutoff);
+    S.Weights =
+        cutoff(modelWeights(Devices, C, Trips, Kind == abi::SchedKind::Model2),
+               S.Cutoff, modelCostsOf(Devices, C), Trips);
     explain(S.Why, modelInputs(C));
     break;
   case abi::SchedKind::Profile:
@@ -620,8 +637,15 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                       S.Mode == LoopSchedule::Sampled
                           ? S.Weights
                           : std::vector<double>(Devices.size(), 1.0));
+      // A device's iterations cost what the sample measured (its copies
+      // included); what it copies once, the model says.
+      DeviceCosts Costs = modelCostsOf(Devices, S.Cost);
+      for (size_t I = 0; I < Rates.size(); ++I)
+        Costs.PerIteration[I] = Rates[I] > 0
+                                    ? 1 / Rates[I]
+                                    : std::numeric_limits<double>::infinity();
       P.Split.emplace(
-          applyCutoff(normalizeShares(std::move(Rates)), S.Cutoff));
+          cutoff(normalizeShares(std::move(Rates)), S.Cutoff, Costs, Trips));
       P.Learned = 1;
       return;
     }

@@ -41,6 +41,19 @@ std::vector<DeviceModel> devicesOf(const MachineModel &M,
   return Ds;
 }
 
+DeviceCosts costsOf(const std::vector<DeviceModel> &Ds, const LoopCost &C) {
+  DeviceCosts Out;
+  for (const DeviceModel &D : Ds) {
+    double PerByte =
+        D.NoCopies || D.BandwidthMBs <= 0 ? 0.0 : 1.0 / (D.BandwidthMBs * 1e6);
+    Out.Fixed.push_back(
+        D.NoCopies ? 0.0 : D.LatencyUs * 1e-6 + C.FixedBytes * PerByte);
+    Out.PerIteration.push_back(C.BytesPerIteration * PerByte +
+                               C.FlopsPerIteration / (D.Gflops * 1e9));
+  }
+  return Out;
+}
+
 std::vector<double> normalized(std::vector<double> W) {
   double Sum = std::accumulate(W.begin(), W.end(), 0.0);
   for (double &X : W)
@@ -88,15 +101,8 @@ std::vector<double> modelShares(const MachineModel &M,
   }
 
   // Seconds: a_i fixed, c_i per iteration.
-  std::vector<double> A(K), Cost(K);
-  for (size_t I = 0; I < K; ++I) {
-    const DeviceModel &D = Ds[I];
-    double PerByte =
-        D.NoCopies || D.BandwidthMBs <= 0 ? 0.0 : 1.0 / (D.BandwidthMBs * 1e6);
-    A[I] = D.NoCopies ? 0.0 : D.LatencyUs * 1e-6 + C.FixedBytes * PerByte;
-    Cost[I] =
-        C.BytesPerIteration * PerByte + C.FlopsPerIteration / (D.Gflops * 1e9);
-  }
+  const DeviceCosts Costs = costsOf(Ds, C);
+  const std::vector<double> &A = Costs.Fixed, &Cost = Costs.PerIteration;
   std::vector<double> Shares(K, 0.0);
   // Devices that cost nothing per iteration would finish any share at once:
   // they share the loop.
@@ -152,6 +158,48 @@ std::vector<double> applyCutoff(std::vector<double> Shares, double Ratio) {
     if (I != Largest && Shares[I] < Ratio)
       Shares[I] = 0;
   return normalized(Shares);
+}
+
+DeviceCosts modelCosts(const MachineModel &M,
+                       const std::vector<int> &ModelIndex, const LoopCost &C) {
+  return costsOf(devicesOf(M, ModelIndex), C);
+}
+
+std::vector<double> cutUnprofitable(std::vector<double> Shares,
+                                    const DeviceCosts &Costs,
+                                    int64_t Iterations) {
+  const size_t K = Shares.size();
+  Shares = normalized(std::move(Shares));
+  if (Iterations < 1 || Costs.Fixed.size() != K ||
+      Costs.PerIteration.size() != K)
+    return Shares;
+  const double N = static_cast<double>(Iterations);
+  auto Makespan = [&](const std::vector<double> &S) {
+    double End = 0;
+    for (size_t I = 0; I < K; ++I)
+      if (S[I] > 0)
+        End = std::max(End, Costs.Fixed[I] + Costs.PerIteration[I] * S[I] * N);
+    return End;
+  };
+  auto EndOf = [&](size_t I) {
+    return Costs.Fixed[I] + Costs.PerIteration[I] * Shares[I] * N;
+  };
+  while (std::count_if(Shares.begin(), Shares.end(),
+                       [](double S) { return S > 0; }) > 1) {
+    // Only a cut of the device that ends last can end the loop sooner: any
+    // other cut gives that device more.
+    size_t Last = K;
+    for (size_t I = 0; I < K; ++I)
+      if (Shares[I] > 0 && (Last == K || EndOf(I) > EndOf(Last)))
+        Last = I;
+    std::vector<double> Without = Shares;
+    Without[Last] = 0;
+    Without = normalized(std::move(Without));
+    if (Makespan(Without) > Makespan(Shares))
+      break;
+    Shares = std::move(Without);
+  }
+  return Shares;
 }
 
 std::vector<int64_t> splitIterations(int64_t N,

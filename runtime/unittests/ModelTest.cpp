@@ -145,6 +145,79 @@ TEST(Cutoff, DropsSmallSharesAndRenormalizes) {
   EXPECT_TRUE(applyCutoff({}, 0.5).empty());
 }
 
+TEST(Cutoff, ADeviceWhoseCopiesCostMoreThanItsShareSavesIsCut) {
+  // The host (c = 1 us, no copies) and an offload device that copies a
+  // 20 MB DUPLICATE array at 4000 MB/s first (a = 5 ms), c = 1 us too.
+  const DeviceCosts Costs{{0, 5e-3}, {1e-6, 1e-6}};
+  // 1000 iterations half each: the host ends at 0.5 ms, the device at
+  // 5.5 ms; the host alone at 1 ms: the device is cut.
+  expectShares(cutUnprofitable({0.5, 0.5}, Costs, 1000), {1, 0});
+  // 20000 iterations: the device ends at 15 ms, the host alone at 20: kept.
+  expectShares(cutUnprofitable({0.5, 0.5}, Costs, 20000), {0.5, 0.5});
+  // At 10000 it is a tie (10 ms either way): no later without it, so cut.
+  expectShares(cutUnprofitable({0.5, 0.5}, Costs, 10000), {1, 0});
+  // Unlike the ratio's cut, the data's may cut the largest share: the
+  // device ends at 5.6 ms, the host alone at 1 ms.
+  expectShares(cutUnprofitable({0.4, 0.6}, Costs, 1000), {1, 0});
+  // One device always stays: alone, the device ends at 6 ms, and no cut
+  // could end the loop sooner.
+  expectShares(cutUnprofitable({0, 1}, Costs, 1000), {0, 1});
+  // Without a trip count the fixed costs are unknown: nothing is cut.
+  expectShares(cutUnprofitable({1, 3}, Costs, 0), {0.25, 0.75});
+}
+
+TEST(Cutoff, UnprofitableDevicesGoOneAtATimeFromTheOneThatEndsLast) {
+  // Four devices of c = 1 us, 4000 iterations split 0.7, 0.1, 0.1, 0.1.
+  // Devices 1 and 2 copy 5 and 4 ms first, device 3 0.2 ms: they end at
+  // 2.8, 5.4, 4.4 and 0.6 ms. Without device 1 (shares 7/9, 0, 1/9, 1/9):
+  // 3.11, 4.44 and 0.64 ms, sooner: cut. Then without device 2 (0.875, 0,
+  // 0, 0.125): 3.5 and 0.7 ms, sooner than 4.44: cut. Device 0 now ends
+  // last; device 3 alone would end at 4.2 ms: both stay.
+  const DeviceCosts Costs{{0, 5e-3, 4e-3, 2e-4}, {1e-6, 1e-6, 1e-6, 1e-6}};
+  expectShares(cutUnprofitable({0.7, 0.1, 0.1, 0.1}, Costs, 4000),
+               {0.875, 0, 0, 0.125});
+  // Two devices equally costly (3 ms each, ending at 3.4 ms): cutting
+  // either gives its share to the other, which then ends later (3.44 ms),
+  // and cutting both ends the loop at 3.5 ms: both stay.
+  const DeviceCosts Equal{{0, 3e-3, 3e-3, 2e-4}, {1e-6, 1e-6, 1e-6, 1e-6}};
+  expectShares(cutUnprofitable({0.7, 0.1, 0.1, 0.1}, Equal, 4000),
+               {0.7, 0.1, 0.1, 0.1});
+  // A share of 0 stays 0 (device 3 ends at 2.2 ms, device 0 at 2).
+  expectShares(cutUnprofitable({0.5, 0, 0, 0.5}, Costs, 4000),
+               {0.5, 0, 0, 0.5});
+}
+
+TEST(Cutoff, Model2SharesHaveNothingToCut) {
+  // MODEL_2_AUTO already ends every device at once and drops those whose
+  // fixed costs exceed that: cutting by its own costs changes nothing, and
+  // whatever it cuts from other shares never makes the loop end later.
+  MachineModel M = machine({device(1, 0, 0, true), device(2, 4000, 100),
+                            device(1, 8000, 2000), device(4, 2000, 10)});
+  LoopCost C;
+  C.BytesPerIteration = 16;
+  C.FixedBytes = 1e6;
+  for (int64_t N : {100, 10000, 1000000, 100000000}) {
+    const DeviceCosts Costs = modelCosts(M, {0, 1, 2, 3}, C);
+    const std::vector<double> Shares = modelShares(M, {0, 1, 2, 3}, C, N, true);
+    expectShares(cutUnprofitable(Shares, Costs, N), Shares);
+    auto End = [&](const std::vector<double> &S) {
+      double E = 0;
+      for (size_t I = 0; I < S.size(); ++I)
+        if (S[I] > 0)
+          E = std::max(E, Costs.Fixed[I] + Costs.PerIteration[I] * S[I] * N);
+      return E;
+    };
+    for (const std::vector<double> &Other :
+         std::vector<std::vector<double>>{{0.25, 0.25, 0.25, 0.25},
+                                          {0.1, 0.2, 0.3, 0.4},
+                                          {0.7, 0.1, 0.1, 0.1}}) {
+      const std::vector<double> Cut = cutUnprofitable(Other, Costs, N);
+      EXPECT_LE(End(Cut), End(Other) * (1 + 1e-12)) << N;
+      EXPECT_NEAR(std::accumulate(Cut.begin(), Cut.end(), 0.0), 1, 1e-12);
+    }
+  }
+}
+
 TEST(SplitIterations, LargestRemainder) {
   using V = std::vector<int64_t>;
   EXPECT_EQ(splitIterations(10, {1.0 / 3, 1.0 / 3, 1.0 / 3}), (V{4, 3, 3}));

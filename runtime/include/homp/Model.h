@@ -69,8 +69,29 @@ std::vector<double> modelShares(const MachineModel &M,
 
 /// CUTOFF: shares below Ratio become 0 and the rest are scaled to sum to 1;
 /// the largest share (the first of equals) always stays. cutoff(auto) is
-/// Ratio = 1 / (number of devices).
+/// Ratio = AutoCutoffMargin / (number of devices) (homp/Scheduler.h).
 std::vector<double> applyCutoff(std::vector<double> Shares, double Ratio);
+
+/// What each device's share costs it, in seconds: Fixed[i] whatever the
+/// share, PerIteration[i] for each iteration.
+struct DeviceCosts {
+  std::vector<double> Fixed, PerIteration;
+};
+
+/// MODEL_2_AUTO's a_i and c_i (modelShares) of the devices ModelIndex lists.
+DeviceCosts modelCosts(const MachineModel &M,
+                       const std::vector<int> &ModelIndex, const LoopCost &C);
+
+/// CUTOFF aware of data movement: a device whose copies cost more than its
+/// share saves is cut too. Device i ends its share of Iterations at
+/// Fixed[i] + PerIteration[i] * Shares[i] * Iterations; the device that
+/// ends last (the first of equals) is cut when the loop would end no later
+/// without it, its share going to the others in proportion to theirs, and
+/// so on while one is. One device always stays. Iterations < 1 (fixed
+/// costs unknown) cuts nothing. Shares need not sum to 1; the result does.
+std::vector<double> cutUnprofitable(std::vector<double> Shares,
+                                    const DeviceCosts &Costs,
+                                    int64_t Iterations);
 
 /// Shares kept within the devices' memory: a device's share of Trips
 /// iterations needs C.BytesPerIteration per iteration plus C.FixedBytes.
