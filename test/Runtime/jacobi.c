@@ -2,7 +2,8 @@
 // ('target data device(*)', 'halo(1,)', 'halo_exchange(uold)',
 // 'collapse(2)', 'reduction(+:error)') and HOMP'16 Figure 3 ('parallel
 // target data', arrays ALIGNed to the loop labelled loop1 further down,
-// 'halo(1,)', 'halo_exchange'; its AUTO is BLOCK until load balancing). u
+// 'halo(1,)', 'halo_exchange'; its AUTO loop keeps the split the data
+// region gave it when it began, by the machine model). u
 // must match a sequential Jacobi bit for bit, the error to 1e-12, on 1 to 4
 // devices, with the host, on odd sizes, and with every halo route.
 // RUN: %hompcc -O2 %s -o %t
