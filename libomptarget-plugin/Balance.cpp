@@ -258,8 +258,12 @@ MachineModel emulatedModel() {
 }
 
 /// Whether the model knows every device's compute rate (a machine file).
+/// Calibrated rates do not count: they are a probe kernel's, and a sample of
+/// the loop itself says more of how fast each device runs it.
 bool modelKnowsSpeeds(const std::vector<int> &Devices) {
   const MachineModel &M = machineModel();
+  if (M.Calibrated)
+    return false;
   for (int D : Devices)
     if (D < 0 || static_cast<size_t>(D) >= M.Devices.size() ||
         !(M.Devices[D].Gflops > 0))

@@ -65,6 +65,7 @@ std::string measure(int Device, int Host, DeviceModel &D) {
 
 MachineModel calibrate(const DeviceEnvironment &Env) {
   MachineModel M;
+  M.Calibrated = true;
   for (int Id = 0; Id < Env.NumDevices; ++Id) {
     DeviceModel D;
     D.Type = deviceTypeName(Env.typeOf(Id));

@@ -126,6 +126,7 @@ Loaded loadModel() {
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
       load(Path, Types, L.Model).empty() && L.Model.Notes.empty()) {
     L.Model.Source = "calibrated (cache " + Path + ")";
+    L.Model.Calibrated = true;
     return L;
   }
   L.Model = calibrate(Env);

@@ -65,6 +65,9 @@ struct MachineModel {
   /// then the host.
   std::vector<DeviceModel> Devices;
   std::string Source; ///< "file PATH", "calibrated (cache PATH)", ...
+  /// Measured by calibration (Calibrate.h), not given by a machine file:
+  /// its compute rates are a probe kernel's, not any program's.
+  bool Calibrated = false;
   /// What did not fit: devices no section describes, sections no device
   /// uses, keys homp ignored.
   std::vector<std::string> Notes;
