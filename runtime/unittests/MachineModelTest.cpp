@@ -303,6 +303,45 @@ TEST(MachineModel, CacheName) {
   EXPECT_EQ(machineCacheName({"HOST"}), "machine-host.ini");
 }
 
+std::vector<DeviceModel>
+rated(std::vector<std::pair<std::string, double>> Rates) {
+  std::vector<DeviceModel> Devices;
+  for (auto &[Type, Gflops] : Rates) {
+    Devices.emplace_back();
+    Devices.back().Type = Type;
+    Devices.back().Gflops = Gflops;
+  }
+  return Devices;
+}
+
+std::vector<double> ratesOf(const std::vector<DeviceModel> &Devices) {
+  std::vector<double> Rates;
+  for (const DeviceModel &D : Devices)
+    Rates.push_back(D.Gflops);
+  return Rates;
+}
+
+TEST(MachineModel, AlikeRatesOfOneTypeMerge) {
+  // CPU devices within 10% of each other (11 is 10 + 10%) get their mean;
+  // the host, of another type, and an unknown rate keep theirs.
+  std::vector<DeviceModel> D = rated({{"CPU", 10},
+                                      {"CPU", 10.5},
+                                      {"CPU", 0},
+                                      {"CPU", 11},
+                                      {"CPU", 10.5},
+                                      {"HOST", 12}});
+  mergeAlikeRates(D, 0.1);
+  EXPECT_EQ(ratesOf(D), (std::vector<double>{10.5, 10.5, 0, 10.5, 10.5, 12}));
+}
+
+TEST(MachineModel, DifferentRatesOfOneTypeStay) {
+  // 10 and 11.5 differ by more than 10%: the whole type keeps its rates.
+  std::vector<DeviceModel> D =
+      rated({{"NVGPU", 10}, {"NVGPU", 10.4}, {"NVGPU", 11.5}, {"CPU", 3}});
+  mergeAlikeRates(D, 0.1);
+  EXPECT_EQ(ratesOf(D), (std::vector<double>{10, 10.4, 11.5, 3}));
+}
+
 TEST(MachineModel, MemsizeIsHompsKey) {
   std::vector<DeviceGroup> G =
       parse("[gpu]\ntype = nvgpu\nmemsize = 40960.5 # MB\n");

@@ -108,6 +108,12 @@ std::string writeMachineFile(const MachineModel &M, const std::string &Header);
 /// equal types in id order).
 std::string machineCacheName(const std::vector<std::string> &DeviceTypes);
 
+/// Calibration's rule for measured rates: when the known rates (Gflops > 0)
+/// of the devices of one type all lie within Tolerance of each other (the
+/// largest at most (1 + Tolerance) times the smallest), each becomes their
+/// mean; otherwise they stay as they are. Unknown rates stay unknown.
+void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance);
+
 } // namespace homp
 
 #endif // HOMP_MACHINEMODEL_H
