@@ -1,12 +1,17 @@
-//===-- Calibrate.cpp - Measuring the devices' copies ---------------------===//
+//===-- Calibrate.cpp - Measuring the devices -----------------------------===//
 
 #include "Calibrate.h"
 
+#include "Probe.h"
+
+#include <dlfcn.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace homp {
@@ -61,14 +66,68 @@ std::string measure(int Device, int Host, DeviceModel &D) {
   return "";
 }
 
+/// The probe of libhomp-probe.so, loaded from libhomp's folder; nullptr
+/// with Why if it cannot be. Loading it registers its x86_64 image, which
+/// adds no devices only where the x86_64 plugin has some already (Probe.h):
+/// the caller loads it only then.
+HompProbeKernel *offloadProbe(std::string &Why) {
+  Dl_info Self;
+  if (!dladdr(reinterpret_cast<void *>(&offloadProbe), &Self) ||
+      !Self.dli_fname) {
+    Why = "libhomp's folder is unknown";
+    return nullptr;
+  }
+  std::string Path = Self.dli_fname;
+  Path = Path.substr(0, Path.rfind('/') + 1) + HOMP_PROBE_LIBRARY;
+  // Never unloaded: unloading would unregister the image while the devices
+  // may still hold it.
+  void *Library = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  void *Probe = Library ? dlsym(Library, HOMP_PROBE_SYMBOL) : nullptr;
+  if (!Probe)
+    Why = std::string("cannot load the probe kernel: ") + dlerror();
+  return reinterpret_cast<HompProbeKernel *>(Probe);
+}
+
+double seconds(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
+/// Launches Probe on Device once to load it there and once to size the
+/// timed launches to about 2 ms each: their elements, or 0 with Why if the
+/// probe did not run on Device.
+long sizeLaunches(HompProbeKernel *Probe, int Device, std::string &Why) {
+  if (!Probe(Device, 1 << 10)) {
+    Why = "the probe kernel ran on the host instead";
+    return 0;
+  }
+  constexpr double TargetSeconds = 2e-3;
+  constexpr long Sizing = 1 << 12;
+  auto Start = std::chrono::steady_clock::now();
+  Probe(Device, Sizing);
+  double Scale = TargetSeconds / std::max(seconds(Start), 1e-6);
+  return std::clamp<long>(std::lround(Sizing * Scale), Sizing, Sizing * 1024);
+}
+
+/// One device's timed launches of the probe kernel.
+struct RateProbe {
+  int Index; ///< in the model's devices
+  HompProbeKernel *Probe;
+  int Device;
+  long Elements;
+  double Best = 1e300; ///< the fastest launch (s)
+};
+
 } // namespace
 
 MachineModel calibrate(const DeviceEnvironment &Env) {
   MachineModel M;
   M.Calibrated = true;
+  bool AnyCpu = false;
   for (int Id = 0; Id < Env.NumDevices; ++Id) {
     DeviceModel D;
     D.Type = deviceTypeName(Env.typeOf(Id));
+    AnyCpu |= Env.typeOf(Id) == abi::TypeCPU;
     std::string Problem = measure(Id, Env.InitialDevice, D);
     if (!Problem.empty())
       M.Notes.push_back("device " + std::to_string(Id) + ": " + Problem +
@@ -79,6 +138,54 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   Host.Type = "HOST";
   Host.NoCopies = true;
   M.Devices.push_back(Host);
+
+  // The host runs libhomp's own probe; CPU devices the probe library's,
+  // loaded only where the x86_64 plugin has devices (CPU devices) already.
+  // Other devices are not launched on: with OMP_TARGET_OFFLOAD=mandatory a
+  // launch without an image for the device would end the program.
+  std::string Why;
+  HompProbeKernel *Offload = AnyCpu ? offloadProbe(Why) : nullptr;
+  std::vector<RateProbe> Probes;
+  for (int Id = 0; Id <= Env.NumDevices; ++Id) {
+    bool IsHost = Id == Env.NumDevices;
+    bool IsCpu = !IsHost && Env.typeOf(Id) == abi::TypeCPU;
+    HompProbeKernel *Probe = IsHost  ? homp_probe_kernel
+                             : IsCpu ? Offload
+                                     : nullptr;
+    std::string Problem =
+        IsHost || IsCpu ? Why : "the probe kernel has an x86_64 image only";
+    int Device = IsHost ? Env.InitialDevice : Id;
+    if (long Elements = Probe ? sizeLaunches(Probe, Device, Problem) : 0) {
+      Probes.push_back({Id, Probe, Device, Elements});
+      continue;
+    }
+    M.Notes.push_back(
+        (IsHost ? std::string("host") : "device " + std::to_string(Id)) + ": " +
+        Problem + "; its compute rate is unknown");
+  }
+  // The best of 3 launches each, in rounds over the devices: load that
+  // comes and goes meanwhile slows every device alike, not one.
+  for (int Round = 0; Round < 3; ++Round)
+    for (RateProbe &P : Probes) {
+      auto Start = std::chrono::steady_clock::now();
+      P.Probe(P.Device, P.Elements);
+      P.Best = std::min(P.Best, seconds(Start));
+    }
+  for (const RateProbe &P : Probes)
+    M.Devices[P.Index].Gflops =
+        P.Elements * HOMP_PROBE_FLOPS_PER_ELEMENT / P.Best / 1e9;
+  // Alike devices measure alike within a few percent (CPUs shared with other
+  // work, clocks that vary); taken as they come, MODEL_1_AUTO would give
+  // identical devices uneven shares, different in every cache. Rates of one
+  // type within 10% of each other are taken as one device's rate, measured
+  // several times; devices that really differ more keep their own.
+  mergeAlikeRates(M.Devices, 0.1);
+  // Three digits: the measurement is not finer than that.
+  for (DeviceModel &D : M.Devices) {
+    char Rounded[32];
+    std::snprintf(Rounded, sizeof Rounded, "%.3g", D.Gflops);
+    D.Gflops = std::strtod(Rounded, nullptr);
+  }
   return M;
 }
 

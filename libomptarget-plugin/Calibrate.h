@@ -1,10 +1,11 @@
-//===-- Calibrate.h - Measuring the devices' copies -------------*- C++ -*-===//
+//===-- Calibrate.h - Measuring the devices ---------------------*- C++ -*-===//
 //
 // Without a machine file homp measures what it can: per offload device the
 // latency of a small copy and the bandwidth of large ones, to and from the
-// host. Compute rates are not measured (libhomp has no kernel image of its
-// own to time) and stay 0, unknown; homp/Model.h says how the models treat
-// that. The host needs no copies.
+// host, and per device and for the host the compute rate of a probe kernel
+// (Probe.h). The probe has an x86_64 image only: the rates of GPUs stay 0,
+// unknown, and homp/Model.h says how the models treat that. The host needs
+// no copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,10 +17,14 @@
 
 namespace homp {
 
-/// The model of Env's devices (offload ids, then the host) from copies
-/// timed now: latency the median of 9 copies of 8 bytes to the device,
-/// bandwidth from the best of 3 copies of 8 MiB each way. A device whose
-/// copies fail keeps unknown numbers, with a note.
+/// The model of Env's devices (offload ids, then the host) from copies and
+/// kernels timed now: latency the median of 9 copies of 8 bytes to the
+/// device, bandwidth from the best of 3 copies of 8 MiB each way, compute
+/// rate from the best of 3 launches of the probe kernel of about 2 ms each
+/// (in rounds over the devices) on the host and the CPU devices, the rates
+/// of one type merged by mergeAlikeRates (homp/MachineModel.h).
+/// A device whose copies fail, or that the probe cannot run on, keeps
+/// unknown numbers, with a note.
 MachineModel calibrate(const DeviceEnvironment &Env);
 
 } // namespace homp

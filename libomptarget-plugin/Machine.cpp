@@ -6,6 +6,7 @@
 #include "Devices.h"
 #include "GpuInfo.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -122,9 +123,16 @@ Loaded loadModel() {
   std::string Folder = cacheFolder(Why);
   std::string Path =
       Folder.empty() ? "" : Folder + "/" + machineCacheName(Types);
-  // A cache that does not read back cleanly is calibrated again.
+  // A cache that does not read back cleanly is calibrated again, as is one
+  // without any compute rate: calibration always times the host, and older
+  // homp wrote caches whose rates were all unknown.
+  auto AnyRate = [](const MachineModel &M) {
+    return std::any_of(M.Devices.begin(), M.Devices.end(),
+                       [](const DeviceModel &D) { return D.Gflops > 0; });
+  };
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
-      load(Path, Types, L.Model).empty() && L.Model.Notes.empty()) {
+      load(Path, Types, L.Model).empty() && L.Model.Notes.empty() &&
+      AnyRate(L.Model)) {
     L.Model.Source = "calibrated (cache " + Path + ")";
     L.Model.Calibrated = true;
     return L;
@@ -133,7 +141,8 @@ Loaded loadModel() {
   if (!Path.empty())
     Why = writeAtomically(
         Path, writeMachineFile(L.Model, "homp's calibration of " + Path +
-                                            "\nflopss are not measured; "
+                                            "\nflopss = 0: the probe kernel "
+                                            "could not run on the device; "
                                             "delete this file to measure "
                                             "again"));
   if (Why.empty()) {

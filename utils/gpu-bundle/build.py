@@ -208,9 +208,12 @@ def shared_libraries(path):
     return found
 
 
-def bundle_libraries(stage):
+def bundle_libraries(stage, build):
     lib = stage / "lib"
     lib.mkdir()
+    # libhomp loads its probe kernel from its own folder (Calibrate.cpp);
+    # ldd does not see it.
+    shutil.copy(build / "lib" / "libhomp-probe.so", lib / "libhomp-probe.so")
     for binary in list(elf_files(stage)):
         for soname, path in shared_libraries(binary).items():
             if path is None:
@@ -344,7 +347,7 @@ def main():
         shutil.copy(args.llvm_bin / tool, stage / "tools" / tool)
     shutil.copy(HERE / "run.sh", stage / "run.sh")
     (stage / "run.sh").chmod(0o755)
-    bundle_libraries(stage)
+    bundle_libraries(stage, build)
     set_rpaths(stage)
     check_self_contained(stage)
     write_manifest(stage, args.archs, builds, build)

@@ -7,10 +7,10 @@
 // same time. CUTOFF (IV.E) then drops devices whose share is too small to
 // pay off, and splitIterations turns shares into iteration counts.
 //
-// Unknown numbers (0 in the model, e.g. calibration measures no compute
-// rate): a device of unknown rate counts as the mean of the known rates
-// among the devices asked about, or NominalGflops when none is known, so
-// MODEL_1 treats such devices as equal. A copying device of unknown
+// Unknown numbers (0 in the model, e.g. the compute rate of a GPU, which
+// calibration cannot time): a device of unknown rate counts as the mean of the
+// known rates among the devices asked about, or NominalGflops when none is
+// known, so MODEL_1 treats such devices as equal. A copying device of unknown
 // bandwidth counts as the mean of the known bandwidths, and with none known
 // its copies cost only their latency.
 //
