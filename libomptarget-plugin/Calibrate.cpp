@@ -174,11 +174,15 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   for (const RateProbe &P : Probes)
     M.Devices[P.Index].Gflops =
         P.Elements * HOMP_PROBE_FLOPS_PER_ELEMENT / P.Best / 1e9;
-  // Alike devices measure alike within a few percent (CPUs shared with other
-  // work, clocks that vary); taken as they come, MODEL_1_AUTO would give
-  // identical devices uneven shares, different in every cache. Rates of one
-  // type within 10% of each other are taken as one device's rate, measured
-  // several times; devices that really differ more keep their own.
+  // Taken as they come, the rates of alike devices differ by a few percent
+  // (10 to 20% while other programs run), and MODEL_1_AUTO would give them
+  // uneven shares, different in every cache (model-operations.c's even
+  // split of four CPU devices failed 4 times in 20 runs beside other
+  // tests). The devices on the host's cores run on the same cores: one
+  // rate, the best measured. Other devices of one type within 10% of each
+  // other are taken as one device measured several times; devices that
+  // really differ more keep their own.
+  oneRateOnTheHostsCores(M.Devices);
   mergeAlikeRates(M.Devices, 0.1);
   // Three digits: the measurement is not finer than that.
   for (DeviceModel &D : M.Devices) {

@@ -431,4 +431,17 @@ void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance) {
   }
 }
 
+void oneRateOnTheHostsCores(std::vector<DeviceModel> &Devices) {
+  auto OnHostsCores = [](const DeviceModel &D) {
+    return D.Type == "CPU" || D.Type == "HOST";
+  };
+  double Best = 0;
+  for (const DeviceModel &D : Devices)
+    if (OnHostsCores(D))
+      Best = std::max(Best, D.Gflops);
+  for (DeviceModel &D : Devices)
+    if (OnHostsCores(D) && D.Gflops > 0)
+      D.Gflops = Best;
+}
+
 } // namespace homp

@@ -342,6 +342,20 @@ TEST(MachineModel, DifferentRatesOfOneTypeStay) {
   EXPECT_EQ(ratesOf(D), (std::vector<double>{10, 10.4, 11.5, 3}));
 }
 
+TEST(MachineModel, DevicesOnTheHostsCoresShareTheBestRate) {
+  // CPU devices and the host run on the same cores: all take the highest
+  // of their rates, however far apart; a GPU keeps its own, an unknown
+  // rate stays unknown.
+  std::vector<DeviceModel> D = rated(
+      {{"CPU", 10}, {"NVGPU", 400}, {"CPU", 7}, {"CPU", 0}, {"HOST", 12.5}});
+  oneRateOnTheHostsCores(D);
+  EXPECT_EQ(ratesOf(D), (std::vector<double>{12.5, 400, 12.5, 0, 12.5}));
+  // None known: nothing changes.
+  D = rated({{"CPU", 0}, {"HOST", 0}});
+  oneRateOnTheHostsCores(D);
+  EXPECT_EQ(ratesOf(D), (std::vector<double>{0, 0}));
+}
+
 TEST(MachineModel, MemsizeIsHompsKey) {
   std::vector<DeviceGroup> G =
       parse("[gpu]\ntype = nvgpu\nmemsize = 40960.5 # MB\n");

@@ -114,6 +114,12 @@ std::string machineCacheName(const std::vector<std::string> &DeviceTypes);
 /// mean; otherwise they stay as they are. Unknown rates stay unknown.
 void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance);
 
+/// Calibration's rule for the devices on the host's cores (types CPU and
+/// HOST): they run on the same cores, so each known rate becomes the
+/// highest of them (what disturbs a probe on a shared machine only slows
+/// it). Unknown rates stay unknown.
+void oneRateOnTheHostsCores(std::vector<DeviceModel> &Devices);
+
 } // namespace homp
 
 #endif // HOMP_MACHINEMODEL_H
