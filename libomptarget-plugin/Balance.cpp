@@ -278,13 +278,16 @@ std::vector<double> modelWeights(const std::vector<int> &Devices,
 }
 
 /// CUTOFF (HOMP'16 IV.E) of Shares of a loop of Trips iterations: the
-/// shares under Ratio, then the devices whose copies cost more than their
-/// share saves (cutUnprofitable, by Costs). No cutoff (Ratio 0): Shares,
+/// devices whose copies cost more than their share saves (cutUnprofitable,
+/// by Costs), then the shares under Ratio. No cutoff (Ratio 0): Shares,
 /// normalized.
 std::vector<double> cutoff(std::vector<double> Shares, double Ratio,
                            const DeviceCosts &Costs, int64_t Trips) {
-  Shares = applyCutoff(std::move(Shares), Ratio);
-  return Ratio > 0 ? cutUnprofitable(std::move(Shares), Costs, Trips) : Shares;
+  // The copies first: the ratio keeps the largest share (the first of
+  // equals), which may be the device whose copies cost the most.
+  if (Ratio > 0)
+    Shares = cutUnprofitable(std::move(Shares), Costs, Trips);
+  return applyCutoff(std::move(Shares), Ratio);
 }
 
 /// What each device's share of a loop costing C per iteration costs it,
@@ -511,9 +514,14 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
     S.Mode = LoopSchedule::Sampled;
     S.Chunk = std::min(Trips, Given.of(Trips));
     // The model's shares of the whole loop: a small sample alone would be
-    // all latency, and leave devices out of the measurement.
+    // all latency, and leave devices out of the measurement. AUTO's sample
+    // measures every device: its shares leave the fixed costs out, which
+    // in a short loop would drop a device on a few tenths of a microsecond
+    // of copy latency that calibration measured (AUTO's trials then find
+    // out whether fewer devices are faster).
     S.Weights = Kind == abi::SchedKind::ModelProfile
-                    ? modelWeights(Devices, C, Trips, /*WithData=*/true)
+                    ? modelWeights(Devices, C, S.ChoseAuto ? 0 : Trips,
+                                   /*WithData=*/true)
                     : std::vector<double>(N, 1.0);
     if (Kind == abi::SchedKind::ModelProfile)
       explain(S.Why, modelInputs(C));
@@ -642,7 +650,9 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
                           ? S.Weights
                           : std::vector<double>(Devices.size(), 1.0));
       // A device's iterations cost what the sample measured (its copies
-      // included); what it copies once, the model says.
+      // included); what it copies once, the model says. The sample's time
+      // includes those once-copies too, so a device whose copies are
+      // costly is cut a little more readily than the model alone would.
       DeviceCosts Costs = modelCostsOf(Devices, S.Cost);
       for (size_t I = 0; I < Rates.size(); ++I)
         Costs.PerIteration[I] = Rates[I] > 0

@@ -71,20 +71,30 @@ std::string measure(int Device, int Host, DeviceModel &D) {
 /// adds no devices only where the x86_64 plugin has some already (Probe.h):
 /// the caller loads it only then.
 HompProbeKernel *offloadProbe(std::string &Why) {
+  if (!*HOMP_PROBE_LIBRARY) {
+    Why = "homp has no probe image for this host's CPU";
+    return nullptr;
+  }
   Dl_info Self;
   if (!dladdr(reinterpret_cast<void *>(&offloadProbe), &Self) ||
       !Self.dli_fname) {
     Why = "libhomp's folder is unknown";
     return nullptr;
   }
-  std::string Path = Self.dli_fname;
+  // Its real folder: libhomp may be loaded through a link elsewhere.
+  char *Real = realpath(Self.dli_fname, nullptr);
+  std::string Path = Real ? Real : Self.dli_fname;
+  std::free(Real);
   Path = Path.substr(0, Path.rfind('/') + 1) + HOMP_PROBE_LIBRARY;
   // Never unloaded: unloading would unregister the image while the devices
   // may still hold it.
   void *Library = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   void *Probe = Library ? dlsym(Library, HOMP_PROBE_SYMBOL) : nullptr;
-  if (!Probe)
-    Why = std::string("cannot load the probe kernel: ") + dlerror();
+  if (!Probe) {
+    const char *Error = dlerror();
+    Why = std::string("cannot load the probe kernel: ") +
+          (Error ? Error : Path.c_str());
+  }
   return reinterpret_cast<HompProbeKernel *>(Probe);
 }
 

@@ -21,8 +21,8 @@ namespace homp {
 /// kernels timed now: latency the median of 9 copies of 8 bytes to the
 /// device, bandwidth from the best of 3 copies of 8 MiB each way, compute
 /// rate from the best of 3 launches of the probe kernel of about 2 ms each
-/// (in rounds over the devices) on the host and the CPU devices, the rates
-/// of one type merged by mergeAlikeRates (homp/MachineModel.h).
+/// (in rounds over the devices) on the host and the CPU devices, one rate
+/// for all of those (oneRateOnTheHostsCores, homp/MachineModel.h).
 /// A device whose copies fail, or that the probe cannot run on, keeps
 /// unknown numbers, with a note.
 MachineModel calibrate(const DeviceEnvironment &Env);

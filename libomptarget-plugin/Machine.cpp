@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace homp {
@@ -124,20 +125,27 @@ Loaded loadModel() {
   std::string Path =
       Folder.empty() ? "" : Folder + "/" + machineCacheName(Types);
   // A cache that does not read back cleanly is calibrated again, as is one
-  // without any compute rate: calibration always times the host, and older
-  // homp wrote caches whose rates were all unknown.
-  auto AnyRate = [](const MachineModel &M) {
-    return std::any_of(M.Devices.begin(), M.Devices.end(),
-                       [](const DeviceModel &D) { return D.Gflops > 0; });
+  // with an unknown rate on the host's cores: calibration times the host
+  // and the CPU offload devices, older homp wrote caches whose rates were
+  // all unknown, and a probe that could not run then (its library missing)
+  // may run now.
+  auto HostCoresRated = [](const MachineModel &M) {
+    return std::all_of(
+        M.Devices.begin(), M.Devices.end(), [](const DeviceModel &D) {
+          return D.Gflops > 0 || (D.Type != "CPU" && D.Type != "HOST");
+        });
   };
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
       load(Path, Types, L.Model).empty() && L.Model.Notes.empty() &&
-      AnyRate(L.Model)) {
+      HostCoresRated(L.Model)) {
     L.Model.Source = "calibrated (cache " + Path + ")";
     L.Model.Calibrated = true;
     return L;
   }
-  L.Model = calibrate(Env);
+  // On a thread of its own: the first use of the model may come from
+  // inside a parallel region (the program's or a proxy's), where the
+  // probe's OpenMP regions would be nested and run on one thread.
+  std::thread([&] { L.Model = calibrate(Env); }).join();
   if (!Path.empty())
     Why = writeAtomically(
         Path, writeMachineFile(L.Model, "homp's calibration of " + Path +

@@ -560,16 +560,18 @@ int bindShare(int Proxy, const std::vector<int> &Devices,
 
 /// shareCpus(S, Shares) for each share S of Shares, worked out once per
 /// thread while Shares stays the same: wakeOrder reads it for every region.
+/// Never freed: regions may run from static destructors, after the
+/// thread's thread_local objects are gone.
 const std::vector<std::vector<int>> &shareTable(int Shares) {
   thread_local int For = -1;
-  thread_local std::vector<std::vector<int>> Table;
+  thread_local auto *Table = new std::vector<std::vector<int>>();
   if (For != Shares) {
-    Table.clear();
+    Table->clear();
     for (int S = 0; S < Shares; ++S)
-      Table.push_back(shareCpus(S, Shares));
+      Table->push_back(shareCpus(S, Shares));
     For = Shares;
   }
-  return Table;
+  return *Table;
 }
 
 /// The distinct proxies of Runner, in order of first appearance.

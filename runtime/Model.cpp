@@ -184,6 +184,10 @@ std::vector<double> cutUnprofitable(std::vector<double> Shares,
   auto EndOf = [&](size_t I) {
     return Costs.Fixed[I] + Costs.PerIteration[I] * Shares[I] * N;
   };
+  // A cost not known (a device that measured no rate) judges nothing.
+  for (size_t I = 0; I < K; ++I)
+    if (Shares[I] > 0 && !std::isfinite(EndOf(I)))
+      return Shares;
   while (std::count_if(Shares.begin(), Shares.end(),
                        [](double S) { return S > 0; }) > 1) {
     // Only a cut of the device that ends last can end the loop sooner: any

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <numeric>
 
 using namespace homp;
@@ -154,8 +155,12 @@ TEST(Cutoff, ADeviceWhoseCopiesCostMoreThanItsShareSavesIsCut) {
   expectShares(cutUnprofitable({0.5, 0.5}, Costs, 1000), {1, 0});
   // 20000 iterations: the device ends at 15 ms, the host alone at 20: kept.
   expectShares(cutUnprofitable({0.5, 0.5}, Costs, 20000), {0.5, 0.5});
-  // At 10000 it is a tie (10 ms either way): no later without it, so cut.
-  expectShares(cutUnprofitable({0.5, 0.5}, Costs, 10000), {1, 0});
+  // At 9000 the device ends at 9.5 ms, the host alone at 9: cut.
+  expectShares(cutUnprofitable({0.5, 0.5}, Costs, 9000), {1, 0});
+  // A device that measured no rate (an infinite cost) leaves the shares.
+  const DeviceCosts Unknown{{0, 5e-3},
+                            {1e-6, std::numeric_limits<double>::infinity()}};
+  expectShares(cutUnprofitable({0.5, 0.5}, Unknown, 1000), {0.5, 0.5});
   // Unlike the ratio's cut, the data's may cut the largest share: the
   // device ends at 5.6 ms, the host alone at 1 ms.
   expectShares(cutUnprofitable({0.4, 0.6}, Costs, 1000), {1, 0});

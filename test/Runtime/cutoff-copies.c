@@ -12,6 +12,13 @@
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 HOMP_CUTOFF=auto %t plain 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 %t plain 2>&1 | FileCheck %s --check-prefix=ALL
+// A ratio above every share keeps one device: not device 0, the first of
+// the equal shares, which the copies cut first.
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 HOMP_CUTOFF=60%% %t plain 2>&1 | FileCheck %s --check-prefix=HALF
+// HALF: homp: region {{.*}}cutoff-copies.c:{{[0-9]+}}:1: 20000 iterations on 1 device; schedule MODEL_1_AUTO ({{.*}}); cut off: 0{{(, [0-9])*}} in
+// HALF-NEXT: homp:   device
+// HALF-NEXT: homp:   1 {{.*}} [0, 20000)
+// HALF: PASS
 // The ratio alone would not cut device 0: its share is 1/4.
 // CUT: homp: region {{.*}}cutoff-copies.c:{{[0-9]+}}:1: 20000 iterations on {{[0-9]+}} device{{s?}}; schedule MODEL_1_AUTO ({{.*}}); cut off: 0 in
 // CUT: PASS
