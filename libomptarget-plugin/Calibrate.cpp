@@ -189,16 +189,23 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   // uneven shares, different in every cache (model-operations.c's even
   // split of four CPU devices failed 4 times in 20 runs beside other
   // tests). The devices on the host's cores run on the same cores: one
-  // rate, the best measured. Other devices of one type within 10% of each
+  // rate, the best measured; the CPU offload devices copy within the host's
+  // memory: one bandwidth and latency, the best measured (their copies
+  // differed by up to 9%, and MODEL_2_AUTO split matvec's 1536 rows over
+  // four of them 390/378/385/383). Other devices of one type within 10% of each
   // other are taken as one device measured several times; devices that
   // really differ more keep their own.
-  oneRateOnTheHostsCores(M.Devices);
+  oneModelOnTheHostsCores(M.Devices);
   mergeAlikeRates(M.Devices, 0.1);
   // Three digits: the measurement is not finer than that.
-  for (DeviceModel &D : M.Devices) {
+  auto ThreeDigits = [](double &V) {
     char Rounded[32];
-    std::snprintf(Rounded, sizeof Rounded, "%.3g", D.Gflops);
-    D.Gflops = std::strtod(Rounded, nullptr);
+    std::snprintf(Rounded, sizeof Rounded, "%.3g", V);
+    V = std::strtod(Rounded, nullptr);
+  };
+  for (DeviceModel &D : M.Devices) {
+    ThreeDigits(D.Gflops);
+    ThreeDigits(D.LatencyUs);
   }
   return M;
 }

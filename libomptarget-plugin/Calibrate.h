@@ -22,7 +22,8 @@ namespace homp {
 /// device, bandwidth from the best of 3 copies of 8 MiB each way, compute
 /// rate from the best of 3 launches of the probe kernel of about 2 ms each
 /// (in rounds over the devices) on the host and the CPU devices, one rate
-/// for all of those (oneRateOnTheHostsCores, homp/MachineModel.h).
+/// for all of those and one bandwidth and latency for the CPU devices
+/// (oneModelOnTheHostsCores, homp/MachineModel.h).
 /// A device whose copies fail, or that the probe cannot run on, keeps
 /// unknown numbers, with a note.
 MachineModel calibrate(const DeviceEnvironment &Env);

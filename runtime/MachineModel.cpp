@@ -431,7 +431,7 @@ void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance) {
   }
 }
 
-void oneRateOnTheHostsCores(std::vector<DeviceModel> &Devices) {
+void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices) {
   auto OnHostsCores = [](const DeviceModel &D) {
     return D.Type == "CPU" || D.Type == "HOST";
   };
@@ -442,6 +442,17 @@ void oneRateOnTheHostsCores(std::vector<DeviceModel> &Devices) {
   for (DeviceModel &D : Devices)
     if (OnHostsCores(D) && D.Gflops > 0)
       D.Gflops = Best;
+  double Bandwidth = 0, Latency = 0;
+  for (const DeviceModel &D : Devices)
+    if (D.Type == "CPU" && !D.NoCopies && D.BandwidthMBs > 0) {
+      Bandwidth = std::max(Bandwidth, D.BandwidthMBs);
+      Latency = Latency > 0 ? std::min(Latency, D.LatencyUs) : D.LatencyUs;
+    }
+  for (DeviceModel &D : Devices)
+    if (D.Type == "CPU" && !D.NoCopies && D.BandwidthMBs > 0) {
+      D.BandwidthMBs = Bandwidth;
+      D.LatencyUs = Latency;
+    }
 }
 
 } // namespace homp

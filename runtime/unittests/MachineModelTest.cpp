@@ -348,11 +348,25 @@ TEST(MachineModel, DevicesOnTheHostsCoresShareTheBestRate) {
   // rate stays unknown.
   std::vector<DeviceModel> D = rated(
       {{"CPU", 10}, {"NVGPU", 400}, {"CPU", 7}, {"CPU", 0}, {"HOST", 12.5}});
-  oneRateOnTheHostsCores(D);
+  oneModelOnTheHostsCores(D);
   EXPECT_EQ(ratesOf(D), (std::vector<double>{12.5, 400, 12.5, 0, 12.5}));
+  // The CPU devices' copies: the best bandwidth and latency of theirs; a
+  // GPU's and an unknown bandwidth stay.
+  D = rated({{"CPU", 10}, {"CPU", 10}, {"CPU", 10}, {"NVGPU", 0}});
+  D[0].BandwidthMBs = 14000, D[0].LatencyUs = 0.36;
+  D[1].BandwidthMBs = 15800, D[1].LatencyUs = 0.31;
+  D[3].BandwidthMBs = 25000, D[3].LatencyUs = 8;
+  oneModelOnTheHostsCores(D);
+  EXPECT_EQ(D[0].BandwidthMBs, 15800);
+  EXPECT_EQ(D[1].BandwidthMBs, 15800);
+  EXPECT_EQ(D[0].LatencyUs, 0.31);
+  EXPECT_EQ(D[1].LatencyUs, 0.31);
+  EXPECT_EQ(D[2].BandwidthMBs, 0);
+  EXPECT_EQ(D[3].BandwidthMBs, 25000);
+  EXPECT_EQ(D[3].LatencyUs, 8);
   // None known: nothing changes.
   D = rated({{"CPU", 0}, {"HOST", 0}});
-  oneRateOnTheHostsCores(D);
+  oneModelOnTheHostsCores(D);
   EXPECT_EQ(ratesOf(D), (std::vector<double>{0, 0}));
 }
 

@@ -117,8 +117,10 @@ void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance);
 /// Calibration's rule for the devices on the host's cores (types CPU and
 /// HOST): they run on the same cores, so each known rate becomes the
 /// highest of them (what disturbs a probe on a shared machine only slows
-/// it). Unknown rates stay unknown.
-void oneRateOnTheHostsCores(std::vector<DeviceModel> &Devices);
+/// it); and the CPU offload devices copy within the host's memory, so each
+/// known bandwidth becomes the highest of theirs and each known latency the
+/// lowest. Unknown numbers stay unknown.
+void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices);
 
 } // namespace homp
 
