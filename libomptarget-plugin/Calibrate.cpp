@@ -21,14 +21,18 @@ namespace {
 constexpr size_t SmallBytes = 8;
 constexpr size_t LargeBytes = 8 << 20;
 
+double seconds(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
 /// Times one copy of Bytes; a negative time when it fails.
 double timeCopy(void *Dst, const void *Src, size_t Bytes, int DstDevice,
                 int SrcDevice) {
   auto Start = std::chrono::steady_clock::now();
   if (omp_target_memcpy(Dst, Src, Bytes, 0, 0, DstDevice, SrcDevice) != 0)
     return -1;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-      .count();
+  return seconds(Start);
 }
 
 /// Fills D's latency and bandwidth; "" or what went wrong.
@@ -96,11 +100,6 @@ HompProbeKernel *offloadProbe(std::string &Why) {
           (Error ? Error : Path.c_str());
   }
   return reinterpret_cast<HompProbeKernel *>(Probe);
-}
-
-double seconds(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-      .count();
 }
 
 /// Launches Probe on Device once to load it there and once to size the
@@ -192,11 +191,8 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   // rate, the best measured; the CPU offload devices copy within the host's
   // memory: one bandwidth and latency, the best measured (their copies
   // differed by up to 9%, and MODEL_2_AUTO split matvec's 1536 rows over
-  // four of them 390/378/385/383). Other devices of one type within 10% of each
-  // other are taken as one device measured several times; devices that
-  // really differ more keep their own.
+  // four of them 390/378/385/383).
   oneModelOnTheHostsCores(M.Devices);
-  mergeAlikeRates(M.Devices, 0.1);
   // Three digits: the measurement is not finer than that.
   auto ThreeDigits = [](double &V) {
     char Rounded[32];

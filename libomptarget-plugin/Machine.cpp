@@ -131,9 +131,8 @@ Loaded loadModel() {
   // may run now.
   auto HostCoresRated = [](const MachineModel &M) {
     return std::all_of(
-        M.Devices.begin(), M.Devices.end(), [](const DeviceModel &D) {
-          return D.Gflops > 0 || (D.Type != "CPU" && D.Type != "HOST");
-        });
+        M.Devices.begin(), M.Devices.end(),
+        [](const DeviceModel &D) { return D.Gflops > 0 || !onHostsCores(D); });
   };
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
       load(Path, Types, L.Model).empty() && L.Model.Notes.empty() &&

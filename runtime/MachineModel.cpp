@@ -410,37 +410,17 @@ std::string machineCacheName(const std::vector<std::string> &DeviceTypes) {
   return Name + ".ini";
 }
 
-void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance) {
-  std::map<std::string, std::vector<DeviceModel *>> ByType;
-  for (DeviceModel &D : Devices)
-    if (D.Gflops > 0)
-      ByType[D.Type].push_back(&D);
-  for (auto &[Type, Known] : ByType) {
-    auto [Min, Max] =
-        std::minmax_element(Known.begin(), Known.end(),
-                            [](const DeviceModel *A, const DeviceModel *B) {
-                              return A->Gflops < B->Gflops;
-                            });
-    if ((*Max)->Gflops > (*Min)->Gflops * (1 + Tolerance))
-      continue;
-    double Sum = 0;
-    for (const DeviceModel *D : Known)
-      Sum += D->Gflops;
-    for (DeviceModel *D : Known)
-      D->Gflops = Sum / Known.size();
-  }
+bool onHostsCores(const DeviceModel &D) {
+  return D.Type == "CPU" || D.Type == "HOST";
 }
 
 void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices) {
-  auto OnHostsCores = [](const DeviceModel &D) {
-    return D.Type == "CPU" || D.Type == "HOST";
-  };
   double Best = 0;
   for (const DeviceModel &D : Devices)
-    if (OnHostsCores(D))
+    if (onHostsCores(D))
       Best = std::max(Best, D.Gflops);
   for (DeviceModel &D : Devices)
-    if (OnHostsCores(D) && D.Gflops > 0)
+    if (onHostsCores(D) && D.Gflops > 0)
       D.Gflops = Best;
   double Bandwidth = 0, Latency = 0;
   for (const DeviceModel &D : Devices)

@@ -174,32 +174,30 @@ std::vector<double> cutUnprofitable(std::vector<double> Shares,
       Costs.PerIteration.size() != K)
     return Shares;
   const double N = static_cast<double>(Iterations);
-  auto Makespan = [&](const std::vector<double> &S) {
-    double End = 0;
-    for (size_t I = 0; I < K; ++I)
-      if (S[I] > 0)
-        End = std::max(End, Costs.Fixed[I] + Costs.PerIteration[I] * S[I] * N);
-    return End;
+  auto EndOf = [&](const std::vector<double> &S, size_t I) {
+    return Costs.Fixed[I] + Costs.PerIteration[I] * S[I] * N;
   };
-  auto EndOf = [&](size_t I) {
-    return Costs.Fixed[I] + Costs.PerIteration[I] * Shares[I] * N;
+  // The device of S that ends last (the first of equals).
+  auto LastOf = [&](const std::vector<double> &S) {
+    size_t Last = K;
+    for (size_t I = 0; I < K; ++I)
+      if (S[I] > 0 && (Last == K || EndOf(S, I) > EndOf(S, Last)))
+        Last = I;
+    return Last;
   };
   // A cost not known (a device that measured no rate) judges nothing.
   for (size_t I = 0; I < K; ++I)
-    if (Shares[I] > 0 && !std::isfinite(EndOf(I)))
+    if (Shares[I] > 0 && !std::isfinite(EndOf(Shares, I)))
       return Shares;
   while (std::count_if(Shares.begin(), Shares.end(),
                        [](double S) { return S > 0; }) > 1) {
     // Only a cut of the device that ends last can end the loop sooner: any
     // other cut gives that device more.
-    size_t Last = K;
-    for (size_t I = 0; I < K; ++I)
-      if (Shares[I] > 0 && (Last == K || EndOf(I) > EndOf(Last)))
-        Last = I;
+    const size_t Last = LastOf(Shares);
     std::vector<double> Without = Shares;
     Without[Last] = 0;
     Without = normalized(std::move(Without));
-    if (Makespan(Without) > Makespan(Shares))
+    if (EndOf(Without, LastOf(Without)) > EndOf(Shares, Last))
       break;
     Shares = std::move(Without);
   }

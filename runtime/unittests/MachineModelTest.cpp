@@ -321,27 +321,6 @@ std::vector<double> ratesOf(const std::vector<DeviceModel> &Devices) {
   return Rates;
 }
 
-TEST(MachineModel, AlikeRatesOfOneTypeMerge) {
-  // CPU devices within 10% of each other (11 is 10 + 10%) get their mean;
-  // the host, of another type, and an unknown rate keep theirs.
-  std::vector<DeviceModel> D = rated({{"CPU", 10},
-                                      {"CPU", 10.5},
-                                      {"CPU", 0},
-                                      {"CPU", 11},
-                                      {"CPU", 10.5},
-                                      {"HOST", 12}});
-  mergeAlikeRates(D, 0.1);
-  EXPECT_EQ(ratesOf(D), (std::vector<double>{10.5, 10.5, 0, 10.5, 10.5, 12}));
-}
-
-TEST(MachineModel, DifferentRatesOfOneTypeStay) {
-  // 10 and 11.5 differ by more than 10%: the whole type keeps its rates.
-  std::vector<DeviceModel> D =
-      rated({{"NVGPU", 10}, {"NVGPU", 10.4}, {"NVGPU", 11.5}, {"CPU", 3}});
-  mergeAlikeRates(D, 0.1);
-  EXPECT_EQ(ratesOf(D), (std::vector<double>{10, 10.4, 11.5, 3}));
-}
-
 TEST(MachineModel, DevicesOnTheHostsCoresShareTheBestRate) {
   // CPU devices and the host run on the same cores: all take the highest
   // of their rates, however far apart; a GPU keeps its own, an unknown

@@ -108,18 +108,16 @@ std::string writeMachineFile(const MachineModel &M, const std::string &Header);
 /// equal types in id order).
 std::string machineCacheName(const std::vector<std::string> &DeviceTypes);
 
-/// Calibration's rule for measured rates: when the known rates (Gflops > 0)
-/// of the devices of one type all lie within Tolerance of each other (the
-/// largest at most (1 + Tolerance) times the smallest), each becomes their
-/// mean; otherwise they stay as they are. Unknown rates stay unknown.
-void mergeAlikeRates(std::vector<DeviceModel> &Devices, double Tolerance);
+/// Whether D runs on the host's cores: a CPU offload device or the host
+/// (types CPU and HOST).
+bool onHostsCores(const DeviceModel &D);
 
-/// Calibration's rule for the devices on the host's cores (types CPU and
-/// HOST): they run on the same cores, so each known rate becomes the
-/// highest of them (what disturbs a probe on a shared machine only slows
-/// it); and the CPU offload devices copy within the host's memory, so each
-/// known bandwidth becomes the highest of theirs and each known latency the
-/// lowest. Unknown numbers stay unknown.
+/// Calibration's rule for the devices on the host's cores (onHostsCores): they
+/// run on the same cores, so each known rate becomes the highest of them (what
+/// disturbs a probe on a shared machine only slows it); and the CPU offload
+/// devices copy within the host's memory, so each known bandwidth becomes the
+/// highest of theirs and each known latency the lowest. Unknown numbers stay
+/// unknown.
 void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices);
 
 } // namespace homp
