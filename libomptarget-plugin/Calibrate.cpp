@@ -2,7 +2,10 @@
 
 #include "Calibrate.h"
 
+#include "GpuInfo.h"
 #include "Probe.h"
+
+#include "homp/Abi.h"
 
 #include <dlfcn.h>
 #include <omp.h>
@@ -70,52 +73,107 @@ std::string measure(int Device, int Host, DeviceModel &D) {
   return "";
 }
 
-/// The probe of libhomp-probe.so, loaded from libhomp's folder; nullptr
-/// with Why if it cannot be. Loading it registers its x86_64 image, which
-/// adds no devices only where the x86_64 plugin has some already (Probe.h):
-/// the caller loads it only then.
-HompProbeKernel *offloadProbe(std::string &Why) {
-  if (!*HOMP_PROBE_LIBRARY) {
-    Why = "homp has no probe image for this host's CPU";
-    return nullptr;
-  }
+#ifndef HOMP_PROBE_CPU
+#define HOMP_PROBE_CPU ""
+#define HOMP_PROBE_CPU_ARCHS ""
+#endif
+#ifndef HOMP_PROBE_NVPTX
+#define HOMP_PROBE_NVPTX ""
+#define HOMP_PROBE_NVPTX_ARCHS ""
+#endif
+#ifndef HOMP_PROBE_AMDGCN
+#define HOMP_PROBE_AMDGCN ""
+#define HOMP_PROBE_AMDGCN_ARCHS ""
+#endif
+
+/// A probe library, loaded (or not) for calibration.
+struct ProbeLibrary {
+  explicit ProbeLibrary(const ProbeBuild &Build) : Build(Build) {}
+  const ProbeBuild &Build;
+  bool Tried = false; ///< whether it was loaded (or failed to be)
+  HompProbeKernel *Probe = nullptr;
+  std::string Why; ///< why Probe is null
+};
+
+/// Loads L's probe from libhomp's folder, once. Loading it registers its
+/// images, which adds no devices only where their plugin has some already
+/// (Probe.h): the caller loads it only for a device of its type.
+HompProbeKernel *load(ProbeLibrary &L) {
+  if (L.Tried)
+    return L.Probe;
+  L.Tried = true;
   Dl_info Self;
-  if (!dladdr(reinterpret_cast<void *>(&offloadProbe), &Self) ||
-      !Self.dli_fname) {
-    Why = "libhomp's folder is unknown";
+  if (!dladdr(reinterpret_cast<void *>(&load), &Self) || !Self.dli_fname) {
+    L.Why = "libhomp's folder is unknown";
     return nullptr;
   }
   // Its real folder: libhomp may be loaded through a link elsewhere.
   char *Real = realpath(Self.dli_fname, nullptr);
   std::string Path = Real ? Real : Self.dli_fname;
   std::free(Real);
-  Path = Path.substr(0, Path.rfind('/') + 1) + HOMP_PROBE_LIBRARY;
-  // Never unloaded: unloading would unregister the image while the devices
-  // may still hold it.
+  Path = Path.substr(0, Path.rfind('/') + 1) + L.Build.File;
+  // Never unloaded: unloading would unregister the images while the
+  // devices may still hold them.
   void *Library = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  void *Probe = Library ? dlsym(Library, HOMP_PROBE_SYMBOL) : nullptr;
-  if (!Probe) {
+  L.Probe = reinterpret_cast<HompProbeKernel *>(
+      Library ? dlsym(Library, HOMP_PROBE_SYMBOL) : nullptr);
+  if (!L.Probe) {
     const char *Error = dlerror();
-    Why = std::string("cannot load the probe kernel: ") +
-          (Error ? Error : Path.c_str());
+    L.Why = std::string("cannot load the probe kernel: ") +
+            (Error ? Error : Path.c_str());
   }
-  return reinterpret_cast<HompProbeKernel *>(Probe);
+  return L.Probe;
 }
 
-/// Launches Probe on Device once to load it there and once to size the
-/// timed launches to about 2 ms each: their elements, or 0 with Why if the
-/// probe did not run on Device.
+/// The probe kernel for offload device Id of Env, from Libraries; nullptr
+/// with Why when there is none for it. A GPU is launched on only when an
+/// image runs on its architecture: with OMP_TARGET_OFFLOAD=mandatory, a
+/// launch on a device without an image would end the program.
+HompProbeKernel *probeFor(std::vector<ProbeLibrary> &Libraries,
+                          const DeviceEnvironment &Env, int Id,
+                          std::string &Why) {
+  unsigned Type = Env.typeOf(Id);
+  auto L = std::find_if(
+      Libraries.begin(), Libraries.end(),
+      [Type](const ProbeLibrary &P) { return P.Build.Type == Type; });
+  if (L == Libraries.end()) {
+    Why = std::string("homp was built without a probe kernel for ") +
+          deviceTypeName(Type) + " devices";
+    return nullptr;
+  }
+  if (Type != abi::TypeCPU) {
+    std::optional<GpuFacts> F = gpuFacts(Env.Types, Id, cudaGpus(), hsaGpus());
+    if (!F || F->Arch.empty()) {
+      Why = "its architecture is unknown";
+      return nullptr;
+    }
+    if (imageFor(L->Build.Archs, F->Arch).empty()) {
+      Why = "the probe kernel has no image for " + F->Arch + " (it has " +
+            L->Build.Archs + "; HOMP_PROBE_GPU_ARCHS when building homp)";
+      return nullptr;
+    }
+  }
+  HompProbeKernel *Probe = load(*L);
+  if (!Probe)
+    Why = L->Why;
+  return Probe;
+}
+
+/// Launches Probe on Device once to load it there, then sizes the timed
+/// launches to about 2 ms each: their elements, or 0 with Why if the probe
+/// did not run on Device.
 long sizeLaunches(HompProbeKernel *Probe, int Device, std::string &Why) {
   if (!Probe(Device, 1 << 10)) {
     Why = "the probe kernel ran on the host instead";
     return 0;
   }
-  constexpr double TargetSeconds = 2e-3;
-  constexpr long Sizing = 1 << 12;
-  auto Start = std::chrono::steady_clock::now();
-  Probe(Device, Sizing);
-  double Scale = TargetSeconds / std::max(seconds(Start), 1e-6);
-  return std::clamp<long>(std::lround(Sizing * Scale), Sizing, Sizing * 1024);
+  return probeLaunchElements(
+      [&](long Elements) {
+        auto Start = std::chrono::steady_clock::now();
+        Probe(Device, Elements);
+        return seconds(Start);
+      },
+      2e-3);
 }
 
 /// One device's timed launches of the probe kernel.
@@ -129,14 +187,27 @@ struct RateProbe {
 
 } // namespace
 
+const std::vector<ProbeBuild> &probeBuilds() {
+  static const std::vector<ProbeBuild> Builds = [] {
+    std::vector<ProbeBuild> B;
+    for (const ProbeBuild &P :
+         {ProbeBuild{abi::TypeCPU, HOMP_PROBE_CPU, HOMP_PROBE_CPU_ARCHS},
+          ProbeBuild{abi::TypeNVGPU, HOMP_PROBE_NVPTX, HOMP_PROBE_NVPTX_ARCHS},
+          ProbeBuild{abi::TypeAMDGPU, HOMP_PROBE_AMDGCN,
+                     HOMP_PROBE_AMDGCN_ARCHS}})
+      if (*P.File)
+        B.push_back(P);
+    return B;
+  }();
+  return Builds;
+}
+
 MachineModel calibrate(const DeviceEnvironment &Env) {
   MachineModel M;
   M.Calibrated = true;
-  bool AnyCpu = false;
   for (int Id = 0; Id < Env.NumDevices; ++Id) {
     DeviceModel D;
     D.Type = deviceTypeName(Env.typeOf(Id));
-    AnyCpu |= Env.typeOf(Id) == abi::TypeCPU;
     std::string Problem = measure(Id, Env.InitialDevice, D);
     if (!Problem.empty())
       M.Notes.push_back("device " + std::to_string(Id) + ": " + Problem +
@@ -148,21 +219,17 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   Host.NoCopies = true;
   M.Devices.push_back(Host);
 
-  // The host runs libhomp's own probe; CPU devices the probe library's,
-  // loaded only where the x86_64 plugin has devices (CPU devices) already.
-  // Other devices are not launched on: with OMP_TARGET_OFFLOAD=mandatory a
-  // launch without an image for the device would end the program.
-  std::string Why;
-  HompProbeKernel *Offload = AnyCpu ? offloadProbe(Why) : nullptr;
+  // The host runs libhomp's own probe; offload devices their kind's probe
+  // library's (probeFor).
+  std::vector<ProbeLibrary> Libraries;
+  for (const ProbeBuild &B : probeBuilds())
+    Libraries.emplace_back(B);
   std::vector<RateProbe> Probes;
   for (int Id = 0; Id <= Env.NumDevices; ++Id) {
     bool IsHost = Id == Env.NumDevices;
-    bool IsCpu = !IsHost && Env.typeOf(Id) == abi::TypeCPU;
-    HompProbeKernel *Probe = IsHost  ? homp_probe_kernel
-                             : IsCpu ? Offload
-                                     : nullptr;
-    std::string Problem =
-        IsHost || IsCpu ? Why : "the probe kernel has an x86_64 image only";
+    std::string Problem;
+    HompProbeKernel *Probe =
+        IsHost ? homp_probe_kernel : probeFor(Libraries, Env, Id, Problem);
     int Device = IsHost ? Env.InitialDevice : Id;
     if (long Elements = Probe ? sizeLaunches(Probe, Device, Problem) : 0) {
       Probes.push_back({Id, Probe, Device, Elements});

@@ -3,9 +3,10 @@
 // Without a machine file homp measures what it can: per offload device the
 // latency of a small copy and the bandwidth of large ones, to and from the
 // host, and per device and for the host the compute rate of a probe kernel
-// (Probe.h). The probe has an x86_64 image only: the rates of GPUs stay 0,
-// unknown, and homp/Model.h says how the models treat that. The host needs
-// no copies.
+// (Probe.h). The probe has images for x86_64 and for the GPU architectures
+// homp was built for (HOMP_PROBE_GPU_ARCHS); a GPU of another architecture
+// keeps rate 0, unknown, and homp/Model.h says how the models treat that.
+// The host needs no copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,18 +16,32 @@
 #include "homp/DeviceSelection.h"
 #include "homp/MachineModel.h"
 
+#include <vector>
+
 namespace homp {
 
 /// The model of Env's devices (offload ids, then the host) from copies and
 /// kernels timed now: latency the median of 9 copies of 8 bytes to the
 /// device, bandwidth from the best of 3 copies of 8 MiB each way, compute
 /// rate from the best of 3 launches of the probe kernel of about 2 ms each
-/// (in rounds over the devices) on the host and the CPU devices, one rate
+/// (in rounds over the devices) on the host and each device the probe has
+/// an image for (probeLaunchElements sizes them), one rate
 /// for all of those and one bandwidth and latency for the CPU devices
 /// (oneModelOnTheHostsCores, homp/MachineModel.h).
 /// A device whose copies fail, or that the probe cannot run on, keeps
 /// unknown numbers, with a note.
 MachineModel calibrate(const DeviceEnvironment &Env);
+
+/// A library of the probe kernel with offload images (Probe.h), as homp was
+/// built with it.
+struct ProbeBuild {
+  unsigned Type;     ///< the abi::DeviceType it has images for
+  const char *File;  ///< in libhomp's folder
+  const char *Archs; ///< of its images, separated by commas
+};
+
+/// The probe libraries homp was built with, one per kind of device at most.
+const std::vector<ProbeBuild> &probeBuilds();
 
 } // namespace homp
 

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 
 #include <cstddef>
+#include <cstring>
 
 namespace homp {
 
@@ -29,6 +30,8 @@ template <typename F> F symbol(void *Lib, const char *Name) {
 constexpr int CudaSuccess = 0;
 constexpr int CudaMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_...
 constexpr int CudaPageableMemoryAccess = 88; // CU_DEVICE_ATTRIBUTE_...
+constexpr int CudaComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_...
+constexpr int CudaComputeCapabilityMinor = 76;
 
 std::vector<GpuFacts> askCuda() {
   std::vector<GpuFacts> Out;
@@ -65,6 +68,11 @@ std::vector<GpuFacts> askCuda() {
       if (Attribute &&
           Attribute(&Pageable, CudaPageableMemoryAccess, Dev) == CudaSuccess)
         F.PageableAccess = Pageable != 0;
+      int Major = 0, Minor = 0;
+      if (Attribute &&
+          Attribute(&Major, CudaComputeCapabilityMajor, Dev) == CudaSuccess &&
+          Attribute(&Minor, CudaComputeCapabilityMinor, Dev) == CudaSuccess)
+        F.Arch = "sm_" + std::to_string(Major * 10 + Minor);
       // Free memory needs a context: the primary one, which the offload
       // plugin shares.
       void *Ctx = nullptr;
@@ -93,6 +101,7 @@ struct HsaPool {
   uint64_t Handle;
 };
 constexpr int HsaSuccess = 0;
+constexpr int HsaAgentInfoName = 0;             // HSA_AGENT_INFO_NAME
 constexpr int HsaAgentInfoDevice = 17;          // HSA_AGENT_INFO_DEVICE
 constexpr int HsaDeviceTypeGpu = 1;             // HSA_DEVICE_TYPE_GPU
 constexpr int HsaAmdComputeUnitCount = 0xA002;  // HSA_AMD_AGENT_INFO_...
@@ -135,6 +144,9 @@ std::vector<GpuFacts> askHsa() {
             Type != HsaDeviceTypeGpu)
           return HsaSuccess;
         GpuFacts F;
+        char Name[64] = {}; // gfx90a: the processor, as images name it
+        if (C.AgentInfo(Agent, HsaAgentInfoName, Name) == HsaSuccess)
+          F.Arch.assign(Name, strnlen(Name, sizeof Name));
         uint32_t Units = 0;
         if (C.AgentInfo(Agent, HsaAmdComputeUnitCount, &Units) == HsaSuccess)
           F.ComputeUnits = static_cast<int>(Units);
@@ -244,6 +256,42 @@ typesOfAllocations(const std::vector<const void *> &Ptrs) {
   if (ShutDown)
     ShutDown(); // HSA counts its users: the offload plugin keeps its own
   return Types;
+}
+
+namespace {
+
+/// N of "sm_N"; -1 when Arch is not of that form.
+int smNumber(std::string_view Arch) {
+  if (Arch.substr(0, 3) != "sm_" || Arch.size() < 5 || Arch.size() > 6)
+    return -1;
+  int N = 0;
+  for (char C : Arch.substr(3)) {
+    if (C < '0' || C > '9')
+      return -1;
+    N = N * 10 + (C - '0');
+  }
+  return N;
+}
+
+} // namespace
+
+bool imageRunsOn(std::string_view ImageArch, std::string_view DeviceArch) {
+  int Image = smNumber(ImageArch), Device = smNumber(DeviceArch);
+  if (Image >= 0 || Device >= 0)
+    return Image >= 0 && Device >= 0 && Image / 10 == Device / 10 &&
+           Image % 10 <= Device % 10;
+  return ImageArch.substr(0, 3) == "gfx" && ImageArch == DeviceArch;
+}
+
+std::string imageFor(std::string_view Archs, std::string_view DeviceArch) {
+  while (!Archs.empty()) {
+    size_t Comma = Archs.find(',');
+    std::string_view Arch = Archs.substr(0, Comma);
+    if (imageRunsOn(Arch, DeviceArch))
+      return std::string(Arch);
+    Archs = Comma == std::string_view::npos ? "" : Archs.substr(Comma + 1);
+  }
+  return "";
 }
 
 const std::vector<GpuFacts> &cudaGpus() {

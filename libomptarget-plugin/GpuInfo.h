@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace homp {
@@ -32,7 +33,21 @@ struct GpuFacts {
   /// 'requires unified_shared_memory' needs (HMM or ATS); 0 when they
   /// cannot.
   int PageableAccess = -1;
+  /// The architecture offload images name: sm_90 from the compute
+  /// capability, gfx90a from HSA's agent name; empty when not told.
+  std::string Arch;
 };
+
+/// Whether an offload image built for ImageArch runs on a GPU of DeviceArch
+/// (GpuFacts::Arch), as LLVM's offload plugins decide: a cubin (sm_XY) on
+/// GPUs of its compute capability's major version and a minor at least its
+/// own (sm_80 on sm_86, not on sm_90); an AMD image (gfx90a, built for no
+/// particular target features) on its processor only.
+bool imageRunsOn(std::string_view ImageArch, std::string_view DeviceArch);
+
+/// The first of Archs (separated by commas) whose image runs on
+/// DeviceArch; empty if none does.
+std::string imageFor(std::string_view Archs, std::string_view DeviceArch);
 
 /// The NVIDIA GPUs in CUDA's order; empty without a CUDA driver.
 const std::vector<GpuFacts> &cudaGpus();

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Calibrate.h"
 #include "Devices.h"
 #include "GpuInfo.h"
 #include "Machine.h"
@@ -61,6 +62,7 @@ struct Device {
   unsigned Type = 0;
   HostMemory Memory;     ///< -1s where unknown
   int ComputeUnits = -1; ///< -1 where unknown
+  std::string Arch;      ///< a GPU's (sm_90, gfx90a); empty where unknown
 };
 
 /// What a device has to compute with. The host and the CPU offload devices
@@ -80,6 +82,7 @@ Device describe(int Id, unsigned Type, const std::vector<unsigned> &Types) {
     D.Memory.TotalBytes = F->TotalBytes;
     D.Memory.FreeBytes = F->FreeBytes;
     D.ComputeUnits = F->ComputeUnits;
+    D.Arch = F->Arch;
   }
   return D;
 }
@@ -204,6 +207,8 @@ extern "C" int homp_print_info(int Json) {
           ",\"memory_bytes\":" + jsonCount(Devices[I].Memory.TotalBytes) +
           ",\"memory_free_bytes\":" + jsonCount(Devices[I].Memory.FreeBytes) +
           ",\"compute_units\":" + jsonCount(Devices[I].ComputeUnits) +
+          ",\"arch\":" +
+          (Devices[I].Arch.empty() ? "null" : traceString(Devices[I].Arch)) +
           ",\"plugin\":" + traceString(pluginOf(Devices[I].Type)) + "}";
     Out += "],\"copy_routes\":{";
     for (size_t I = 0; I < Devices.size(); ++I) {
@@ -235,7 +240,15 @@ extern "C" int homp_print_info(int Json) {
         Out += std::string(I ? "," : "") + traceString(Model->Notes[I]);
       Out += "]";
     }
-    Out += "},\"proxy_cpus\":{";
+    Out += ",\"probe_kernels\":[";
+    for (size_t I = 0; I < probeBuilds().size(); ++I) {
+      const ProbeBuild &P = probeBuilds()[I];
+      Out += std::string(I ? "," : "") +
+             "{\"type\":" + traceString(deviceTypeName(P.Type)) +
+             ",\"library\":" + traceString(P.File) +
+             ",\"archs\":" + traceString(P.Archs) + "}";
+    }
+    Out += "]},\"proxy_cpus\":{";
     for (size_t I = 0; I < Devices.size(); ++I)
       Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":" +
              (Cpus[I].empty() ? "null" : "[" + CpuList(Cpus[I], ",") + "]");
@@ -289,7 +302,16 @@ extern "C" int homp_print_info(int Json) {
     }
     for (const std::string &Note : Model->Notes)
       std::printf("  note: %s\n", Note.c_str());
+    // The devices calibration can time besides the host (Calibrate.h).
+    std::string Probes;
+    for (const ProbeBuild &P : probeBuilds())
+      Probes += std::string(Probes.empty() ? "" : "; ") +
+                deviceTypeName(P.Type) + " " + P.Archs;
+    if (Model->Calibrated)
+      std::printf("  probe kernel images: %s\n",
+                  Probes.empty() ? "none" : Probes.c_str());
   }
+
   if (!EnvValid) {
     std::printf("\nproxy binding (HOMP_BIND): unknown (an invalid "
                 "variable below)\n");

@@ -435,4 +435,18 @@ void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices) {
     }
 }
 
+long probeLaunchElements(const std::function<double(long)> &Time,
+                         double TargetSeconds) {
+  constexpr long Fewest = 1 << 12, Most = 1L << 30, Growth = 16;
+  long Elements = Fewest;
+  double Seconds = Time(Elements);
+  while (Seconds < TargetSeconds / 10 && Elements <= Most / Growth) {
+    Elements *= Growth;
+    Seconds = Time(Elements);
+  }
+  double Scaled = Elements * (TargetSeconds / std::max(Seconds, 1e-9));
+  return std::clamp<long>(std::lround(std::min<double>(Scaled, Most)), Fewest,
+                          Most);
+}
+
 } // namespace homp

@@ -36,6 +36,8 @@ TEST(GpuInfo, ReadsTheCudaDriver) {
   EXPECT_EQ(G[1].ComputeUnits, 108);
   EXPECT_EQ(G[0].PageableAccess, 1);
   EXPECT_EQ(G[1].PageableAccess, 0);
+  EXPECT_EQ(G[0].Arch, "sm_90") << "compute capability 9.0";
+  EXPECT_EQ(G[1].Arch, "sm_86");
   // Every context it made current, it made current no more.
   auto Balanced = reinterpret_cast<int (*)()>(
       dlsym(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), "fakeCudaBalanced"));
@@ -95,6 +97,8 @@ TEST(GpuInfo, ReadsTheHsaRuntimeForGpuAgentsOnly) {
   EXPECT_EQ(G[1].TotalBytes, int64_t(2) << 36);
   EXPECT_EQ(G[1].ComputeUnits, 104);
   EXPECT_EQ(G[0].FreeBytes, -1) << "HSA 5 does not say";
+  EXPECT_EQ(G[0].Arch, "gfx90a") << "the agent's name";
+  EXPECT_EQ(G[1].Arch, "gfx1030");
 }
 
 TEST(GpuInfo, GpusFreeMemoryCapsTheModel) {
@@ -125,6 +129,38 @@ TEST(GpuInfo, GpusFreeMemoryCapsTheModel) {
   EXPECT_EQ(gpuFacts(Types, 2, Cuda, Hsa)->FreeBytes, 70'000'000'000);
   EXPECT_FALSE(gpuFacts(Types, 3, Cuda, Hsa).has_value());
   EXPECT_FALSE(gpuFacts(Types, 4, Cuda, Hsa).has_value());
+}
+
+TEST(GpuInfo, ImagesRunWhereLlvmsPluginsLoadThem) {
+  // A cubin: the same major compute capability, a minor at least its own.
+  EXPECT_TRUE(imageRunsOn("sm_90", "sm_90"));
+  EXPECT_TRUE(imageRunsOn("sm_80", "sm_86"));
+  EXPECT_TRUE(imageRunsOn("sm_80", "sm_89"));
+  EXPECT_FALSE(imageRunsOn("sm_86", "sm_80"));
+  EXPECT_FALSE(imageRunsOn("sm_80", "sm_90"))
+      << "no cubin runs on a newer major";
+  EXPECT_FALSE(imageRunsOn("sm_90", "sm_80"));
+  EXPECT_TRUE(imageRunsOn("sm_100", "sm_100"));
+  EXPECT_FALSE(imageRunsOn("sm_90", "sm_100"));
+  // An AMD image: its processor only.
+  EXPECT_TRUE(imageRunsOn("gfx90a", "gfx90a"));
+  EXPECT_FALSE(imageRunsOn("gfx908", "gfx90a"));
+  EXPECT_FALSE(imageRunsOn("gfx90", "gfx90a"));
+  // Across vendors, and what is no architecture.
+  EXPECT_FALSE(imageRunsOn("sm_90", "gfx90a"));
+  EXPECT_FALSE(imageRunsOn("gfx90a", "sm_90"));
+  EXPECT_FALSE(imageRunsOn("x86_64", "x86_64"));
+  EXPECT_FALSE(imageRunsOn("", ""));
+  EXPECT_FALSE(imageRunsOn("sm_9x", "sm_9x"));
+  EXPECT_FALSE(imageRunsOn("sm_90a", "sm_90"));
+
+  EXPECT_EQ(imageFor("sm_75,sm_80,sm_90", "sm_86"), "sm_80");
+  EXPECT_EQ(imageFor("sm_75,sm_80,sm_90", "sm_90"), "sm_90");
+  EXPECT_EQ(imageFor("sm_75,sm_80,sm_90", "sm_70"), "");
+  EXPECT_EQ(imageFor("gfx906,gfx908,gfx90a", "gfx90a"), "gfx90a");
+  EXPECT_EQ(imageFor("gfx906,gfx908,gfx90a", "gfx942"), "");
+  EXPECT_EQ(imageFor("", "sm_90"), "");
+  EXPECT_EQ(imageFor("sm_90", ""), "");
 }
 
 } // namespace

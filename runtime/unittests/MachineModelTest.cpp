@@ -349,6 +349,32 @@ TEST(MachineModel, DevicesOnTheHostsCoresShareTheBestRate) {
   EXPECT_EQ(ratesOf(D), (std::vector<double>{0, 0}));
 }
 
+TEST(MachineModel, ProbeLaunchesAreSizedToTheTarget) {
+  // Launches the model device Start + N * PerElement would time; the sizes
+  // asked are kept.
+  std::vector<long> Asked;
+  auto Device = [&Asked](double Start, double PerElement) {
+    return [&Asked, Start, PerElement](long N) {
+      Asked.push_back(N);
+      return Start + N * PerElement;
+    };
+  };
+  // A CPU core: 4096 elements take 0.35 ms, enough to scale from.
+  long N = probeLaunchElements(Device(0, 8.6e-8), 2e-3);
+  EXPECT_NEAR(N * 8.6e-8, 2e-3, 1e-6);
+  EXPECT_EQ(Asked, std::vector<long>{4096});
+  // A GPU: 10 us to start, 1e11 elements a second. 4096 elements take its
+  // start-up time; it grows until a launch is work, not start-up.
+  Asked.clear();
+  N = probeLaunchElements(Device(10e-6, 1e-11), 2e-3);
+  EXPECT_NEAR(10e-6 + N * 1e-11, 2e-3, 0.02 * 2e-3) << N;
+  EXPECT_EQ(Asked,
+            (std::vector<long>{4096, 1 << 16, 1 << 20, 1 << 24, 1 << 28}));
+  // Bounds: a device that takes no time gets 2^30; a slow one 4096.
+  EXPECT_EQ(probeLaunchElements([](long) { return 0.0; }, 2e-3), 1L << 30);
+  EXPECT_EQ(probeLaunchElements([](long) { return 1.0; }, 2e-3), 4096);
+}
+
 TEST(MachineModel, MemsizeIsHompsKey) {
   std::vector<DeviceGroup> G =
       parse("[gpu]\ntype = nvgpu\nmemsize = 40960.5 # MB\n");

@@ -155,12 +155,15 @@ def plan_benchmarks(stage, build, builds):
 
 
 def plan_helpers(stage, build, builds):
-    """The device probe and the demo (per-device shares under HOMP_INFO)."""
+    """The device probe, the demo (per-device shares under HOMP_INFO) and
+    homp-info (the calibrated machine model: the GPU's copies and the probe
+    kernel's rate on it)."""
     jobs = []
     logs = stage / "logs"
     logs.mkdir()
     for name, source in (("devices", HERE / "devices.c"),
-                         ("demo", SOURCE_ROOT / "examples" / "demo.c")):
+                         ("demo", SOURCE_ROOT / "examples" / "demo.c"),
+                         ("homp-info", SOURCE_ROOT / "utils" / "homp-info.c")):
         for variant, bindir, archs in builds:
             command = wrapper_command(build / "bin" / "hompcc", archs, ["-O2"], source,
                                      stage / bindir / name)
@@ -211,9 +214,13 @@ def shared_libraries(path):
 def bundle_libraries(stage, build):
     lib = stage / "lib"
     lib.mkdir()
-    # libhomp loads its probe kernel from its own folder (Calibrate.cpp);
-    # ldd does not see it.
-    shutil.copy(build / "lib" / "libhomp-probe.so", lib / "libhomp-probe.so")
+    # libhomp loads its probe kernels, one library per kind of device, from
+    # its own folder (Calibrate.cpp); ldd does not see them.
+    probes = sorted((build / "lib").glob("libhomp-probe-*.so"))
+    if not probes:
+        fail(f"{build}/lib has no libhomp-probe-*.so: run 'make build' first")
+    for probe in probes:
+        shutil.copy(probe, lib / probe.name)
     for binary in list(elf_files(stage)):
         for soname, path in shared_libraries(binary).items():
             if path is None:

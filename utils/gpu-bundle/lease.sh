@@ -26,7 +26,7 @@ left() { echo $((budget - (SECONDS - start))); }
 
 z=zstd
 command -v zstd >/dev/null || z=$root/build/gpu-bundle-zstd/zstd
-rm -rf /tmp/hb /tmp/hb-results && mkdir -p /tmp/hb /tmp/hb-results
+rm -rf /tmp/hb /tmp/hb-results /tmp/hb-cache-* && mkdir -p /tmp/hb /tmp/hb-results
 "$z" -dc "$root/build/gpu-bundle.tar.zst" | tar -x -C /tmp/hb || { note "unpacking failed"; exit 2; }
 bundle=/tmp/hb/homp-gpu-bundle
 note "unpacked: $(head -n 2 "$bundle/bundle.txt" | tr '\n' ' ')"
@@ -40,6 +40,15 @@ for bins in bin bin-gpu; do
   (export LD_LIBRARY_PATH=$bundle/lib; timeout 60 "$bundle/$bins/devices" >>"$out/probe.txt" 2>&1)
 done
 note "devices: $(grep '^offload devices' "$out/probe.txt" | tr '\n' ' ')"
+# homp-info of each build, calibrating afresh: the GPU's copy costs and the
+# probe kernel's rate on it (or why it has none).
+for bins in bin bin-gpu; do
+  [[ -x $bundle/$bins/homp-info ]] || continue
+  echo "== $bins/homp-info" >>"$out/probe.txt"
+  (export LD_LIBRARY_PATH=$bundle/lib XDG_CACHE_HOME=/tmp/hb-cache-$bins
+   timeout 60 "$bundle/$bins/homp-info" >>"$out/probe.txt" 2>&1)
+done
+note "compute rates unknown: $(grep -h 'note: device .*compute rate' "$out/probe.txt" | sort -u | tr '\n' ' ')"
 
 pack() { # NAME DIR...: one archive of the given result folders
   local name=$1

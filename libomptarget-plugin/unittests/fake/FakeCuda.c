@@ -21,6 +21,10 @@ int cuDeviceGetAttribute(int *V, int Attribute, int Dev) {
     *V = Dev == 100 ? 1 : 0;
     return 0;
   }
+  if (Attribute == 75 || Attribute == 76) { // COMPUTE_CAPABILITY_MAJOR, MINOR
+    *V = Attribute == 75 ? (Dev == 100 ? 9 : 8) : (Dev == 100 ? 0 : 6);
+    return 0; // 9.0 (an H100), 8.6
+  }
   return 1;
 }
 static int Current = -1;

@@ -22,6 +22,15 @@ int hsa_iterate_agents(int (*Callback)(hsa_agent_t, void *), void *Data) {
   return 0;
 }
 int hsa_agent_get_info(hsa_agent_t Agent, int Attribute, void *Value) {
+  if (Attribute == 0) { // HSA_AGENT_INFO_NAME: char[64], all of it written
+    const char *Name = Agent.handle == 0   ? "AMD EPYC"
+                       : Agent.handle == 1 ? "gfx90a"
+                                           : "gfx1030";
+    char *Out = (char *)Value;
+    for (int I = 0; I < 64; ++I)
+      Out[I] = *Name ? *Name++ : 0;
+    return 0;
+  }
   if (Attribute == 17) { // HSA_AGENT_INFO_DEVICE: 0 CPU, 1 GPU
     *(int *)Value = Agent.handle == 0 ? 0 : 1;
     return 0;

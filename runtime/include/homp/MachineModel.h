@@ -22,6 +22,7 @@
 #ifndef HOMP_MACHINEMODEL_H
 #define HOMP_MACHINEMODEL_H
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -119,6 +120,15 @@ bool onHostsCores(const DeviceModel &D);
 /// highest of theirs and each known latency the lowest. Unknown numbers stay
 /// unknown.
 void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices);
+
+/// How many elements each timed launch of calibration's probe kernel gets,
+/// so that one takes about TargetSeconds: Time(N) launches the probe over N
+/// elements and says how long it took. From 4096 elements, 16 times more
+/// while a launch takes under a tenth of the target (a GPU launches 4096 in
+/// about its start-up time, which says nothing of its rate), then scaled to
+/// the target; between 4096 and 2^30.
+long probeLaunchElements(const std::function<double(long)> &Time,
+                         double TargetSeconds);
 
 } // namespace homp
 
