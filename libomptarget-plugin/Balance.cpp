@@ -567,8 +567,10 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
     }
     std::vector<size_t> Order(Split.size());
     std::iota(Order.begin(), Order.end(), 0);
-    std::stable_sort(Order.begin(), Order.end(),
-                     [&](size_t A, size_t B) { return Split[A] > Split[B]; });
+    // Largest first; equal shares in device order.
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return Split[A] > Split[B] || (Split[A] == Split[B] && A < B);
+    });
     for (size_t P : Order) {
       std::vector<double> One(Split.size(), 0.0);
       One[P] = 1;

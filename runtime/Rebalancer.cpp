@@ -2,6 +2,7 @@
 
 #include "homp/Rebalancer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -46,7 +47,11 @@ void Rebalancer::update(const std::vector<double> &Seconds) {
     Spread = Deviation >= ResumeSpread * Mean ? Spread + 1 : 0;
     if (Spread < ResumeAfter)
       return;
+    // The machine changed: the damping the old noise earned would slow the
+    // move to the new split.
     Spread = 0;
+    Q = 1;
+    std::fill(Direction.begin(), Direction.end(), 0);
   }
   Converged = Deviation < CalibratedSpread * Mean;
 

@@ -484,13 +484,14 @@ AutoTrial AutoTrials::next() const {
     return *Again;
   if (std::optional<AutoTrial> Again = confirmation())
     return *Again;
-  std::array<AutoTrial, 4> Order = {Trials[0], Trials[1], Trials[2],
-                                    Trials[3]};
-  std::stable_sort(Order.begin(), Order.end(), [&](AutoTrial A, AutoTrial B) {
-    return typical(A) < typical(B);
+  // By typical time; equal times in Trials' order.
+  std::array<size_t, 4> Order = {0, 1, 2, 3};
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    double TA = typical(Trials[A]), TB = typical(Trials[B]);
+    return TA < TB || (TA == TB && A < B);
   });
   int Steady = Executions - Opened - Repeats;
-  return Steady % RetryEvery == RetryEvery - 1 ? Order[1] : Order[0];
+  return Trials[Steady % RetryEvery == RetryEvery - 1 ? Order[1] : Order[0]];
 }
 
 void AutoTrials::record(AutoTrial T, double Seconds) {

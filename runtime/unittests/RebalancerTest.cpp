@@ -136,6 +136,32 @@ TEST(Rebalancer, StopsOnceCalibratedAndStartsAgainWhenTheMachineChanges) {
   EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-12);
 }
 
+TEST(Rebalancer, StartsAgainUndamped) {
+  // Noise damps the split (Q 2 or more), then it calibrates.
+  Devices D{{0, 0}, {1, 1}};
+  Rebalancer R({0.5, 0.5});
+  for (int J = 0; J < 2; ++J) {
+    std::vector<double> T = D.times(R.ratios());
+    T[J] *= 1.25;
+    R.update(T);
+  }
+  ASSERT_GE(R.damping(), 2);
+  for (int K = 0; K < 50 && !R.converged(); ++K)
+    R.update(D.times(R.ratios()));
+  ASSERT_TRUE(R.converged());
+  // Device 0 becomes twice as slow: the split starts again as a fresh
+  // rebalancer from the same ratios would move, not at the old damping.
+  Devices Changed{{0, 0}, {0.5, 1}};
+  for (int K = 0; K < 2; ++K)
+    R.update(Changed.times(R.ratios()));
+  Rebalancer Fresh(R.ratios());
+  R.update(Changed.times(R.ratios()));
+  Fresh.update(Changed.times(Fresh.ratios()));
+  EXPECT_EQ(R.damping(), 1);
+  EXPECT_NEAR(R.ratios()[0], Fresh.ratios()[0], 1e-12);
+  EXPECT_LT(R.ratios()[0], 0.4) << "the full move towards 1/3";
+}
+
 TEST(Rebalancer, DampsPingPong) {
   // Two equal devices whose timing alternately reads 25% high on one and
   // then the other (never calibrated: the deviation stays over 5%):

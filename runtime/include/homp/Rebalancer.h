@@ -40,7 +40,8 @@ public:
 
   /// Whether the split is calibrated: the times of an update were within 5%
   /// of their mean (standard deviation), and not 10% or more apart in the
-  /// three updates in a row that would have started it again.
+  /// three updates in a row that would have started it again. It starts
+  /// again undamped (Q = 1).
   bool converged() const { return Converged; }
 
   /// Q: how much the adjustment is damped.
