@@ -4,6 +4,7 @@
 
 #include "GpuInfo.h"
 #include "Probe.h"
+#include "ProbeLibrary.h"
 
 #include "homp/Abi.h"
 
@@ -73,89 +74,42 @@ std::string measure(int Device, int Host, DeviceModel &D) {
   return "";
 }
 
-#ifndef HOMP_PROBE_CPU
-#define HOMP_PROBE_CPU ""
+#ifndef HOMP_PROBE_CPU_ARCHS
 #define HOMP_PROBE_CPU_ARCHS ""
 #endif
-#ifndef HOMP_PROBE_NVPTX
-#define HOMP_PROBE_NVPTX ""
+#ifndef HOMP_PROBE_NVPTX_ARCHS
 #define HOMP_PROBE_NVPTX_ARCHS ""
 #endif
-#ifndef HOMP_PROBE_AMDGCN
-#define HOMP_PROBE_AMDGCN ""
+#ifndef HOMP_PROBE_AMDGCN_ARCHS
 #define HOMP_PROBE_AMDGCN_ARCHS ""
 #endif
 
-/// A probe library, loaded (or not) for calibration.
-struct ProbeLibrary {
-  explicit ProbeLibrary(const ProbeBuild &Build) : Build(Build) {}
-  const ProbeBuild &Build;
-  bool Tried = false; ///< whether it was loaded (or failed to be)
-  HompProbeKernel *Probe = nullptr;
-  std::string Why; ///< why Probe is null
-};
-
-/// Loads L's probe from libhomp's folder, once. Loading it registers its
-/// images, which adds no devices only where their plugin has some already
-/// (Probe.h): the caller loads it only for a device of its type.
-HompProbeKernel *load(ProbeLibrary &L) {
-  if (L.Tried)
-    return L.Probe;
-  L.Tried = true;
+/// libhomp's folder, with its final '/'; "" if unknown.
+std::string libhompFolder() {
   Dl_info Self;
-  if (!dladdr(reinterpret_cast<void *>(&load), &Self) || !Self.dli_fname) {
-    L.Why = "libhomp's folder is unknown";
-    return nullptr;
-  }
+  if (!dladdr(reinterpret_cast<void *>(&libhompFolder), &Self) ||
+      !Self.dli_fname)
+    return "";
   // Its real folder: libhomp may be loaded through a link elsewhere.
   char *Real = realpath(Self.dli_fname, nullptr);
   std::string Path = Real ? Real : Self.dli_fname;
   std::free(Real);
-  Path = Path.substr(0, Path.rfind('/') + 1) + L.Build.File;
+  return Path.substr(0, Path.rfind('/') + 1);
+}
+
+/// The probe kernel of the library at Path; nullptr with Why if it cannot
+/// be loaded.
+HompProbeKernel *loadProbe(const std::string &Path, std::string &Why) {
   // Never unloaded: unloading would unregister the images while the
   // devices may still hold them.
   void *Library = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  L.Probe = reinterpret_cast<HompProbeKernel *>(
+  auto *Probe = reinterpret_cast<HompProbeKernel *>(
       Library ? dlsym(Library, HOMP_PROBE_SYMBOL) : nullptr);
-  if (!L.Probe) {
+  if (!Probe) {
     const char *Error = dlerror();
-    L.Why = std::string("cannot load the probe kernel: ") +
-            (Error ? Error : Path.c_str());
+    Why = std::string("cannot load the probe kernel: ") +
+          (Error ? Error : Path.c_str());
   }
-  return L.Probe;
-}
-
-/// The probe kernel for offload device Id of Env, from Libraries; nullptr
-/// with Why when there is none for it. A GPU is launched on only when an
-/// image runs on its architecture: with OMP_TARGET_OFFLOAD=mandatory, a
-/// launch on a device without an image would end the program.
-HompProbeKernel *probeFor(std::vector<ProbeLibrary> &Libraries,
-                          const DeviceEnvironment &Env, int Id,
-                          std::string &Why) {
-  unsigned Type = Env.typeOf(Id);
-  auto L = std::find_if(
-      Libraries.begin(), Libraries.end(),
-      [Type](const ProbeLibrary &P) { return P.Build.Type == Type; });
-  if (L == Libraries.end()) {
-    Why = std::string("homp was built without a probe kernel for ") +
-          deviceTypeName(Type) + " devices";
-    return nullptr;
-  }
-  if (Type != abi::TypeCPU) {
-    std::optional<GpuFacts> F = gpuFacts(Env.Types, Id, cudaGpus(), hsaGpus());
-    if (!F || F->Arch.empty()) {
-      Why = "its architecture is unknown";
-      return nullptr;
-    }
-    if (imageFor(L->Build.Archs, F->Arch).empty()) {
-      Why = "the probe kernel has no image for " + F->Arch + " (it has " +
-            L->Build.Archs + "; HOMP_PROBE_GPU_ARCHS when building homp)";
-      return nullptr;
-    }
-  }
-  HompProbeKernel *Probe = load(*L);
-  if (!Probe)
-    Why = L->Why;
   return Probe;
 }
 
@@ -187,19 +141,36 @@ struct RateProbe {
 
 } // namespace
 
-const std::vector<ProbeBuild> &probeBuilds() {
-  static const std::vector<ProbeBuild> Builds = [] {
-    std::vector<ProbeBuild> B;
-    for (const ProbeBuild &P :
-         {ProbeBuild{abi::TypeCPU, HOMP_PROBE_CPU, HOMP_PROBE_CPU_ARCHS},
-          ProbeBuild{abi::TypeNVGPU, HOMP_PROBE_NVPTX, HOMP_PROBE_NVPTX_ARCHS},
-          ProbeBuild{abi::TypeAMDGPU, HOMP_PROBE_AMDGCN,
-                     HOMP_PROBE_AMDGCN_ARCHS}})
-      if (*P.File)
-        B.push_back(P);
-    return B;
+const std::vector<ProbeKind> &probeKinds() {
+  static const std::vector<ProbeKind> Kinds = [] {
+    std::vector<ProbeKind> K;
+    for (ProbeKind P :
+         {ProbeKind{abi::TypeCPU, "cpu", HOMP_PROBE_CPU_ARCHS},
+          ProbeKind{abi::TypeNVGPU, "nvptx", HOMP_PROBE_NVPTX_ARCHS},
+          ProbeKind{abi::TypeAMDGPU, "amdgcn", HOMP_PROBE_AMDGCN_ARCHS}})
+      if (!P.Archs.empty())
+        K.push_back(P);
+    return K;
   }();
-  return Builds;
+  return Kinds;
+}
+
+std::string probeLibraryPath(const DeviceEnvironment &Env, std::string &Why) {
+  // The vendors' runtimes are asked only where the program has their GPUs.
+  static const std::vector<GpuFacts> None;
+  auto Has = [&](unsigned Type) {
+    return std::find(Env.Types.begin(), Env.Types.end(), Type) !=
+           Env.Types.end();
+  };
+  std::string File = chooseProbeLibrary(
+      Env.Types, probeKinds(), Has(abi::TypeNVGPU) ? cudaGpus() : None,
+      Has(abi::TypeAMDGPU) ? hsaGpus() : None, Why);
+  if (File.empty())
+    return "";
+  std::string Folder = libhompFolder();
+  if (Folder.empty())
+    Why = "libhomp's folder is unknown";
+  return Folder.empty() ? "" : Folder + File;
 }
 
 MachineModel calibrate(const DeviceEnvironment &Env) {
@@ -219,17 +190,17 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   Host.NoCopies = true;
   M.Devices.push_back(Host);
 
-  // The host runs libhomp's own probe; offload devices their kind's probe
-  // library's (probeFor).
-  std::vector<ProbeLibrary> Libraries;
-  for (const ProbeBuild &B : probeBuilds())
-    Libraries.emplace_back(B);
+  // The host runs libhomp's own probe; offload devices that of the probe
+  // library for the program's kinds of devices (ProbeLibrary.h), if any
+  // may be loaded.
+  std::string Why;
+  std::string Path = probeLibraryPath(Env, Why);
+  HompProbeKernel *Offload = Path.empty() ? nullptr : loadProbe(Path, Why);
   std::vector<RateProbe> Probes;
   for (int Id = 0; Id <= Env.NumDevices; ++Id) {
     bool IsHost = Id == Env.NumDevices;
-    std::string Problem;
-    HompProbeKernel *Probe =
-        IsHost ? homp_probe_kernel : probeFor(Libraries, Env, Id, Problem);
+    std::string Problem = Why;
+    HompProbeKernel *Probe = IsHost ? homp_probe_kernel : Offload;
     int Device = IsHost ? Env.InitialDevice : Id;
     if (long Elements = Probe ? sizeLaunches(Probe, Device, Problem) : 0) {
       Probes.push_back({Id, Probe, Device, Elements});

@@ -4,14 +4,18 @@
 // latency of a small copy and the bandwidth of large ones, to and from the
 // host, and per device and for the host the compute rate of a probe kernel
 // (Probe.h). The probe has images for x86_64 and for the GPU architectures
-// homp was built for (HOMP_PROBE_GPU_ARCHS); a GPU of another architecture
-// keeps rate 0, unknown, and homp/Model.h says how the models treat that.
-// The host needs no copies.
+// homp was built for (HOMP_PROBE_GPU_ARCHS), in one library per set of kinds
+// of devices (ProbeLibrary.h); where no library may be loaded (a GPU of
+// another architecture among the devices) the offload devices keep rate 0,
+// unknown, and homp/Model.h says how the models treat that. The host needs
+// no copies.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_CALIBRATE_H
 #define HOMP_LIBOMPTARGET_PLUGIN_CALIBRATE_H
+
+#include "ProbeLibrary.h"
 
 #include "homp/DeviceSelection.h"
 #include "homp/MachineModel.h"
@@ -32,16 +36,14 @@ namespace homp {
 /// unknown numbers, with a note.
 MachineModel calibrate(const DeviceEnvironment &Env);
 
-/// A library of the probe kernel with offload images (Probe.h), as homp was
-/// built with it.
-struct ProbeBuild {
-  unsigned Type;     ///< the abi::DeviceType it has images for
-  const char *File;  ///< in libhomp's folder
-  const char *Archs; ///< of its images, separated by commas
-};
+/// The kinds of offload device homp built the probe kernel for, with the
+/// architectures of their images (HOMP_PROBE_GPU_ARCHS).
+const std::vector<ProbeKind> &probeKinds();
 
-/// The probe libraries homp was built with, one per kind of device at most.
-const std::vector<ProbeBuild> &probeBuilds();
+/// The probe library calibration loads for Env's offload devices, in
+/// libhomp's folder (chooseProbeLibrary); "" with Why when none may be
+/// loaded.
+std::string probeLibraryPath(const DeviceEnvironment &Env, std::string &Why);
 
 } // namespace homp
 

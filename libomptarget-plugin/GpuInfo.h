@@ -6,7 +6,8 @@
 // for NVIDIA GPUs, the HSA runtime (libhsa-runtime64.so.1) for AMD ones.
 // libomptarget numbers the devices of each plugin in its vendor's order
 // (CUDA ordinals; HSA's GPU agents as hsa_iterate_agents lists them), so
-// the k-th NVIDIA device id is CUDA device k.
+// the k-th NVIDIA device id is CUDA device k, where the program's images
+// run on every GPU (a GPU no image runs on is no device: ProbeLibrary.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -196,6 +196,9 @@ extern "C" int homp_print_info(int Json) {
     return Out;
   };
 
+  std::string ProbeProblem;
+  const std::string ProbePath = probeLibraryPath(Env, ProbeProblem);
+
   if (Json) {
     std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";
     for (size_t I = 0; I < Devices.size(); ++I)
@@ -240,15 +243,22 @@ extern "C" int homp_print_info(int Json) {
         Out += std::string(I ? "," : "") + traceString(Model->Notes[I]);
       Out += "]";
     }
-    Out += ",\"probe_kernels\":[";
-    for (size_t I = 0; I < probeBuilds().size(); ++I) {
-      const ProbeBuild &P = probeBuilds()[I];
+    Out += ",\"probe\":{\"kinds\":[";
+    for (size_t I = 0; I < probeKinds().size(); ++I) {
+      const ProbeKind &K = probeKinds()[I];
+      std::string Archs = "\"" + K.Archs + "\"";
+      for (size_t C = Archs.find(','); C != std::string::npos;
+           C = Archs.find(',', C + 3))
+        Archs.replace(C, 1, "\",\"");
       Out += std::string(I ? "," : "") +
-             "{\"type\":" + traceString(deviceTypeName(P.Type)) +
-             ",\"library\":" + traceString(P.File) +
-             ",\"archs\":" + traceString(P.Archs) + "}";
+             "{\"type\":" + traceString(deviceTypeName(K.Type)) +
+             ",\"name\":" + traceString(K.Name) + ",\"archs\":[" + Archs + "]}";
     }
-    Out += "]},\"proxy_cpus\":{";
+    Out += "],\"library\":" +
+           (ProbePath.empty() ? "null" : traceString(ProbePath)) +
+           ",\"problem\":" +
+           (ProbePath.empty() ? traceString(ProbeProblem) : "null") + "}";
+    Out += "},\"proxy_cpus\":{";
     for (size_t I = 0; I < Devices.size(); ++I)
       Out += std::string(I ? "," : "") + traceString(Name(Devices[I])) + ":" +
              (Cpus[I].empty() ? "null" : "[" + CpuList(Cpus[I], ",") + "]");
@@ -272,7 +282,8 @@ extern "C" int homp_print_info(int Json) {
         deviceTypeName(D.Type), formatBytes(D.Memory.TotalBytes).c_str(),
         formatBytes(D.Memory.FreeBytes).c_str(),
         D.ComputeUnits < 0 ? "-" : std::to_string(D.ComputeUnits).c_str(),
-        pluginOf(D.Type));
+        (pluginOf(D.Type) + (D.Arch.empty() ? "" : " (" + D.Arch + ")"))
+            .c_str());
   std::printf("\ncopies between devices (halo routes):\n  %-7s", "from\\to");
   for (const Device &D : Devices)
     std::printf(" %-7s", Name(D).c_str());
@@ -302,14 +313,16 @@ extern "C" int homp_print_info(int Json) {
     }
     for (const std::string &Note : Model->Notes)
       std::printf("  note: %s\n", Note.c_str());
-    // The devices calibration can time besides the host (Calibrate.h).
-    std::string Probes;
-    for (const ProbeBuild &P : probeBuilds())
-      Probes += std::string(Probes.empty() ? "" : "; ") +
-                deviceTypeName(P.Type) + " " + P.Archs;
+    // What calibration times the offload devices with (Calibrate.h).
+    std::string Images;
+    for (const ProbeKind &K : probeKinds())
+      Images += std::string(Images.empty() ? "" : "; ") +
+                deviceTypeName(K.Type) + " " + K.Archs;
     if (Model->Calibrated)
-      std::printf("  probe kernel images: %s\n",
-                  Probes.empty() ? "none" : Probes.c_str());
+      std::printf("  probe kernel: %s (images: %s)\n",
+                  ProbePath.empty() ? ("none: " + ProbeProblem).c_str()
+                                    : ProbePath.c_str(),
+                  Images.empty() ? "none" : Images.c_str());
   }
 
   if (!EnvValid) {

@@ -134,9 +134,26 @@ Loaded loadModel() {
         M.Devices.begin(), M.Devices.end(),
         [](const DeviceModel &D) { return D.Gflops > 0 || !onHostsCores(D); });
   };
+  // So is a cache with a GPU of unknown rate that is older than the probe
+  // library that would time it now (homp before it timed GPUs, or built
+  // for fewer architectures); a probe that cannot run there leaves a newer
+  // cache, which is kept.
+  auto ProbeIsNewer = [&](const MachineModel &M) {
+    if (std::all_of(M.Devices.begin(), M.Devices.end(),
+                    [](const DeviceModel &D) {
+                      return D.Gflops > 0 || onHostsCores(D);
+                    }))
+      return false;
+    std::string Ignored;
+    std::string Probe = probeLibraryPath(Env, Ignored);
+    struct stat Cache, Library;
+    return !Probe.empty() && stat(Path.c_str(), &Cache) == 0 &&
+           stat(Probe.c_str(), &Library) == 0 &&
+           Cache.st_mtime < Library.st_mtime;
+  };
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
       load(Path, Types, L.Model).empty() && L.Model.Notes.empty() &&
-      HostCoresRated(L.Model)) {
+      HostCoresRated(L.Model) && !ProbeIsNewer(L.Model)) {
     L.Model.Source = "calibrated (cache " + Path + ")";
     L.Model.Calibrated = true;
     return L;

@@ -2,16 +2,14 @@
 |*
 |* The probe kernel (Probe.c) and what Calibrate.cpp must know of it. It is
 |* built into libhomp without offload (it always runs on the host, which
-|* times the host), and into one library of its own per kind of offload
-|* device, with images for it: libhomp-probe-cpu.so (x86_64),
-|* libhomp-probe-nvptx.so and libhomp-probe-amdgcn.so (the architectures
-|* of HOMP_PROBE_GPU_ARCHS), which Calibrate.cpp loads to time those
-|* devices. libhomp cannot carry the images itself: a library's images
-|* register their plugin's devices in every program that loads it, so a
-|* program built for the host or for GPUs alone would gain 4 CPU devices,
-|* numbered before its GPUs, and one built for CPUs would gain the node's
-|* GPUs. Loaded when the devices are known, and only where that plugin
-|* already has devices, a library changes no device set.
+|* times the host), and into one library of its own per set of kinds of
+|* offload device, with images for those kinds (libhomp-probe-cpu.so,
+|* libhomp-probe-cpu+nvptx.so, ...), which Calibrate.cpp loads to time the
+|* offload devices. libhomp cannot carry the images itself: a library's
+|* images register their plugin's devices in every program that loads it,
+|* so a program built for the host or for GPUs alone would gain 4 CPU
+|* devices, numbered before its GPUs. ProbeLibrary.h says which library may
+|* be loaded, and when none may.
 |*
 \*===----------------------------------------------------------------------===*/
 
