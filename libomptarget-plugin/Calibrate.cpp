@@ -206,9 +206,12 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
       Probes.push_back({Id, Probe, Device, Elements});
       continue;
     }
+    bool IsCpu = !IsHost && Env.typeOf(Id) == abi::TypeCPU;
     M.Notes.push_back(
         (IsHost ? std::string("host") : "device " + std::to_string(Id)) + ": " +
-        Problem + "; its compute rate is unknown");
+        Problem +
+        (IsCpu ? "; it takes the host's rate (it runs on the host's cores)"
+               : "; its compute rate is unknown"));
   }
   // The best of 3 launches each, in rounds over the devices: load that
   // comes and goes meanwhile slows every device alike, not one.

@@ -5,10 +5,11 @@
 // host, and per device and for the host the compute rate of a probe kernel
 // (Probe.h). The probe has images for x86_64 and for the GPU architectures
 // homp was built for (HOMP_PROBE_GPU_ARCHS), in one library per set of kinds
-// of devices (ProbeLibrary.h); where no library may be loaded (a GPU of
-// another architecture among the devices) the offload devices keep rate 0,
-// unknown, and homp/Model.h says how the models treat that. The host needs
-// no copies.
+// of devices (ProbeLibrary.h). Where none may be loaded (a GPU of another
+// architecture among the devices, a GPU of their vendor the program does
+// not use, a kind homp has no probe for), the CPU offload devices take the
+// host's rate (the same cores) and the GPUs keep rate 0, unknown: homp/Model.h
+// says how the models treat that. The host needs no copies.
 //
 //===----------------------------------------------------------------------===//
 

@@ -47,7 +47,8 @@ struct GpuFacts {
 bool imageRunsOn(std::string_view ImageArch, std::string_view DeviceArch);
 
 /// The first of Archs (separated by commas) whose image runs on
-/// DeviceArch; empty if none does.
+/// DeviceArch; empty if none does. (Of two that run there, LLVM's runtime
+/// loads the library's last: this says whether one runs, not which.)
 std::string imageFor(std::string_view Archs, std::string_view DeviceArch);
 
 /// The NVIDIA GPUs in CUDA's order; empty without a CUDA driver.

@@ -196,8 +196,10 @@ extern "C" int homp_print_info(int Json) {
     return Out;
   };
 
-  std::string ProbeProblem;
-  const std::string ProbePath = probeLibraryPath(Env, ProbeProblem);
+  // The probe library calibration loads (none under a machine file).
+  std::string ProbeProblem = "the machine model is not calibrated";
+  const std::string ProbePath =
+      Model && Model->Calibrated ? probeLibraryPath(Env, ProbeProblem) : "";
 
   if (Json) {
     std::string Out = "{\"version\":" + traceString(Version) + ",\"devices\":[";

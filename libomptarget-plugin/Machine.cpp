@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <initializer_list>
 #include <optional>
@@ -146,10 +147,13 @@ Loaded loadModel() {
       return false;
     std::string Ignored;
     std::string Probe = probeLibraryPath(Env, Ignored);
+    // A library dated in the future (unpacked from a machine whose clock
+    // runs ahead) would have every run measure again: it counts as old.
     struct stat Cache, Library;
     return !Probe.empty() && stat(Path.c_str(), &Cache) == 0 &&
            stat(Probe.c_str(), &Library) == 0 &&
-           Cache.st_mtime < Library.st_mtime;
+           Cache.st_mtime < Library.st_mtime &&
+           Library.st_mtime <= time(nullptr);
   };
   if (!Path.empty() && access(Path.c_str(), R_OK) == 0 &&
       load(Path, Types, L.Model).empty() && L.Model.Notes.empty() &&

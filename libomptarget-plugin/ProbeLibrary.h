@@ -10,14 +10,22 @@
 // - the new library's table takes, for each device, the last image
 //   registered so far that runs there, its own or the program's; and the
 //   next target region on any device loads every table for that device,
-//   failing (every region on that device then fails, or ends the program
-//   under OMP_TARGET_OFFLOAD=mandatory) when a table got no image, or the
-//   program's image, whose entries are not the library's.
+//   failing when a table got no image, or the program's image, whose
+//   entries are not the library's ("Host and Target tables mismatch"):
+//   the program ends, under the default OMP_TARGET_OFFLOAD too, which is
+//   mandatory once there are devices (test/Runtime/probe-library-trap.c).
 // So the library must have an image for every device of the program and
 // for no GPU that is not one: homp builds one library per set of kinds of
 // devices, libhomp-probe-cpu.so, libhomp-probe-cpu+nvptx.so, and so on, and
 // loads the one for exactly the program's kinds, only when each of its
 // GPUs has an image and every GPU of its vendors is a device already.
+// What the rule cannot exclude: registering takes the program's image into
+// the library's table first and its own after, so a target region that
+// another thread starts on a device in that window (microseconds, while
+// the library loads) would meet the mismatch; an offload library the
+// program closed (dlclose) leaves its images registered, and registering
+// reads them; a GPU whose test allocation failed is typed CPU
+// (typesOfAllocations).
 //
 //===----------------------------------------------------------------------===//
 

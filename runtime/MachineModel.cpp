@@ -420,7 +420,7 @@ void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices) {
     if (onHostsCores(D))
       Best = std::max(Best, D.Gflops);
   for (DeviceModel &D : Devices)
-    if (onHostsCores(D) && D.Gflops > 0)
+    if (onHostsCores(D))
       D.Gflops = Best;
   double Bandwidth = 0, Latency = 0;
   for (const DeviceModel &D : Devices)

@@ -122,8 +122,11 @@ compare_ir = (f"%python {config.homp_src_root}/utils/lit/compare-ir.py --clang {
               + (" --gpu" if gpu_toolchains else ""))
 config.substitutions.insert(0, ("%compare_ir", compare_ir))
 
-# Features: which offload toolchains can build images here, and whether a
-# GPU is present to run them.
+# Features: which kinds of device the probe kernel was built for (the
+# libraries homp-probe-*), which offload toolchains can build images here,
+# and whether a GPU is present to run them.
+for kind in filter(None, config.homp_probe_kinds.split(";")):
+    config.available_features.add("probe-" + kind)
 if os.path.isdir(config.homp_rocm_device_lib_path):
     config.available_features.add("amdgcn-toolchain")
 if os.path.isfile(os.path.join(config.homp_cuda_path, "bin", "ptxas")) or shutil.which("ptxas"):

@@ -79,6 +79,15 @@ TEST(ProbeLibrary, LoadsOnlyWhereEveryDeviceHasAnImage) {
             "");
   EXPECT_EQ(Why, "homp was built without a probe kernel for NVGPU devices");
   EXPECT_EQ(choose({}, {}, {}, Why), "");
+  EXPECT_EQ(Why, "no offload devices");
+
+  // Devices of several types in any order: the k-th NVIDIA device is CUDA
+  // GPU k, whose architecture decides (here the second, an sm_70).
+  EXPECT_EQ(
+      choose({N, C, N, A}, {gpu("sm_90"), gpu("sm_86")}, {gpu("gfx90a")}, Why),
+      "libhomp-probe-cpu+nvptx+amdgcn.so");
+  EXPECT_EQ(choose({N, C, N}, {gpu("sm_90"), gpu("sm_70")}, {}, Why), "");
+  EXPECT_NE(Why.find("device 2 (sm_70"), std::string::npos) << Why;
 }
 
 TEST(ProbeLibrary, AddsNoGpuAsADevice) {

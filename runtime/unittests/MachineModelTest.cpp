@@ -323,12 +323,17 @@ std::vector<double> ratesOf(const std::vector<DeviceModel> &Devices) {
 
 TEST(MachineModel, DevicesOnTheHostsCoresShareTheBestRate) {
   // CPU devices and the host run on the same cores: all take the highest
-  // of their rates, however far apart; a GPU keeps its own, an unknown
-  // rate stays unknown.
-  std::vector<DeviceModel> D = rated(
-      {{"CPU", 10}, {"NVGPU", 400}, {"CPU", 7}, {"CPU", 0}, {"HOST", 12.5}});
+  // of their rates, however far apart, an unknown one too (its probe could
+  // not run, but the host's timed its cores); a GPU keeps its own, known or
+  // not.
+  std::vector<DeviceModel> D = rated({{"CPU", 10},
+                                      {"NVGPU", 400},
+                                      {"CPU", 7},
+                                      {"CPU", 0},
+                                      {"HOST", 12.5},
+                                      {"AMDGPU", 0}});
   oneModelOnTheHostsCores(D);
-  EXPECT_EQ(ratesOf(D), (std::vector<double>{12.5, 400, 12.5, 0, 12.5}));
+  EXPECT_EQ(ratesOf(D), (std::vector<double>{12.5, 400, 12.5, 12.5, 12.5, 0}));
   // The CPU devices' copies: the best bandwidth and latency of theirs; a
   // GPU's and an unknown bandwidth stay.
   D = rated({{"CPU", 10}, {"CPU", 10}, {"CPU", 10}, {"NVGPU", 0}});

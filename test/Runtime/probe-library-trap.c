@@ -2,12 +2,14 @@
 // load (ProbeLibrary.h): a library loaded later that has no image for a
 // device the program's image runs on gets the program's image in its table
 // for that device, and the next region there ends the program on the
-// tables' mismatch. A library with an image for every device is harmless.
-// If this test starts failing, LLVM changed, and ProbeLibrary.h's rule may
-// relax.
-// REQUIRES: nvptx-toolchain
+// tables' mismatch, under the default OMP_TARGET_OFFLOAD too. A library
+// with an image for every device is harmless, images for devices the
+// program does not have (no GPU here) included. If this test starts
+// failing, LLVM changed, and ProbeLibrary.h's rule may relax.
+// REQUIRES: probe-nvptx
 // RUN: %clang_x86 %s -o %t -Wl,-rpath,%llvm_lib
 // RUN: %t %homp_lib/libhomp-probe-cpu.so | FileCheck %s --check-prefix=FITS
+// RUN: %t %homp_lib/libhomp-probe-cpu+nvptx.so | FileCheck %s --check-prefix=FITS
 // RUN: not --crash %t %homp_lib/libhomp-probe-nvptx.so 2>&1 | FileCheck %s --check-prefix=TRAP
 // FITS: before: device 0 ran there
 // FITS-NEXT: loaded: yes

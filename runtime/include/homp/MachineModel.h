@@ -114,11 +114,13 @@ std::string machineCacheName(const std::vector<std::string> &DeviceTypes);
 bool onHostsCores(const DeviceModel &D);
 
 /// Calibration's rule for the devices on the host's cores (onHostsCores): they
-/// run on the same cores, so each known rate becomes the highest of them (what
-/// disturbs a probe on a shared machine only slows it); and the CPU offload
-/// devices copy within the host's memory, so each known bandwidth becomes the
-/// highest of theirs and each known latency the lowest. Unknown numbers stay
-/// unknown.
+/// run on the same cores, so each rate becomes the highest of them (what
+/// disturbs a probe on a shared machine only slows it), an unknown one too
+/// (a CPU offload device whose probe could not run, ProbeLibrary.h, runs on
+/// the cores the host's probe timed); and the CPU offload devices copy within
+/// the host's memory, so each known bandwidth becomes the highest of theirs
+/// and each known latency the lowest. Unknown copy costs stay unknown, and so
+/// does every rate when none is known.
 void oneModelOnTheHostsCores(std::vector<DeviceModel> &Devices);
 
 /// How many elements each timed launch of calibration's probe kernel gets,
