@@ -156,15 +156,9 @@ const std::vector<ProbeKind> &probeKinds() {
 }
 
 std::string probeLibraryPath(const DeviceEnvironment &Env, std::string &Why) {
-  // The vendors' runtimes are asked only where the program has their GPUs.
-  static const std::vector<GpuFacts> None;
-  auto Has = [&](unsigned Type) {
-    return std::find(Env.Types.begin(), Env.Types.end(), Type) !=
-           Env.Types.end();
-  };
   std::string File = chooseProbeLibrary(
-      Env.Types, probeKinds(), Has(abi::TypeNVGPU) ? cudaGpus() : None,
-      Has(abi::TypeAMDGPU) ? hsaGpus() : None, Why);
+      Env.Types, probeKinds(), gpusUsed(abi::TypeNVGPU, Env.Types),
+      gpusUsed(abi::TypeAMDGPU, Env.Types), Why);
   if (File.empty())
     return "";
   std::string Folder = libhompFolder();

@@ -215,8 +215,9 @@ std::string sharedMemoryProblem(const abi::Descriptor &D,
                                 const std::vector<int> &Devices) {
   if (!D.SharedMemory)
     return "";
-  return sharedMemoryRefusal(Devices, deviceTypes().Types, cudaGpus(),
-                             hsaGpus());
+  const std::vector<unsigned> &Types = deviceTypes().Types;
+  return sharedMemoryRefusal(Devices, Types, gpusUsed(abi::TypeNVGPU, Types),
+                             gpusUsed(abi::TypeAMDGPU, Types));
 }
 
 std::optional<Topology> constructTopology(const abi::Descriptor &D,

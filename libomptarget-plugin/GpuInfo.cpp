@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -302,6 +303,16 @@ const std::vector<GpuFacts> &cudaGpus() {
 const std::vector<GpuFacts> &hsaGpus() {
   static const std::vector<GpuFacts> G = askHsa();
   return G;
+}
+
+const std::vector<GpuFacts> &gpusUsed(unsigned Vendor,
+                                      const std::vector<unsigned> &Types) {
+  static const std::vector<GpuFacts> None;
+  if (std::find(Types.begin(), Types.end(), Vendor) == Types.end())
+    return None;
+  return Vendor == abi::TypeNVGPU    ? cudaGpus()
+         : Vendor == abi::TypeAMDGPU ? hsaGpus()
+                                     : None;
 }
 
 int vendorOrdinal(const std::vector<unsigned> &Types, int Id) {

@@ -58,6 +58,14 @@ const std::vector<GpuFacts> &cudaGpus();
 /// no free memory.
 const std::vector<GpuFacts> &hsaGpus();
 
+/// cudaGpus() (Vendor abi::TypeNVGPU) or hsaGpus() (abi::TypeAMDGPU) where
+/// some offload device of Types is of that type, else none: a program that
+/// does not use a vendor's GPUs does not set up its runtime (the CUDA
+/// driver's context, which cudaGpus() makes to read free memory, costs time
+/// and GPU memory).
+const std::vector<GpuFacts> &gpusUsed(unsigned Vendor,
+                                      const std::vector<unsigned> &Types);
+
 /// Which vendor's runtime owns memory an offload device allocated: the
 /// type of that device (abi::TypeNVGPU, abi::TypeAMDGPU), or abi::TypeCPU
 /// when no GPU runtime claims it (the host plugin allocates host memory).

@@ -6,6 +6,8 @@
 #include "Devices.h"
 #include "GpuInfo.h"
 
+#include "homp/Abi.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -189,7 +191,9 @@ Loaded loadModel() {
 Loaded makeModel() {
   Loaded L = loadModel();
   if (L.Error.empty())
-    addGpuMemory(L.Model, deviceTypes().Types, cudaGpus(), hsaGpus());
+    addGpuMemory(L.Model, deviceTypes().Types,
+                 gpusUsed(abi::TypeNVGPU, deviceTypes().Types),
+                 gpusUsed(abi::TypeAMDGPU, deviceTypes().Types));
   return L;
 }
 

@@ -131,6 +131,14 @@ TEST(GpuInfo, GpusFreeMemoryCapsTheModel) {
   EXPECT_FALSE(gpuFacts(Types, 4, Cuda, Hsa).has_value());
 }
 
+TEST(GpuInfo, AVendorsRuntimeIsAskedOnlyWhereItsGpusAreUsed) {
+  constexpr unsigned C = abi::TypeCPU, N = abi::TypeNVGPU, A = abi::TypeAMDGPU;
+  EXPECT_TRUE(gpusUsed(N, {C, C}).empty());
+  EXPECT_TRUE(gpusUsed(A, {C, N}).empty());
+  EXPECT_EQ(&gpusUsed(N, {C, N}), &cudaGpus());
+  EXPECT_EQ(&gpusUsed(A, {A}), &hsaGpus());
+}
+
 TEST(GpuInfo, ImagesRunWhereLlvmsPluginsLoadThem) {
   // A cubin: the same major compute capability, a minor at least its own.
   EXPECT_TRUE(imageRunsOn("sm_90", "sm_90"));
