@@ -170,13 +170,16 @@ std::string probeLibraryPath(const DeviceEnvironment &Env, std::string &Why) {
 MachineModel calibrate(const DeviceEnvironment &Env) {
   MachineModel M;
   M.Calibrated = true;
+  int Failed = -1; ///< an offload device whose copies failed
   for (int Id = 0; Id < Env.NumDevices; ++Id) {
     DeviceModel D;
     D.Type = deviceTypeName(Env.typeOf(Id));
     std::string Problem = measure(Id, Env.InitialDevice, D);
-    if (!Problem.empty())
+    if (!Problem.empty()) {
       M.Notes.push_back("device " + std::to_string(Id) + ": " + Problem +
                         "; its copy costs are unknown");
+      Failed = Id;
+    }
     M.Devices.push_back(D);
   }
   DeviceModel Host;
@@ -187,8 +190,17 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
   // The host runs libhomp's own probe; offload devices that of the probe
   // library for the program's kinds of devices (ProbeLibrary.h), if any
   // may be loaded.
+  // A device that cannot allocate may not be of the type it was given (a
+  // failed test allocation types a device CPU, Devices.cpp), and a library
+  // without an image for it would end the program: none is loaded then.
   std::string Why;
   std::string Path = probeLibraryPath(Env, Why);
+  if (Failed >= 0) {
+    Why = "device " + std::to_string(Failed) +
+          "'s copies failed, so its type is uncertain and no probe library "
+          "is loaded";
+    Path.clear();
+  }
   HompProbeKernel *Offload = Path.empty() ? nullptr : loadProbe(Path, Why);
   std::vector<RateProbe> Probes;
   for (int Id = 0; Id <= Env.NumDevices; ++Id) {

@@ -24,8 +24,9 @@
 // another thread starts on a device in that window (microseconds, while
 // the library loads) would meet the mismatch; an offload library the
 // program closed (dlclose) leaves its images registered, and registering
-// reads them; a GPU whose test allocation failed is typed CPU
-// (typesOfAllocations).
+// reads them. (A GPU whose test allocation failed is typed CPU,
+// typesOfAllocations: calibration loads no library where a device's copies
+// fail.)
 //
 //===----------------------------------------------------------------------===//
 
