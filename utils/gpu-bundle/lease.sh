@@ -48,7 +48,7 @@ for bins in bin bin-gpu; do
   (export LD_LIBRARY_PATH=$bundle/lib XDG_CACHE_HOME=/tmp/hb-cache-$bins
    timeout 60 "$bundle/$bins/homp-info" >>"$out/probe.txt" 2>&1)
 done
-note "compute rates unknown: $(grep -h 'note: device .*compute rate' "$out/probe.txt" | sort -u | tr '\n' ' ')"
+note "$(grep -h '^  probe kernel:' "$out/probe.txt" | sort -u | cut -c1-160 | tr '\n' ' ')"
 
 pack() { # NAME DIR...: one archive of the given result folders
   local name=$1
