@@ -189,18 +189,17 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
 
   // The host runs libhomp's own probe; offload devices that of the probe
   // library for the program's kinds of devices (ProbeLibrary.h), if any
-  // may be loaded.
-  // A device that cannot allocate may not be of the type it was given (a
-  // failed test allocation types a device CPU, Devices.cpp), and a library
-  // without an image for it would end the program: none is loaded then.
-  std::string Why;
-  std::string Path = probeLibraryPath(Env, Why);
-  if (Failed >= 0) {
+  // may be loaded. None is where a device cannot allocate: it may not be of
+  // the type it was given (a failed test allocation types a device CPU,
+  // Devices.cpp), and a library without an image for it would end the
+  // program.
+  std::string Why, Path;
+  if (Failed >= 0)
     Why = "device " + std::to_string(Failed) +
           "'s copies failed, so its type is uncertain and no probe library "
           "is loaded";
-    Path.clear();
-  }
+  else
+    Path = probeLibraryPath(Env, Why);
   HompProbeKernel *Offload = Path.empty() ? nullptr : loadProbe(Path, Why);
   std::vector<RateProbe> Probes;
   for (int Id = 0; Id <= Env.NumDevices; ++Id) {
