@@ -15,6 +15,13 @@ bool hasType(const std::vector<unsigned> &Types, unsigned Type) {
   return std::find(Types.begin(), Types.end(), Type) != Types.end();
 }
 
+/// The kind of Built for devices of Type; nullptr if none was built.
+const ProbeKind *kindOf(const std::vector<ProbeKind> &Built, unsigned Type) {
+  auto K = std::find_if(Built.begin(), Built.end(),
+                        [Type](const ProbeKind &P) { return P.Type == Type; });
+  return K == Built.end() ? nullptr : &*K;
+}
+
 } // namespace
 
 std::string probeLibraryName(const std::vector<ProbeKind> &Built,
@@ -24,8 +31,7 @@ std::string probeLibraryName(const std::vector<ProbeKind> &Built,
     if (hasType(Types, K.Type))
       Kinds += (Kinds.empty() ? "" : "+") + K.Name;
   for (unsigned Type : Types)
-    if (std::none_of(Built.begin(), Built.end(),
-                     [Type](const ProbeKind &K) { return K.Type == Type; }))
+    if (!kindOf(Built, Type))
       return "";
   return Kinds.empty() ? "" : "libhomp-probe-" + Kinds + ".so";
 }
@@ -40,8 +46,7 @@ std::string chooseProbeLibrary(const std::vector<unsigned> &Types,
     return "";
   }
   for (unsigned Type : Types)
-    if (std::none_of(Built.begin(), Built.end(),
-                     [Type](const ProbeKind &K) { return K.Type == Type; })) {
+    if (!kindOf(Built, Type)) {
       Why = std::string("homp was built without a probe kernel for ") +
             deviceTypeName(Type) + " devices";
       return "";
@@ -62,9 +67,7 @@ std::string chooseProbeLibrary(const std::vector<unsigned> &Types,
   for (size_t Id = 0; Id < Types.size(); ++Id) {
     if (Types[Id] == abi::TypeCPU)
       continue;
-    auto Kind =
-        std::find_if(Built.begin(), Built.end(),
-                     [&](const ProbeKind &K) { return K.Type == Types[Id]; });
+    const ProbeKind *Kind = kindOf(Built, Types[Id]);
     std::optional<GpuFacts> F =
         gpuFacts(Types, static_cast<int>(Id), Cuda, Hsa);
     std::string Device = "device " + std::to_string(Id);
