@@ -7,7 +7,9 @@ or not), HOMP_EMULATE their speeds and HOMP_CUTOFF the cutoff. Each row is
 PROCESSES processes (5; 1 with --quick; the kinds of a row take turns), each
 a few untimed executions of the region (AUTO learns from them), then timed
 ones; the makespan is the median over the processes of each one's median
-time of one execution.
+time of one execution. Then AUTO and the row's best fixed kind run again,
+a process each per round, for as many rounds as the ratio of their times
+needs (AGAIN_*); issue 8's target 4 is judged on these.
 Processes differ more than executions do on a small shared machine (where
 the proxies land, what AUTO's trials measured), so one process per row made
 the comparisons between kinds a coin toss at a few milliseconds.
@@ -33,6 +35,7 @@ usage: run.py [--build DIR] [--out DIR] [--only KERNEL,...] [--quick]
 import argparse
 import csv
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -66,13 +69,27 @@ SIZE_FOR = {("axpy", "with host"): 10_000_000}
 # schedule (sum of 4e6: AUTO, which had chosen SCHED_DYNAMIC,2%, 1.07x that
 # kind; over 20 executions their medians matched to 1%).
 WARMUP, REPS = 14, 15
-ALONE_WARMUP, ALONE_REPS = 1, 2
+# Each device alone, for the ideal: 2 executions made it swing by 10%
+# (bm2d, a core each, SCHED_PROFILE_AUTO at 1.04x to 1.10x the ideal).
+ALONE_WARMUP, ALONE_REPS = 2, 7
 # With 3 processes a row's median was one slow process away from a miss:
 # matvec over 4 equal devices on 2 cores, AUTO 1.54/1.58/1.62 ms against
 # SCHED_PROFILE_AUTO's 1.46/1.46/1.50 (1.08x) in one run; in 5 interleaved
 # processes each, medians of 1.37 (AUTO, one process at 1.98), 1.39, 1.40
 # and 1.41 ms (BLOCK). 5 processes take the run from 150 to 230 s.
 PROCESSES = 5
+# Target 4 is judged on AUTO and the best fixed kind measured again, in
+# rounds of a process each, taking turns (which runs first alternates): the
+# median over the rounds of AUTO's time over the kind's. On the first sample
+# alone, the best of 7 kinds is partly the luckiest: in one run AUTO was
+# 1.06x MODEL_1_AUTO on bm2d over 4 equal devices, and 20 interleaved
+# processes each gave 2.616 against 2.611 ms. Rounds come in batches of
+# 2 x PROCESSES, up to 8 x PROCESSES, until the ratio is known to within
+# AGAIN_PRECISION (half the width of its 90% bootstrap interval): a rule on
+# the spread of the rounds, not on the ratio. An AXPY of 2e6 over 4 equal
+# devices has processes from 1.85 to 4.2 ms; 10 rounds gave 1.07x, 30 gave
+# 0.985x.
+AGAIN_BATCH, AGAIN_MOST, AGAIN_PRECISION = 2, 8, 0.025
 COMPUTE_BOUND = ("matmul", "bm2d")
 
 # label -> environment; AUTO rows leave HOMP_SCHEDULE unset.
@@ -167,6 +184,18 @@ def check_sum(name, got, want):
                  f"{want!r}")
 
 
+def ratio_interval(rounds):
+    """The median over rounds of AUTO's time over the other kind's, its 90%
+    bootstrap interval, and half the interval's width over the median."""
+    ratios = [a / b for a, b in rounds]
+    ratio = statistics.median(ratios)
+    pick = random.Random(8)
+    medians = sorted(statistics.median(pick.choices(ratios, k=len(ratios)))
+                     for _ in range(1000))
+    low, high = medians[50], medians[949]
+    return ratio, (low, high), (high - low) / 2 / ratio
+
+
 def middle_run(runs):
     """Of one row's runs in several processes, the one whose median is the
     median of theirs, with every process's median in "medians"."""
@@ -226,6 +255,25 @@ def measure_kernel(binary, kernel, size, quick, processes):
                 check_sum(f"{kernel} {kind} {hetero}", r["checksum"],
                           seq["checksum"])
                 runs[kind].append(r)
+        # Target 4 again, on fresh processes: the best of 7 fixed kinds on
+        # one sample is partly the one whose processes were luckiest.
+        fixed = {k: statistics.median(r["median"] for r in runs[k])
+                 for k in FIXED}
+        best = min(fixed, key=fixed.get)
+        again = []  # (AUTO, best) per round
+        while len(again) < AGAIN_MOST * processes and (
+                not again or ratio_interval(again)[2] > AGAIN_PRECISION):
+            for _ in range(AGAIN_BATCH * processes):
+                got = {}
+                order = ("AUTO", best) if len(again) % 2 == 0 else (best,
+                                                                    "AUTO")
+                for kind in order:
+                    r = run(binary, kernel, "homp", n, warmup, reps,
+                            dict(env, **dict(KINDS)[kind]), False)
+                    check_sum(f"{kernel} {kind} {hetero} again",
+                              r["checksum"], seq["checksum"])
+                    got[kind] = r["median"]
+                again.append((got["AUTO"], got[best]))
         for kind, _ in KINDS:
             r = middle_run(runs[kind])
             timed = r["executions"][warmup:] or r["executions"]
@@ -246,6 +294,8 @@ def measure_kernel(binary, kernel, size, quick, processes):
                 "schedule": last["schedule"],
                 "times": r["times"], "warmup": warmup,
                 "cut_by_execution": [e["cut"] for e in r["executions"]],
+                "again": ({"best": best, "rounds": again}
+                          if kind == "AUTO" else None),
             })
     return rows
 
@@ -380,24 +430,21 @@ def targets(rows):
                        + (f" [{'met' if v <= 1.1 else 'NOT met'}]"
                           if kind == "AUTO" else ""))
     out.append("4. AUTO <= 1.05x the best fixed kind, per kernel and "
-               "heterogeneity")
+               "heterogeneity: the best of the table, then both measured "
+               "again, taking turns (judged on these)")
     for kernel, _, _ in KERNELS:
         for hetero, _ in HETERO:
             auto = row(kernel, hetero, "AUTO")
             if not auto:
                 continue
-            best = min((row(kernel, hetero, k) for k in FIXED),
-                       key=lambda r: r["makespan"])
-            v = auto["makespan"] / best["makespan"]
-            spread = ""
-            if len(auto["medians"]) > 1:
-                spread = (f"; per process AUTO "
-                          f"{'/'.join(fmt_ms(m) for m in auto['medians'])}, "
-                          f"best {'/'.join(fmt_ms(m) for m in best['medians'])}"
-                          " ms")
-            out.append(f"   {kernel:<9} {hetero:<18} AUTO {v:.2f}x best "
-                       f"({best['kind']}) [{'met' if v <= 1.05 else 'NOT met'}]"
-                       + spread)
+            best = row(kernel, hetero, auto["again"]["best"])
+            first = auto["makespan"] / best["makespan"]
+            rounds = auto["again"]["rounds"]
+            v, (low, high), _ = ratio_interval(rounds)
+            out.append(f"   {kernel:<9} {hetero:<20} AUTO {v:.2f}x "
+                       f"{best['kind']} [{'met' if v <= 1.05 else 'NOT met'}]"
+                       f" (90% {low:.2f}-{high:.2f}, {len(rounds)} rounds; "
+                       f"table {first:.2f}x)")
     return out
 
 
