@@ -129,8 +129,10 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
   }
   bool TakesCutoff = !S.Block && S.Kind != abi::SchedKind::Dynamic &&
                      S.Kind != abi::SchedKind::Guided;
-  if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff && HompId)
-    S.Cut = abi::Cutoff(); // HOMP prints '1,-1,0.00%' as its default
+  // HOMP prints '1,-1,0.00%' as its default: a cutoff of 0 is none.
+  if (S.Cut.Kind == abi::Cutoff::Given && S.Cut.Value == 0 && !TakesCutoff &&
+      HompId)
+    S.Cut = abi::Cutoff();
   if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff) {
     Error = "a cutoff applies to AUTO and the model and profile kinds, not "
             "to " +

@@ -141,11 +141,17 @@ TEST(ScheduleSetting, HompsPolicyIdsAreItsKinds) {
   S = parseSchedule("1,10", Error);
   ASSERT_TRUE(S) << Error;
   EXPECT_TRUE(S->Block);
-  // So is a cutoff (HOMP's printed defaults).
+  // So is a cutoff of 0 (HOMP's printed defaults); any other is refused
+  // there, as in the named form, rather than dropped.
   for (const char *Text : {"1,-1,0.00%", "8,100,0.0"}) {
     S = parseSchedule(Text, Error);
     ASSERT_TRUE(S) << Text << ": " << Error;
     EXPECT_EQ(S->Cut.Kind, abi::Cutoff::None) << Text;
+  }
+  for (const char *Bad : {"8,2%,15", "1,-1,auto", "9,-1,0.5%"}) {
+    EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
+    EXPECT_NE(Error.find("a cutoff applies to AUTO"), std::string::npos)
+        << Error;
   }
   // HOMP's other numbers are not loop kinds of its table.
   for (const char *Bad : {"0", "2", "10", "15", "12,10%,100", "08"})
