@@ -17,6 +17,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <optional>
+#include <sched.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -105,6 +106,31 @@ struct Loaded {
   std::string Error;
 };
 
+/// What calibrated rates depend on besides the device types: the host's
+/// processor, the cores the program may use and OMP_NUM_THREADS (the
+/// host's and the CPU offload devices' rates), and each GPU the program
+/// uses (its architecture, units and memory). The cache is named after it.
+std::string nodeFacts(const DeviceEnvironment &Env) {
+  std::string Facts;
+  std::ifstream Cpu("/proc/cpuinfo");
+  for (std::string Line; std::getline(Cpu, Line);)
+    if (Line.rfind("model name", 0) == 0 &&
+        Line.find(':') != std::string::npos) {
+      Facts = Line.substr(Line.find(':') + 1);
+      break;
+    }
+  cpu_set_t Set;
+  int Cores = sched_getaffinity(0, sizeof Set, &Set) == 0 ? CPU_COUNT(&Set) : 0;
+  const char *Threads = std::getenv("OMP_NUM_THREADS");
+  Facts += "; cores " + std::to_string(Cores) + "; threads " +
+           (Threads ? Threads : "");
+  for (unsigned Vendor : {abi::TypeNVGPU, abi::TypeAMDGPU})
+    for (const GpuFacts &G : gpusUsed(Vendor, Env.Types))
+      Facts += "; " + G.Arch + " " + std::to_string(G.ComputeUnits) +
+               " units " + std::to_string(G.TotalBytes >> 20) + " MiB";
+  return Facts;
+}
+
 Loaded loadModel() {
   Loaded L;
   std::optional<Settings> S =
@@ -125,8 +151,9 @@ Loaded loadModel() {
 
   std::string Why;
   std::string Folder = cacheFolder(Why);
+  std::string Node = nodeFacts(Env);
   std::string Path =
-      Folder.empty() ? "" : Folder + "/" + machineCacheName(Types);
+      Folder.empty() ? "" : Folder + "/" + machineCacheName(Types, Node);
   // A cache that does not read back cleanly is calibrated again, as is one
   // with an unknown rate on the host's cores: calibration times the host
   // and the CPU offload devices, older homp wrote caches whose rates were
@@ -171,6 +198,7 @@ Loaded loadModel() {
   if (!Path.empty())
     Why = writeAtomically(
         Path, writeMachineFile(L.Model, "homp's calibration of " + Path +
+                                            "\nnode:" + Node +
                                             "\nflopss = 0: the probe kernel "
                                             "could not run on the device; "
                                             "delete this file to measure "

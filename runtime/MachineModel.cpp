@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <map>
 #include <type_traits>
 
@@ -393,7 +395,8 @@ std::string writeMachineFile(const MachineModel &M, const std::string &Header) {
   return Out;
 }
 
-std::string machineCacheName(const std::vector<std::string> &DeviceTypes) {
+std::string machineCacheName(const std::vector<std::string> &DeviceTypes,
+                             const std::string &Node) {
   std::string Name = "machine-";
   for (size_t I = 0; I < DeviceTypes.size();) {
     size_t J = I;
@@ -406,6 +409,16 @@ std::string machineCacheName(const std::vector<std::string> &DeviceTypes) {
     else
       Name += std::to_string(J - I) + "x" + DeviceTypes[I];
     I = J;
+  }
+  if (!Node.empty()) {
+    // FNV-1a: stable across builds and platforms, unlike std::hash.
+    uint64_t Hash = 14695981039346656037ull;
+    for (unsigned char C : Node)
+      Hash = (Hash ^ C) * 1099511628211ull;
+    char Hex[16];
+    std::snprintf(Hex, sizeof Hex, "-%08x",
+                  static_cast<unsigned>(Hash ^ (Hash >> 32)));
+    Name += Hex;
   }
   return Name + ".ini";
 }

@@ -301,6 +301,14 @@ TEST(MachineModel, CacheName) {
   EXPECT_EQ(machineCacheName({"CPU", "NVGPU", "CPU", "HOST"}),
             "machine-1xCPU+1xNVGPU+1xCPU+host.ini");
   EXPECT_EQ(machineCacheName({"HOST"}), "machine-host.ini");
+  // A node's facts add a hash of their own: the same facts the same name,
+  // other facts another (FNV-1a of "x", folded to 32 bits).
+  std::string A = machineCacheName(Node, "Xeon 6430; cores 64; threads ");
+  EXPECT_EQ(A, machineCacheName(Node, "Xeon 6430; cores 64; threads "));
+  EXPECT_NE(A, machineCacheName(Node, "Xeon 6430; cores 32; threads "));
+  EXPECT_EQ(A.rfind("machine-4xCPU+host-", 0), 0u) << A;
+  EXPECT_EQ(A.size(), std::string("machine-4xCPU+host-12345678.ini").size());
+  EXPECT_EQ(machineCacheName({"HOST"}, "x"), "machine-host-2961e24b.ini");
 }
 
 std::vector<DeviceModel>

@@ -104,10 +104,14 @@ bool assignDevices(const std::vector<DeviceGroup> &Groups,
 /// comment lines.
 std::string writeMachineFile(const MachineModel &M, const std::string &Header);
 
-/// The name of the calibration cache for a device set, e.g.
-/// "machine-4xCPU+host.ini" or "machine-2xNVGPU+4xCPU+host.ini" (runs of
-/// equal types in id order).
-std::string machineCacheName(const std::vector<std::string> &DeviceTypes);
+/// The name of the calibration cache for a device set on a node, e.g.
+/// "machine-4xCPU+host-1f0c2a9b.ini" or "machine-2xNVGPU+4xCPU+host-….ini"
+/// (runs of equal types in id order, then 8 hex digits of a hash of Node,
+/// what the rates depend on besides the types; none when Node is empty):
+/// nodes of different kinds that share a home directory keep caches of
+/// their own.
+std::string machineCacheName(const std::vector<std::string> &DeviceTypes,
+                             const std::string &Node = "");
 
 /// Whether D runs on the host's cores: a CPU offload device or the host
 /// (types CPU and HOST).
