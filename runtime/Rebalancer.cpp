@@ -55,10 +55,18 @@ void Rebalancer::update(const std::vector<double> &Seconds) {
   }
   Converged = Deviation < CalibratedSpread * Mean;
 
+  // The timed devices share what they had: one without a time keeps its
+  // ratio exactly (a device the memory cap held below it would otherwise
+  // drift with every update).
   std::vector<double> Next = Ratios;
-  for (size_t I : Timed)
+  double Had = 0, Have = 0;
+  for (size_t I : Timed) {
+    Had += Ratios[I];
     Next[I] = Ratios[I] * (1 + (Mean / Seconds[I] - 1) / Q);
-  normalize(Next);
+    Have += Next[I];
+  }
+  for (size_t I : Timed)
+    Next[I] = Have > 0 ? Next[I] * Had / Have : Ratios[I];
   bool Reversed = false;
   for (size_t I : Timed) {
     // Rounding of a balanced split is no move.

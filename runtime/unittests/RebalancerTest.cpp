@@ -199,3 +199,20 @@ TEST(Rebalancer, CutDevicesStayCut) {
   EXPECT_NEAR(R.ratios()[0], 1.0 / 3, 1e-12);
   EXPECT_NEAR(R.ratios()[2], 2.0 / 3, 1e-12);
 }
+
+TEST(Rebalancer, DevicesWithoutATimeKeepTheirRatioExactly) {
+  // Device 1 ran less than its ratio (the memory cap held it): it has no
+  // time, keeps its ratio over any number of updates, and the others
+  // balance between themselves in what is left. (Normalizing over every
+  // device moved it by the others' steps.)
+  Rebalancer R({0.25, 0.5, 0.25});
+  for (int Step = 0; Step < 50; ++Step) {
+    const std::vector<double> &Now = R.ratios();
+    // Devices 0 and 2: device 2 twice as fast.
+    R.update({Now[0] / 1.0, 0, Now[2] / 2.0});
+    EXPECT_EQ(R.ratios()[1], 0.5) << Step;
+  }
+  EXPECT_NEAR(R.ratios()[0], 0.5 / 3, 1e-6);
+  EXPECT_NEAR(R.ratios()[2], 1.0 / 3, 1e-6);
+  EXPECT_TRUE(R.converged());
+}

@@ -34,8 +34,10 @@ public:
 
   /// Takes Seconds, per device the time its ratios() share took, and moves
   /// the ratios unless the split is calibrated. Devices of ratio 0 (cut
-  /// off) or without a positive time keep their ratio and do not count in
-  /// the mean.
+  /// off) or without a positive time (one that ran another share than its
+  /// ratio, such as a share the memory cap held below it) keep their ratio
+  /// exactly and do not count in the mean or the spread; the others share
+  /// the rest.
   void update(const std::vector<double> &Seconds);
 
   /// Whether the split is calibrated: the times of an update were within 5%
