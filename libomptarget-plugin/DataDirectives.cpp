@@ -6,6 +6,7 @@
 
 #include "Devices.h"
 #include "KernelArgs.h"
+#include "Machine.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 
@@ -486,6 +487,7 @@ void DataRunner::update() {
 } // namespace
 
 Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
+  checkMachineFile();
   if (settings().Offload == OffloadPolicy::Disabled) {
     refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
     return nullptr;

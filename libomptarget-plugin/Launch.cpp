@@ -4,6 +4,7 @@
 
 #include "DeviceArgs.h"
 #include "Devices.h"
+#include "Machine.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 #include "Tracer.h"
@@ -1557,6 +1558,7 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
                             va_list Values) {
+  checkMachineFile();
   // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
   if (settings().Offload == OffloadPolicy::Disabled) {
     refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");

@@ -253,6 +253,15 @@ const MachineModel *tryMachineModel(std::string &Error) {
   return L.Error.empty() ? &L.Model : nullptr;
 }
 
+void checkMachineFile() {
+  static const bool Checked = [] {
+    if (!settings().MachineFile.empty())
+      machineModel();
+    return true;
+  }();
+  (void)Checked;
+}
+
 const MachineModel &machineModel() {
   std::string Error;
   const MachineModel *M = tryMachineModel(Error);

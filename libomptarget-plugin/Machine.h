@@ -26,6 +26,13 @@ const MachineModel *tryMachineModel(std::string &Error);
 /// tryMachineModel(), with an error fatal.
 const MachineModel &machineModel();
 
+/// Where HOMP_MACHINE or OMP_DEV_SPEC_FILE names a file, reads it now (once)
+/// and ends the program with machineModel()'s error if it is missing or
+/// malformed: a distributed construct calls it first, so that a bad file
+/// is an error whether or not a loop of the program needs the model.
+/// Calibration waits for its first use.
+void checkMachineFile();
+
 /// Writes Text to Path through a file of its own, so that processes writing
 /// at once never leave or read half a file; "" or what went wrong (and, in
 /// Errno, the error number).
