@@ -279,15 +279,17 @@ std::vector<double> modelWeights(const std::vector<int> &Devices,
 
 /// CUTOFF (HOMP'16 IV.E) of Shares of a loop of Trips iterations: the
 /// devices whose copies cost more than their share saves (cutUnprofitable,
-/// by Costs), then the shares under Ratio. No cutoff (Ratio 0): Shares,
-/// normalized.
-std::vector<double> cutoff(std::vector<double> Shares, double Ratio,
+/// by Costs), then the shares under Ratio (cutoff(0) cuts by the copies
+/// alone). No cutoff: Shares, normalized.
+std::vector<double> cutoff(std::vector<double> Shares,
+                           std::optional<double> Ratio,
                            const DeviceCosts &Costs, int64_t Trips) {
+  if (!Ratio)
+    return applyCutoff(std::move(Shares), 0);
   // The copies first: the ratio keeps the largest share (the first of
   // equals), which may be the device whose copies cost the most.
-  if (Ratio > 0)
-    Shares = cutUnprofitable(std::move(Shares), Costs, Trips);
-  return applyCutoff(std::move(Shares), Ratio);
+  Shares = cutUnprofitable(std::move(Shares), Costs, Trips);
+  return applyCutoff(std::move(Shares), *Ratio);
 }
 
 /// What each device's share of a loop costing C per iteration costs it,
@@ -338,7 +340,7 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
   switch (T) {
   case AutoTrial::Balanced:
     S.Weights = Split;
-    S.Why = "split learned in " + std::to_string(P.Learned) + " execution" +
+    S.Why = "learned in " + std::to_string(P.Learned) + " execution" +
             (P.Learned == 1 ? "" : "s") +
             (P.Split->converged() ? ", calibrated" : "");
     break;
@@ -400,7 +402,7 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
     P.Alone = Fastest;
     S.Weights.assign(N, 0.0);
     S.Weights[Fastest] = 1;
-    S.Why = "fastest device alone";
+    S.Why = "";
     break;
   }
   }
@@ -435,7 +437,14 @@ void chooseTrial(Profile &P, const std::vector<int> &Devices, int64_t Trips,
 } // namespace
 
 std::string LoopSchedule::describe() const {
-  std::string S = Block ? "BLOCK" : abi::schedKindSpelling(Kind);
+  // AUTO's balanced split and its fastest device alone are no kind of
+  // HOMP'16's: they are named as the trials.
+  bool NamedTrial =
+      ChoseAuto && Trial &&
+      (*Trial == AutoTrial::Balanced || *Trial == AutoTrial::Alone);
+  std::string S = Block        ? "BLOCK"
+                  : NamedTrial ? autoTrialName(*Trial)
+                               : abi::schedKindSpelling(Kind);
   if (Mode == Queue)
     S += ", chunks of " + std::to_string(Chunk);
   else if (Mode == Sampled)
@@ -471,9 +480,13 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
     if (E.Cut.Kind != abi::Cutoff::None)
       Cut = E.Cut;
   }
-  S.Cutoff = cutoffRatio(Cut, Env.Cut, N);
+  if (Cut.Kind != abi::Cutoff::None || Env.Cut.Kind != abi::Cutoff::None)
+    S.Cutoff = cutoffRatio(Cut, Env.Cut, N);
   if (Kind == abi::SchedKind::Auto) {
     S.ChoseAuto = true;
+    // The model before the lock: an error in it ends the program, and the
+    // profiles' writer at exit takes the lock.
+    (void)machineModel();
     std::lock_guard<std::mutex> Lock(ProfilesLock);
     if (Profile *P = profileOf(Info, keyOf(Info, Devices, Trips))) {
       chooseTrial(*P, Devices, Trips, C, S);
@@ -553,10 +566,9 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
   if (S.Block || S.Mode == LoopSchedule::Queue)
     return S;
   bool Fits = true;
-  std::vector<double> Capped =
-      capByMemory(Devices, S.Weights,
-                  S.Mode == LoopSchedule::Sampled ? S.Chunk : Trips, C,
-                  &S.Why, &Fits);
+  std::vector<double> Capped = capByMemory(
+      Devices, S.Weights, S.Mode == LoopSchedule::Sampled ? S.Chunk : Trips, C,
+      &S.Why, &Fits, &S.Capped);
   if (!Fits && S.Trial == AutoTrial::Alone) {
     // The fastest device cannot hold the loop: the fastest that can, else
     // the split.
@@ -577,24 +589,39 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
       capByMemory(Devices, One, Trips, C, nullptr, &Fits);
       if (Fits) {
         S.Weights = std::move(One);
+        S.Capped.clear();
         return S;
       }
     }
     S.Weights = Split;
     S.Trial = AutoTrial::Balanced;
-    S.Why = "no device alone can hold the loop: balanced split";
-    Capped = capByMemory(Devices, S.Weights, Trips, C, &S.Why);
+    S.Why = "no device alone can hold the loop";
+    Capped =
+        capByMemory(Devices, S.Weights, Trips, C, &S.Why, nullptr, &S.Capped);
   }
   S.Weights = std::move(Capped);
   return S;
 }
 
+void inOneSharePerDevice(LoopSchedule &S, const std::vector<int> &Devices,
+                         int64_t Trips, const std::string &Reason) {
+  if (S.Mode == LoopSchedule::Sampled)
+    S.Weights = cutoff(std::move(S.Weights), S.Cutoff,
+                       modelCostsOf(Devices, S.Cost), Trips);
+  S.Mode = LoopSchedule::Shares;
+  explain(S.Why, "in one share per device: " + Reason);
+  S.Weights = capByMemory(Devices, std::move(S.Weights), Trips, S.Cost, &S.Why,
+                          nullptr, &S.Capped);
+}
+
 std::vector<double> capByMemory(const std::vector<int> &Devices,
                                 std::vector<double> Shares, int64_t Trips,
-                                const LoopCost &C, std::string *Why,
-                                bool *Fits) {
+                                const LoopCost &C, std::string *Why, bool *Fits,
+                                std::vector<bool> *Capped) {
   if (Fits)
     *Fits = true;
+  if (Capped)
+    Capped->clear();
   const MachineModel &M = machineModel();
   std::vector<double> Capacity(Devices.size(), 0);
   bool Known = false;
@@ -606,31 +633,40 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
     }
   if (!Known)
     return Shares;
-  std::vector<bool> Capped;
-  Shares = capShares(std::move(Shares), Trips, C, Capacity, &Capped, Fits);
+  LoopCost Memory; // capShares's terms: what a device holds
+  Memory.BytesPerIteration = C.HeldPerIteration;
+  Memory.FixedBytes = C.HeldFixed;
+  std::vector<bool> Held;
+  Shares = capShares(std::move(Shares), Trips, Memory, Capacity, &Held, Fits);
   std::string Which;
   for (size_t P = 0; P < Devices.size(); ++P)
-    if (Capped[P])
+    if (Held[P])
       Which += (Which.empty() ? "" : ", ") + deviceLabel(Devices[P]);
   if (Why && !Which.empty())
     explain(*Why, "capped by memory: " + Which);
+  if (Capped && !Which.empty())
+    *Capped = std::move(Held);
   return Shares;
 }
 
 std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
-                                     const std::vector<int> &Devices) {
+                                     const std::vector<int> &Devices,
+                                     int64_t Trips, const LoopCost &Held) {
   const Settings &Env = settings();
   // HOMP_SCHEDULE's kind and cutoff replace an AUTO loop's, as in
-  // chooseSchedule.
+  // chooseSchedule (BLOCK is an even split by request, as there).
   if (P.Sched == abi::SchedKind::Auto && Env.Schedule) {
     if (Env.Schedule->Block)
       return std::vector<double>(Devices.size(), 1.0);
     if (Env.Schedule->Cut.Kind != abi::Cutoff::None)
       Cut = Env.Schedule->Cut;
   }
-  return applyCutoff(
-      modelWeights(Devices, LoopCost(), 0, /*WithData=*/false),
-      cutoffRatio(Cut, Env.Cut, static_cast<unsigned>(Devices.size())));
+  return capByMemory(
+      Devices,
+      applyCutoff(
+          modelWeights(Devices, LoopCost(), 0, /*WithData=*/false),
+          cutoffRatio(Cut, Env.Cut, static_cast<unsigned>(Devices.size()))),
+      Trips, Held);
 }
 
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
@@ -672,7 +708,13 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
   // The split learns from the times of its own shares only.
   if ((!S.Trial || *S.Trial == AutoTrial::Balanced) &&
       S.Mode == LoopSchedule::Shares) {
-    P.Split->update(Seconds);
+    // A device the memory cap held below its ratio did not run its ratio's
+    // share: its time says nothing of it, and it keeps its ratio.
+    std::vector<double> Timed = Seconds;
+    for (size_t I = 0; I < S.Capped.size() && I < Timed.size(); ++I)
+      if (S.Capped[I])
+        Timed[I] = 0;
+    P.Split->update(Timed);
     ++P.Learned;
   }
 }

@@ -49,7 +49,9 @@ struct LoopSchedule {
   std::optional<AutoTrial> Trial;
   std::string Why;       ///< for HOMP_INFO: where the choice came from
   int64_t Chunk = 0;     ///< Queue: chunk size; Sampled: sample size
-  double Cutoff = 0;     ///< devices predicted below this share get none
+  /// Devices predicted below this share get none, nor those whose copies
+  /// cost more than their share saves; none without a cutoff.
+  std::optional<double> Cutoff;
   /// Per position: Shares, the shares; Sampled, the sample's shares;
   /// Queue, 1 for the devices that take chunks, 0 for those cut off.
   std::vector<double> Weights;
@@ -59,6 +61,9 @@ struct LoopSchedule {
   /// (updateSampleBias; empty before any did, which counts as 1).
   std::vector<double> SampleBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
+  /// Per position, whether the memory cap held the device's share below
+  /// what the schedule would have given it (empty: none was).
+  std::vector<bool> Capped;
 
   /// 'SCHED_DYNAMIC, chunks of 20', 'AUTO: MODEL_2_AUTO (model)', ...
   std::string describe() const;
@@ -71,22 +76,36 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
                           const std::vector<int> &Devices, int64_t Trips,
                           const LoopCost &C);
 
-/// Shares (by position of Devices) of Trips iterations costing C each,
-/// kept within the memory the machine model gives each device (memsize in
-/// a machine file; capShares). Appends "capped by memory: ..." to Why when
-/// a device was capped; Fits, if given, says whether they could be.
+/// Makes S, a queue's or a sample's schedule, one share per device (Why
+/// says so, with Reason): a sample's shares (the model's, or equal ones)
+/// with S's cutoff, a queue's equal ones over the devices it kept; both
+/// within the devices' memory.
+void inOneSharePerDevice(LoopSchedule &S, const std::vector<int> &Devices,
+                         int64_t Trips, const std::string &Reason);
+
+/// Shares (by position of Devices) of Trips iterations whose arrays take
+/// C.HeldPerIteration each and C.HeldFixed whole on every device, kept
+/// within the memory the machine model gives each device (memsize in a
+/// machine file, a GPU's free memory; capShares). Appends "capped by memory:
+/// ..." to Why when a device was capped; Fits, if given, says whether they
+/// could be, and Capped which devices were.
 std::vector<double> capByMemory(const std::vector<int> &Devices,
                                 std::vector<double> Shares, int64_t Trips,
                                 const LoopCost &C, std::string *Why = nullptr,
-                                bool *Fits = nullptr);
+                                bool *Fits = nullptr,
+                                std::vector<bool> *Capped = nullptr);
 
-/// The shares a data region gives a labelled AUTO loop when it begins
-/// (the loop keeps them for the region's lifetime): by the model, with a
-/// cutoff: HOMP_SCHEDULE's for an AUTO loop, else the loop's clause Cut,
-/// else HOMP_CUTOFF (as chooseSchedule). HOMP_SCHEDULE=BLOCK gives equal
-/// shares.
+/// The shares a data region gives a labelled AUTO loop of Trips iterations
+/// when it begins (the loop keeps them for the region's lifetime): by the
+/// model, with a cutoff: HOMP_SCHEDULE's for an AUTO loop, else the loop's
+/// clause Cut, else HOMP_CUTOFF (as chooseSchedule); within the devices'
+/// memory, Held being what the region's arrays hold (capByMemory).
+/// HOMP_SCHEDULE=BLOCK gives equal shares. The cutoff is the ratio's alone:
+/// how often the region's loops will run, which the copies' cost is to be
+/// weighed against, is not known when it begins.
 std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
-                                     const std::vector<int> &Devices);
+                                     const std::vector<int> &Devices,
+                                     int64_t Trips, const LoopCost &Held);
 
 /// What one execution of a profile kind's loop over Devices, with Trips
 /// iterations, found of its sample: Observed, per position, the device's

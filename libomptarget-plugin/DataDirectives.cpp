@@ -72,6 +72,31 @@ const char *constructWords(ConstructKind K) {
   return "region";
 }
 
+/// What the data region's arrays hold on a device, for the memory cap of
+/// labelled loop Label's shares of Trips iterations: per iteration, the
+/// arrays aligned to it; whole, those not distributed.
+LoopCost heldBytes(const DataInstance &DI, const std::string &Label,
+                   int64_t Trips) {
+  const abi::Descriptor &D = DI.Info->Desc;
+  LoopCost C;
+  for (size_t I = 0; I < D.Arrays.size() && I < DI.Values.Arrays.size(); ++I) {
+    const abi::Array &A = D.Arrays[I];
+    const ArrayShape &Sh = DI.Values.Arrays[I].Shape;
+    double Bytes = static_cast<double>(Sh.ElementSize) *
+                   static_cast<double>(ProductSet::of(Sh.Section).volume());
+    bool Aligned = false;
+    for (unsigned Dm = 0; Dm < A.Rank; ++Dm)
+      Aligned |=
+          A.Dims[Dm].Kind == abi::Policy::Align && A.Dims[Dm].Target == Label;
+    if (Aligned)
+      C.HeldPerIteration +=
+          Bytes / static_cast<double>(std::max<int64_t>(1, Trips));
+    else if (!A.distributed())
+      C.HeldFixed += Bytes;
+  }
+  return C;
+}
+
 /// The loop splits a data region decides for the labelled loops its arrays
 /// align to: each loop split by its own policy, along the topology axis of
 /// its turn among the nest's distributed loops.
@@ -102,7 +127,8 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
       // An AUTO loop over one topology axis gets shares decided now.
       std::vector<double> Shares;
       if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
-        Shares = dataRegionShares(P, LL.Cut, DI.Devices);
+        Shares = dataRegionShares(P, LL.Cut, DI.Devices, Nest.Trips[K],
+                                  heldBytes(DI, LL.Label, Nest.Trips[K]));
       for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
         IndexSet Its =
             !Shares.empty()

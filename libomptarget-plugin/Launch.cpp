@@ -797,7 +797,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     // that cut it could never be learned again. sampleRates predicts a
     // device that finished nothing from its weight; with nothing measured
     // at all, the rates are equal.
-    std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff);
+    std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff.value_or(0));
     std::vector<double> Use(Count, 0), Busy(Count, 0);
     Clock::time_point Now = Clock::now();
     for (size_t I = 0, W = 0; I < Count; ++I) {
@@ -1363,7 +1363,8 @@ KernelInstance::~KernelInstance() {
 
 /// What one iteration of loop L costs, for the model: the bytes of the
 /// arrays aligned with the loop copied in and out per iteration, the bytes
-/// of duplicated arrays copied once per device, and the operations the
+/// of duplicated arrays copied once per device (and what both hold on a
+/// device, for the memory cap), and the operations the
 /// plugin counted in the body, once per iteration of the loops inside L.
 static LoopCost loopCost(const KernelInstance &K, unsigned L,
                          const LoopNest &Nest) {
@@ -1381,11 +1382,14 @@ static LoopCost loopCost(const KernelInstance &K, unsigned L,
     double Bytes = static_cast<double>(Sh.ElementSize) *
                    static_cast<double>(ProductSet::of(Sh.Section).volume());
     double Ways = abi::copiesIn(A.Map) + abi::copiesOut(A.Map);
-    if (followsLoop(D, A))
-      C.BytesPerIteration +=
-          Ways * Bytes / static_cast<double>(std::max<int64_t>(1, Nest.Trips[L]));
-    else if (!A.distributed())
+    double Trips = static_cast<double>(std::max<int64_t>(1, Nest.Trips[L]));
+    if (followsLoop(D, A)) {
+      C.BytesPerIteration += Ways * Bytes / Trips;
+      C.HeldPerIteration += Bytes / Trips;
+    } else if (!A.distributed()) {
       C.FixedBytes += Ways * Bytes;
+      C.HeldFixed += Bytes;
+    }
   }
   return C;
 }
@@ -1414,11 +1418,9 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     if (K.Sched->Mode != LoopSchedule::Shares && !D.Arrays[I].distributed() &&
         abi::copiesOut(D.Arrays[I].Map) && !K.ItemIsResident[I]) {
-      K.Sched->Mode = LoopSchedule::Shares;
-      K.Sched->Weights.assign(K.Devices.size(), 1.0);
-      K.Sched->Why += std::string(K.Sched->Why.empty() ? "" : "; ") +
-                      "in one share per device: '" + D.Arrays[I].Name +
-                      "' is duplicated and mapped back";
+      inOneSharePerDevice(*K.Sched, K.Devices, K.SchedTrips,
+                          "'" + D.Arrays[I].Name +
+                              "' is duplicated and mapped back");
       break;
     }
   std::string Shares;

@@ -4,13 +4,15 @@
 // evenly, but device 0 copies at 1 MB/s: the 1 MB table every device gets
 // whole (DUPLICATE) would cost it a second, against the few microseconds
 // its quarter of the loop saves the others. With a cutoff (any ratio:
-// here 1%, which no share is under) device 0 is cut; the others, alike,
+// here 1%, which no share is under; 0 too) device 0 is cut; the others, alike,
 // each save more than their copies cost and stay. Without a cutoff every
 // device takes part, as before. The results are the sequential ones.
 // REQUIRES: devices-2
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 HOMP_CUTOFF=auto %t plain 2>&1 | FileCheck %s --check-prefix=CUT
+// A ratio of 0 cuts by the copies alone.
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 HOMP_CUTOFF=0 %t plain 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 %t plain 2>&1 | FileCheck %s --check-prefix=ALL
 // A ratio above every share keeps one device: not device 0, the first of
 // the equal shares, which the copies cut first.

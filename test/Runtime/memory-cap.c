@@ -14,18 +14,22 @@
 // RUN: %hompcc -O2 -DKIND=AUTO %s -o %t.auto
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.auto 2>&1 | FileCheck %s --check-prefixes=AUTO,AUTO-%ndev --allow-unused-prefixes
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 %t.auto 2>&1 | %python %S/Inputs/check-cap.py 0 100000 16 | FileCheck %s --check-prefix=FITS
-// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 HOMP_DEVICES=0,1 HOMP_SCHEDULE=SCHED_PROFILE_AUTO,5%% %t.auto 2>&1 | FileCheck %s --check-prefix=PROFILE
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize.ini HOMP_INFO=1 HOMP_DEVICES=0,1 HOMP_SCHEDULE=SCHED_PROFILE_AUTO,8%% %t.auto 2>&1 | FileCheck %s --check-prefix=PROFILE
 // Without memsize nothing is capped.
 // RUN: env HOMP_MACHINE=%S/../Driver/Inputs/machine.ini HOMP_INFO=1 %t.m1 2>&1 | FileCheck %s --check-prefix=NOCAP
 // CHECK: PASS
 // MODEL: 200000 iterations on [[DEVICES]]; schedule MODEL_1_AUTO (model: 2 operations, 24 bytes copied per iteration; capped by memory: 0)
+// Device 0 holds x and y once each, 16 bytes an iteration (24 are copied,
+// y both ways): 10^5 / 16 - 1 iterations.
+// MODEL-NEXT: homp:   device
+// MODEL-NEXT: homp: 0 CPU [0, 6249)
 // MODEL: PASS
 // FITS: device 0: within its memory in {{[0-9]+}} executions
 // AUTO: schedule AUTO: MODEL_2_AUTO (first execution: machine model; model: 2 operations, 24 bytes copied per iteration; capped by memory: 0)
-// AUTO: 200000 iterations on 1 device; schedule AUTO: MODEL_PROFILE_AUTO (fastest device alone; trial 5 of 5{{.*}}); cut off: 0
+// AUTO: 200000 iterations on 1 device; schedule AUTO: fastest device alone (trial 5 of 5{{.*}}); cut off: 0
 // AUTO-4-SAME: {{^}}, {{[0-9]}}, {{[0-9]}} in
 // AUTO: PASS
-// PROFILE: schedule SCHED_PROFILE_AUTO, sample of 10000 (HOMP_SCHEDULE; capped by memory: 0)
+// PROFILE: schedule SCHED_PROFILE_AUTO, sample of 16000 (HOMP_SCHEDULE; capped by memory: 0)
 // PROFILE: PASS
 // NOCAP-NOT: capped
 // NOCAP: PASS

@@ -38,6 +38,10 @@ struct LoopCost {
   /// Copied once per device whatever its share, e.g. DUPLICATE arrays.
   double FixedBytes = 0;
   double FlopsPerIteration = 1;
+  /// The device memory the arrays take (each once, whether copied in, out
+  /// or both), for the memory cap: per iteration, and whole on every
+  /// device.
+  double HeldPerIteration = 0, HeldFixed = 0;
 };
 
 /// The operations of one iteration of a kernel's innermost distributed
