@@ -534,7 +534,14 @@ void Launcher::runSlot(Slot &S) {
   for (Storage &St : S.Items)
     freeStorage(St);
   // HOMP_EMULATE: the device stays busy as if it were slower.
-  emulateSlowdown(S.Device, secondsSince(T));
+  double Part = secondsSince(T);
+  Clock::time_point Held = Clock::now();
+  emulateSlowdown(S.Device, Part);
+  if (tracing() && emulationFactor(S.Device) != 1)
+    traceSpan(
+        S.Device, "emulate", "HOMP_EMULATE " + K.Info->Location, Held,
+        {{"part_us", traceNumber(static_cast<int64_t>(Part * 1e6))},
+         {"factor", traceString(std::to_string(emulationFactor(S.Device)))}});
   S.Seconds += secondsSince(T);
 }
 

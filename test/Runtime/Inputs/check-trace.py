@@ -13,7 +13,10 @@ With --total, one line per category, summed over every track:
     all CATEGORY events=N bytes=B iterations=I
 With --at-most CATEGORY N, whether every span of the category has at most
 N iterations:
-    CATEGORY spans of at most N iterations: yes|no (largest L)"""
+    CATEGORY spans of at most N iterations: yes|no (largest L)
+With --emulate, per track with "emulate" spans (HOMP_EMULATE's holds),
+whether each held the device at least (factor - 1) times its part's time:
+    TRACK emulate events=N factor=F held=yes|no"""
 import collections
 import json
 import sys
@@ -30,6 +33,23 @@ if sys.argv[1] == "--at-most":
                    if e["ph"] == "X" and e["cat"] == category), default=0)
     print(f"{category} spans of at most {most} iterations: "
           f"{'yes' if largest <= most else 'no'} (largest {largest})")
+    sys.exit(0)
+if sys.argv[1] == "--emulate":
+    events = json.load(open(sys.argv[-1]))
+    names = {e["tid"]: e["args"]["name"] for e in events
+             if e["ph"] == "M" and e["name"] == "thread_name"}
+    holds = collections.defaultdict(list)
+    for e in events:
+        if e["ph"] == "X" and e["cat"] == "emulate":
+            holds[names[e["tid"]]].append(e)
+    for track, spans in sorted(holds.items()):
+        factors = {float(e["args"]["factor"]) for e in spans}
+        held = all(e["dur"] + EPSILON >=
+                   (float(e["args"]["factor"]) - 1) * e["args"]["part_us"]
+                   for e in spans)
+        print(f"{track} emulate events={len(spans)} "
+              f"factor={'/'.join(f'{f:g}' for f in sorted(factors))} "
+              f"held={'yes' if held else 'no'}")
     sys.exit(0)
 total = sys.argv[1] == "--total"
 events = json.load(open(sys.argv[-1]))
