@@ -5,10 +5,12 @@
 #include "Calibrate.h"
 #include "Devices.h"
 #include "GpuInfo.h"
+#include "ProxyPool.h"
 
 #include "homp/Abi.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +19,6 @@
 #include <fstream>
 #include <initializer_list>
 #include <optional>
-#include <sched.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -111,19 +112,31 @@ struct Loaded {
 /// host's and the CPU offload devices' rates), and each GPU the program
 /// uses (its architecture, units and memory). The cache is named after it.
 std::string nodeFacts(const DeviceEnvironment &Env) {
+  // The processor: x86's model name; elsewhere (aarch64) the first
+  // core's implementer and part.
   std::string Facts;
   std::ifstream Cpu("/proc/cpuinfo");
-  for (std::string Line; std::getline(Cpu, Line);)
-    if (Line.rfind("model name", 0) == 0 &&
-        Line.find(':') != std::string::npos) {
-      Facts = Line.substr(Line.find(':') + 1);
+  for (std::string Line; std::getline(Cpu, Line);) {
+    size_t Colon = Line.find(':');
+    std::string Key = Line.substr(0, Line.find_first_of("\t:"));
+    if (Colon == std::string::npos ||
+        (Key != "model name" && Key != "CPU implementer" && Key != "CPU part"))
+      continue;
+    if (Key == "model name" || Facts.find(Key) == std::string::npos)
+      Facts += (Facts.empty() ? "" : ", ") + Key + Line.substr(Colon);
+    if (Key == "model name" || Key == "CPU part")
       break;
-    }
-  cpu_set_t Set;
-  int Cores = sched_getaffinity(0, sizeof Set, &Set) == 0 ? CPU_COUNT(&Set) : 0;
-  const char *Threads = std::getenv("OMP_NUM_THREADS");
-  Facts += "; cores " + std::to_string(Cores) + "; threads " +
-           (Threads ? Threads : "");
+  }
+  // The process's CPUs, as read before any thread was bound; the threads
+  // without spaces (unset, "4" and " 4 " differ: libomp reads them alike
+  // only where they are set alike).
+  std::string Threads;
+  if (const char *T = std::getenv("OMP_NUM_THREADS"))
+    for (const char *C = T; *C; ++C)
+      if (!std::isspace(static_cast<unsigned char>(*C)))
+        Threads += *C;
+  Facts += "; cores " + std::to_string(processCpus().size()) + "; threads " +
+           (Threads.empty() ? "unset" : Threads);
   for (unsigned Vendor : {abi::TypeNVGPU, abi::TypeAMDGPU})
     for (const GpuFacts &G : gpusUsed(Vendor, Env.Types))
       Facts += "; " + G.Arch + " " + std::to_string(G.ComputeUnits) +
@@ -198,7 +211,7 @@ Loaded loadModel() {
   if (!Path.empty())
     Why = writeAtomically(
         Path, writeMachineFile(L.Model, "homp's calibration of " + Path +
-                                            "\nnode:" + Node +
+                                            "\nnode: " + Node +
                                             "\nflopss = 0: the probe kernel "
                                             "could not run on the device; "
                                             "delete this file to measure "

@@ -871,4 +871,6 @@ ProxyPool &ProxyPool::get() {
   return *Pool;
 }
 
+const std::vector<int> &processCpus() { return ProcessCpus; }
+
 } // namespace homp

@@ -153,6 +153,10 @@ void waitForChildTasks();
 /// has one CPU).
 std::vector<int> proxyCpus(const std::vector<int> &Devices, unsigned Position);
 
+/// The CPUs the process may run on, read when libhomp was loaded, before
+/// any thread was bound (sched_getaffinity in a bound thread says less).
+const std::vector<int> &processCpus();
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_PROXYPOOL_H
