@@ -605,7 +605,9 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
 
 void inOneSharePerDevice(LoopSchedule &S, const std::vector<int> &Devices,
                          int64_t Trips, const std::string &Reason) {
-  if (S.Mode == LoopSchedule::Sampled)
+  if (S.Mode == LoopSchedule::Sampled && S.ChoseAuto)
+    S.FromSample = true;
+  else if (S.Mode == LoopSchedule::Sampled)
     S.Weights = cutoff(std::move(S.Weights), S.Cutoff,
                        modelCostsOf(Devices, S.Cost), Trips);
   S.Mode = LoopSchedule::Shares;
@@ -651,7 +653,8 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
 
 std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices,
-                                     int64_t Trips, const LoopCost &Held) {
+                                     int64_t Trips, const LoopCost &Held,
+                                     std::string *Why) {
   const Settings &Env = settings();
   // HOMP_SCHEDULE's kind and cutoff replace an AUTO loop's, as in
   // chooseSchedule (BLOCK is an even split by request, as there).
@@ -666,7 +669,7 @@ std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
       applyCutoff(
           modelWeights(Devices, LoopCost(), 0, /*WithData=*/false),
           cutoffRatio(Cut, Env.Cut, static_cast<unsigned>(Devices.size()))),
-      Trips, Held);
+      Trips, Held, Why);
 }
 
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
@@ -678,13 +681,13 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
   ++P.Executions;
   if (!P.Split) {
     P.Trials.emplace(static_cast<unsigned>(Devices.size()));
-    if (S.Mode != LoopSchedule::Shares) {
+    if (S.Mode != LoopSchedule::Shares || S.FromSample) {
       // A sample: its rates give the split to start from. A device the
       // sample left out (weight 0: the model or the cutoff dropped it)
       // stays out.
       std::vector<double> Rates =
           sampleRates(Iterations, Seconds,
-                      S.Mode == LoopSchedule::Sampled
+                      S.Mode == LoopSchedule::Sampled || S.FromSample
                           ? S.Weights
                           : std::vector<double>(Devices.size(), 1.0));
       // A device's iterations cost what the sample measured (its copies
@@ -708,11 +711,18 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
   // The split learns from the times of its own shares only.
   if ((!S.Trial || *S.Trial == AutoTrial::Balanced) &&
       S.Mode == LoopSchedule::Shares) {
-    // A device the memory cap held below its ratio did not run its ratio's
-    // share: its time says nothing of it, and it keeps its ratio.
+    // A device the memory cap held below its ratio, and that was done
+    // before the others on average, ran less than its ratio's share: its
+    // time says nothing of the ratio, which it keeps. One that ended later
+    // even so is timed, so that its ratio comes down.
     std::vector<double> Timed = Seconds;
+    double Others = 0;
+    int Counted = 0;
+    for (size_t I = 0; I < Timed.size(); ++I)
+      if ((I >= S.Capped.size() || !S.Capped[I]) && Timed[I] > 0)
+        Others += Timed[I], ++Counted;
     for (size_t I = 0; I < S.Capped.size() && I < Timed.size(); ++I)
-      if (S.Capped[I])
+      if (S.Capped[I] && Counted > 0 && Timed[I] <= Others / Counted)
         Timed[I] = 0;
     P.Split->update(Timed);
     ++P.Learned;

@@ -61,6 +61,10 @@ struct LoopSchedule {
   /// (updateSampleBias; empty before any did, which counts as 1).
   std::vector<double> SampleBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
+  /// A sample's schedule run in one share per device (inOneSharePerDevice):
+  /// AUTO's first execution learns the devices' rates from it as from a
+  /// sample.
+  bool FromSample = false;
   /// Per position, whether the memory cap held the device's share below
   /// what the schedule would have given it (empty: none was).
   std::vector<bool> Capped;
@@ -78,8 +82,9 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
 
 /// Makes S, a queue's or a sample's schedule, one share per device (Why
 /// says so, with Reason): a sample's shares (the model's, or equal ones)
-/// with S's cutoff, a queue's equal ones over the devices it kept; both
-/// within the devices' memory.
+/// with S's cutoff (not AUTO's: its first execution measures every device,
+/// and the cutoff applies to the rates it measures), a queue's equal ones
+/// over the devices it kept; both within the devices' memory.
 void inOneSharePerDevice(LoopSchedule &S, const std::vector<int> &Devices,
                          int64_t Trips, const std::string &Reason);
 
@@ -105,7 +110,8 @@ std::vector<double> capByMemory(const std::vector<int> &Devices,
 /// weighed against, is not known when it begins.
 std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
                                      const std::vector<int> &Devices,
-                                     int64_t Trips, const LoopCost &Held);
+                                     int64_t Trips, const LoopCost &Held,
+                                     std::string *Why = nullptr);
 
 /// What one execution of a profile kind's loop over Devices, with Trips
 /// iterations, found of its sample: Observed, per position, the device's

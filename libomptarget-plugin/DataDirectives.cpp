@@ -127,8 +127,9 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
       // An AUTO loop over one topology axis gets shares decided now.
       std::vector<double> Shares;
       if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
-        Shares = dataRegionShares(P, LL.Cut, DI.Devices, Nest.Trips[K],
-                                  heldBytes(DI, LL.Label, Nest.Trips[K]));
+        Shares =
+            dataRegionShares(P, LL.Cut, DI.Devices, Nest.Trips[K],
+                             heldBytes(DI, LL.Label, Nest.Trips[K]), &S.Note);
       for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
         IndexSet Its =
             !Shares.empty()
@@ -513,11 +514,11 @@ void DataRunner::update() {
 } // namespace
 
 Instance *beginDataConstruct(ConstructInfo &Info, va_list Values) {
-  checkMachineFile();
   if (settings().Offload == OffloadPolicy::Disabled) {
     refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
     return nullptr;
   }
+  checkMachineFile();
   auto DI = std::make_unique<DataInstance>();
   DI->Info = &Info;
   DI->Values = readValues(Info, Values);

@@ -1553,10 +1553,12 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
     std::string Kind = K->Sched->ChoseAuto || K->Sched->Block
                            ? std::string("AUTO")
                            : abi::schedKindSpelling(K->Sched->Kind);
+    std::string Note = D.Label.empty() ? "" : labelNote(D.Label);
     K->NotScheduled =
         !D.Label.empty()
             ? "the " + Kind + " loop '" + D.Label +
-                  "' keeps the split its data region gave it"
+                  "' keeps the split its data region gave it" +
+                  (Note.empty() ? "" : " (" + Note + ")")
             : "the " + Kind +
                   " loop follows the parts of the arrays it uses (owner "
                   "computes)";
@@ -1567,12 +1569,12 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
                             va_list Values) {
-  checkMachineFile();
   // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
   if (settings().Offload == OffloadPolicy::Disabled) {
     refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
     return nullptr;
   }
+  checkMachineFile();
   auto K = std::make_unique<KernelInstance>();
   K->Info = &Info;
   K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);

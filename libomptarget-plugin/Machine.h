@@ -29,7 +29,9 @@ const MachineModel &machineModel();
 /// Where HOMP_MACHINE or OMP_DEV_SPEC_FILE names a file, reads it now (once)
 /// and ends the program with machineModel()'s error if it is missing or
 /// malformed: a distributed construct calls it first, so that a bad file
-/// is an error whether or not a loop of the program needs the model.
+/// is an error whether or not a loop of the program needs the model
+/// (under OMP_TARGET_OFFLOAD=DISABLED nothing reads it). With a file, the
+/// model is made then, with the GPUs' free memory (their runtime starts).
 /// Calibration waits for its first use.
 void checkMachineFile();
 

@@ -479,6 +479,22 @@ void leaveDataRegion(const std::vector<LabelledSplit> *L) {
   Drop(allRegions());
 }
 
+std::string labelNote(const std::string &Label) {
+  auto Find =
+      [&](const std::vector<SplitList> &Regions) -> const LabelledSplit * {
+    for (auto It = Regions.rbegin(); It != Regions.rend(); ++It)
+      for (const LabelledSplit &S : **It)
+        if (S.Label == Label)
+          return &S;
+    return nullptr;
+  };
+  if (const LabelledSplit *S = Find(ThreadRegions))
+    return S->Note;
+  std::lock_guard<std::mutex> Lock(RegionsLock);
+  const LabelledSplit *S = Find(allRegions());
+  return S ? S->Note : "";
+}
+
 bool labelIndices(const std::string &Label, unsigned K, int Id,
                   IndexSet &Out) {
   if (findIn(ThreadRegions, Label, K, Id, Out))

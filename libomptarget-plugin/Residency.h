@@ -111,6 +111,9 @@ void leaveDataRegion(const std::vector<LabelledSplit> *L);
 /// any thread); false if no data region did.
 bool labelIndices(const std::string &Label, unsigned K, int Id, IndexSet &Out);
 
+/// The note of that split (LabelledSplit::Note); empty if none.
+std::string labelNote(const std::string &Label);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H

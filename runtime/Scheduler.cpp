@@ -129,9 +129,9 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
   }
   bool TakesCutoff = !S.Block && S.Kind != abi::SchedKind::Dynamic &&
                      S.Kind != abi::SchedKind::Guided;
-  // HOMP prints '1,-1,0.00%' as its default: a cutoff of 0 is none.
-  if (S.Cut.Kind == abi::Cutoff::Given && S.Cut.Value == 0 && !TakesCutoff &&
-      HompId)
+  // HOMP prints '1,-1,0.00%' as its default, and means no cutoff by a
+  // cutoff of 0 (homp's cutoff(0) cuts by the copies): none, on any kind.
+  if (S.Cut.Kind == abi::Cutoff::Given && S.Cut.Value == 0 && HompId)
     S.Cut = abi::Cutoff();
   if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff) {
     Error = "a cutoff applies to AUTO and the model and profile kinds, not "

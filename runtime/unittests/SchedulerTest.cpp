@@ -143,7 +143,8 @@ TEST(ScheduleSetting, HompsPolicyIdsAreItsKinds) {
   EXPECT_TRUE(S->Block);
   // So is a cutoff of 0 (HOMP's printed defaults); any other is refused
   // there, as in the named form, rather than dropped.
-  for (const char *Text : {"1,-1,0.00%", "8,100,0.0"}) {
+  for (const char *Text :
+       {"1,-1,0.00%", "8,100,0.0", "12,-1,0.00%", "14,5%,0"}) {
     S = parseSchedule(Text, Error);
     ASSERT_TRUE(S) << Text << ": " << Error;
     EXPECT_EQ(S->Cut.Kind, abi::Cutoff::None) << Text;

@@ -11,6 +11,8 @@
 // RUN: %t | FileCheck %s --check-prefix=GOOD
 // RUN: not env HOMP_MACHINE=%t.none.ini %t 2>&1 | FileCheck %s --check-prefix=NOFILE -DFILE=%t.none.ini
 // RUN: not env OMP_DEV_SPEC_FILE=%S/../Driver/Inputs/machine-bad.ini %t 2>&1 | FileCheck %s --check-prefix=BADFILE -DFILE=%S/../Driver/Inputs/machine-bad.ini
+// Nothing reads it where offload is disabled.
+// RUN: env OMP_TARGET_OFFLOAD=DISABLED HOMP_MACHINE=%t.none.ini %t | FileCheck %s --check-prefix=GOOD
 // RUN: rm -f %t.profiles
 // RUN: not env HOMP_MACHINE=%t.none.ini HOMP_PROFILES=%t.profiles %t.auto 2>&1 | FileCheck %s --check-prefix=NOFILE -DFILE=%t.none.ini --implicit-check-not=warning
 // GOOD: PASS

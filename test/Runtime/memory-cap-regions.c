@@ -16,7 +16,7 @@
 // shares, with the copies counted (cutoff-copies.c's device 0, which
 // copies at 1 MB/s, is cut).
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-one-slow-copier.ini HOMP_INFO=1 %t cut 2>&1 | FileCheck %s --check-prefix=CUT
-// DATA: the AUTO loop 'rows' keeps the split its data region gave it
+// DATA: the AUTO loop 'rows' keeps the split its data region gave it (capped by memory: 0)
 // DATA: PASS
 // FITS: device 0: within its memory in {{[0-9]+}} executions
 // DUP: schedule SCHED_DYNAMIC (in one share per device: 'seen' is duplicated and mapped back; capped by memory: 0)

@@ -94,6 +94,9 @@ struct LabelledSplit {
   std::string Label;
   std::vector<int> Devices;
   std::vector<std::vector<IndexSet>> Indices;
+  /// For HOMP_INFO, how the split was made where it says more than the
+  /// policy ("capped by memory: 0"); empty otherwise.
+  std::string Note;
 
   /// The indices of loop K for device Id (none for a device the data region
   /// does not use); false if the nest has no loop K.
