@@ -279,12 +279,15 @@ bool DataRewriter::labelledLoop(const std::string &Label,
     } else if (L == 0 && Policies.empty()) {
       Loop.Dist.Kind = abi::Policy::Block;
     }
-    // The bounds are evaluated when the data region begins.
+    // The bounds are evaluated when the data region begins. (In a member
+    // function defined in its class, homp reads the pragma before the
+    // function's locals are known: a name declared too late there is
+    // clang's error in the code generated for the region.)
     for (TokenRange R : {Lp.Lower, Lp.Bound, Lp.Step})
       for (unsigned I = R.Begin; I < R.End; ++I)
         if (Stmt[I].is(tok::identifier) &&
             (I == 0 || !Stmt[I - 1].isOneOf(tok::period, tok::arrow)) &&
-            !RC.Ctx.IsDeclared(Stmt[I])) {
+            !RC.Ctx.MayBeDeclared(Stmt[I])) {
           Diags.report(Stmt[I].getLocation(), Diag::LabelBoundsLate)
               << Label << identifierName(Stmt[I]);
           return false;
