@@ -134,9 +134,13 @@ std::optional<ScheduleSetting> parseSchedule(const std::string &Text,
   if (S.Cut.Kind == abi::Cutoff::Given && S.Cut.Value == 0 && HompId)
     S.Cut = abi::Cutoff();
   if (S.Cut.Kind != abi::Cutoff::None && !TakesCutoff) {
-    Error = "a cutoff applies to AUTO and the model and profile kinds, not "
-            "to " +
-            Parts[0];
+    Error =
+        "a cutoff applies to AUTO and the model and profile kinds, not "
+        "to " +
+        Parts[0] +
+        (HompId ? std::string(" (") +
+                      (S.Block ? "BLOCK" : abi::schedKindSpelling(S.Kind)) + ")"
+                : "");
     return std::nullopt;
   }
   Error.clear();

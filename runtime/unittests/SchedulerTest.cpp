@@ -154,6 +154,10 @@ TEST(ScheduleSetting, HompsPolicyIdsAreItsKinds) {
     EXPECT_NE(Error.find("a cutoff applies to AUTO"), std::string::npos)
         << Error;
   }
+  parseSchedule("8,2%,15", Error);
+  EXPECT_NE(Error.find("not to 8 (SCHED_DYNAMIC)"), std::string::npos) << Error;
+  parseSchedule("1,-1,auto", Error);
+  EXPECT_NE(Error.find("not to 1 (BLOCK)"), std::string::npos) << Error;
   // HOMP's other numbers are not loop kinds of its table.
   for (const char *Bad : {"0", "2", "10", "15", "12,10%,100", "08"})
     EXPECT_FALSE(parseSchedule(Bad, Error)) << Bad;
