@@ -49,7 +49,7 @@ struct Profile {
   std::optional<unsigned> Alone;
   /// Per position: a profile kind's rest rate over its sample rate, and
   /// the executions it learned from (updateSampleBias).
-  std::vector<double> SampleBias;
+  std::vector<double> SampleBias, PieceBias;
   int BiasLearned = 0;
 };
 
@@ -545,6 +545,7 @@ LoopSchedule chooseSchedule(const ConstructInfo &Info, const abi::Policy &P,
       auto It = profiles().find(keyOf(Info, Devices, Trips));
       if (It != profiles().end() && It->second.BiasLearned > 0) {
         S.SampleBias = It->second.SampleBias;
+        S.PieceBias = It->second.PieceBias;
         int Learned = It->second.BiasLearned;
         explain(S.Why, "rates corrected by " + std::to_string(Learned) +
                            " earlier execution" + (Learned == 1 ? "" : "s"));
@@ -731,13 +732,15 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
 
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
-                      const std::vector<double> &Observed) {
+                      const std::vector<double> &Observed,
+                      const std::vector<double> &ObservedPieces) {
   if (std::none_of(Observed.begin(), Observed.end(),
                    [](double O) { return O > 0; }))
     return;
   std::lock_guard<std::mutex> Lock(ProfilesLock);
   Profile &P = profiles()[keyOf(Info, Devices, Trips)];
   P.SampleBias = updateSampleBias(std::move(P.SampleBias), Observed);
+  P.PieceBias = updateSampleBias(std::move(P.PieceBias), ObservedPieces);
   ++P.BiasLearned;
 }
 

@@ -60,6 +60,9 @@ struct LoopSchedule {
   /// on the sample part, as the region's earlier executions found it
   /// (updateSampleBias; empty before any did, which counts as 1).
   std::vector<double> SampleBias;
+  /// The same for the pieces of the rest a device ran before the rest was
+  /// split: its rate on its share over its rate on them.
+  std::vector<double> PieceBias;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
   /// A sample's schedule run in one share per device (inOneSharePerDevice):
   /// AUTO's first execution learns the devices' rates from it as from a
@@ -120,7 +123,8 @@ std::vector<double> dataRegionShares(const abi::Policy &P, abi::Cutoff Cut,
 /// parts by what the executions so far found (LoopSchedule::SampleBias).
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
-                      const std::vector<double> &Observed);
+                      const std::vector<double> &Observed,
+                      const std::vector<double> &ObservedPieces);
 
 /// What each device (by position) ran in one execution of an AUTO loop
 /// scheduled as S, how long each took, and how long the execution took:

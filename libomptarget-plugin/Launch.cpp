@@ -773,19 +773,40 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   std::vector<int64_t> SampleDone(Count, 0), RestDone(Count, 0);
   std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
   std::vector<double> SlotBias; // none learned yet: 1 (correctedSampleRates)
+  // The pieces' correction only where each device on the host's cores has
+  // one of its own: on shared cores, pieces run time-sliced while other
+  // devices sample, and their rate says little of the share's (learning it
+  // made bm2d over 4 devices on 2 cores, one 4x slower, 13% slower; with a
+  // core each, 4% faster).
+  size_t OnHostCores = 0;
   for (const Slot &S : Slots)
+    OnHostCores +=
+        S.Device == HostId || deviceTypes().typeOf(S.Device) == abi::TypeCPU;
+  const bool OwnCores = OnHostCores <= processCpus().size();
+  std::vector<double> SlotPieceBias;
+  for (const Slot &S : Slots) {
     SlotBias.push_back(
         S.Position < Sch.SampleBias.size() ? Sch.SampleBias[S.Position] : 1.0);
+    SlotPieceBias.push_back(OwnCores && S.Position < Sch.PieceBias.size()
+                                ? Sch.PieceBias[S.Position]
+                                : 1.0);
+  }
+  // Per slot: the iterations and seconds of the pieces it ran.
+  std::vector<int64_t> PieceDone(Count, 0);
+  std::vector<double> PieceSeconds(Count, 0);
 
   // Under M, once the last sample is done: each working device's share of
   // [Next, N), by its rate and when it will be free.
   auto SplitRest = [&] {
     std::vector<Range> Parts(Count, Range{Next, Next});
     const int64_t Left = N - Next;
-    // The sample parts count for what the region's earlier executions
-    // found them worth (SampleBias); pieces are the rest's own iterations.
-    std::vector<double> Rates =
-        correctedSampleRates(Done, SampleDone, Seconds, Weights, SlotBias);
+    // The sample parts and the pieces count for what the region's earlier
+    // executions found them worth against the share (SampleBias,
+    // PieceBias): a sample's first iterations may cost less than the
+    // loop's, and small parts run slower than a share (each copies and
+    // launches on its own).
+    std::vector<double> Rates = correctedSampleRates(
+        Done, SampleDone, Seconds, Weights, SlotBias, SlotPieceBias);
     std::vector<double> Working;
     {
       std::vector<double> Measured = sampleRates(Done, Seconds, Weights);
@@ -885,8 +906,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
           Piece[I] = 0;
           Finished(R, Began);
         }
-        RestDone[I] = Done[I] - SampleDone[I];
-        RestSeconds[I] = Seconds[I] - SampleSeconds[I];
+        PieceDone[I] = Done[I] - SampleDone[I];
+        PieceSeconds[I] = Seconds[I] - SampleSeconds[I];
         if (!Rest)
           return;
         Range Mine = (*Rest)[I];
@@ -903,12 +924,16 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   // profile kind (not AUTO's first: its parts give their cores up, its
   // share does not, and AUTO does not sample again).
   if (!Sch.ChoseAuto) {
-    std::vector<double> Observed(K.Devices.size(), 0);
+    std::vector<double> Observed(K.Devices.size(), 0),
+        ObservedPieces(K.Devices.size(), 0);
     for (size_t I = 0; I < Count; ++I)
-      if (Slots[I].Status == Slot::Ok)
+      if (Slots[I].Status == Slot::Ok) {
         Observed[Slots[I].Position] = sampleBiasObservation(
             SampleDone[I], SampleSeconds[I], RestDone[I], RestSeconds[I]);
-    recordSampleBias(*K.Info, K.Devices, N, Observed);
+        ObservedPieces[Slots[I].Position] = sampleBiasObservation(
+            PieceDone[I], PieceSeconds[I], RestDone[I], RestSeconds[I]);
+      }
+    recordSampleBias(*K.Info, K.Devices, N, Observed, ObservedPieces);
   }
 
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and

@@ -301,13 +301,15 @@ std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
                                          const std::vector<int64_t> &SampleDone,
                                          const std::vector<double> &Seconds,
                                          const std::vector<double> &Weights,
-                                         const std::vector<double> &Bias) {
+                                         const std::vector<double> &Bias,
+                                         const std::vector<double> &PieceBias) {
   std::vector<double> Worth(Done.size(), 0);
   for (size_t I = 0; I < Done.size(); ++I) {
     double B = I < Bias.size() && Bias[I] > 0 ? Bias[I] : 1;
+    double P = I < PieceBias.size() && PieceBias[I] > 0 ? PieceBias[I] : 1;
     double Sample =
         I < SampleDone.size() ? static_cast<double>(SampleDone[I]) : 0;
-    Worth[I] = static_cast<double>(Done[I]) - Sample + Sample * B;
+    Worth[I] = (static_cast<double>(Done[I]) - Sample) * P + Sample * B;
   }
   return ratesOf(Worth, Seconds, Weights);
 }

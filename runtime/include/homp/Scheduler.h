@@ -123,11 +123,12 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
 /// iterations (updateSampleBias; 1 where Bias is short or not positive). A
 /// device that finished nothing gets the rate its Weight predicts, as in
 /// sampleRates, scaled as the measured devices' corrected rates are.
-std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
-                                         const std::vector<int64_t> &SampleDone,
-                                         const std::vector<double> &Seconds,
-                                         const std::vector<double> &Weights,
-                                         const std::vector<double> &Bias);
+/// The pieces count for PieceBias times their iterations in the same way
+/// (empty: as they are).
+std::vector<double> correctedSampleRates(
+    const std::vector<int64_t> &Done, const std::vector<int64_t> &SampleDone,
+    const std::vector<double> &Seconds, const std::vector<double> &Weights,
+    const std::vector<double> &Bias, const std::vector<double> &PieceBias = {});
 
 /// What one execution found of a device's sample: its rate on the rest
 /// (RestDone iterations in RestSeconds, its pieces and its share) over its
