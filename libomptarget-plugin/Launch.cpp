@@ -10,6 +10,7 @@
 #include "Tracer.h"
 #include "Transfers.h"
 
+#include "homp/CoreShares.h"
 #include "homp/Info.h"
 #include "homp/Partition.h"
 #include "homp/Reduction.h"
@@ -778,11 +779,9 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   // devices sample, and their rate says little of the share's (learning it
   // made bm2d over 4 devices on 2 cores, one 4x slower, 13% slower; with a
   // core each, 4% faster).
-  size_t OnHostCores = 0;
-  for (const Slot &S : Slots)
-    OnHostCores +=
-        S.Device == HostId || deviceTypes().typeOf(S.Device) == abi::TypeCPU;
-  const bool OwnCores = OnHostCores <= processCpus().size();
+  const bool OwnCores =
+      static_cast<size_t>(hostCoreDevices(SlotIds, deviceTypes())) <=
+      processCpus().size();
   std::vector<double> SlotPieceBias;
   for (const Slot &S : Slots) {
     SlotBias.push_back(

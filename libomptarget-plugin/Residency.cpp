@@ -449,13 +449,14 @@ std::vector<SplitList> &allRegions() {
   return *All;
 }
 
-bool findIn(const std::vector<SplitList> &Regions, const std::string &Label,
-            unsigned K, int Id, IndexSet &Out) {
+/// The innermost split of Label in Regions; nullptr if none.
+const LabelledSplit *findIn(const std::vector<SplitList> &Regions,
+                            const std::string &Label) {
   for (auto It = Regions.rbegin(); It != Regions.rend(); ++It)
     for (const LabelledSplit &S : **It)
       if (S.Label == Label)
-        return S.indices(K, Id, Out);
-  return false;
+        return &S;
+  return nullptr;
 }
 
 } // namespace
@@ -480,27 +481,21 @@ void leaveDataRegion(const std::vector<LabelledSplit> *L) {
 }
 
 std::string labelNote(const std::string &Label) {
-  auto Find =
-      [&](const std::vector<SplitList> &Regions) -> const LabelledSplit * {
-    for (auto It = Regions.rbegin(); It != Regions.rend(); ++It)
-      for (const LabelledSplit &S : **It)
-        if (S.Label == Label)
-          return &S;
-    return nullptr;
-  };
-  if (const LabelledSplit *S = Find(ThreadRegions))
+  if (const LabelledSplit *S = findIn(ThreadRegions, Label))
     return S->Note;
   std::lock_guard<std::mutex> Lock(RegionsLock);
-  const LabelledSplit *S = Find(allRegions());
+  const LabelledSplit *S = findIn(allRegions(), Label);
   return S ? S->Note : "";
 }
 
 bool labelIndices(const std::string &Label, unsigned K, int Id,
                   IndexSet &Out) {
-  if (findIn(ThreadRegions, Label, K, Id, Out))
+  if (const LabelledSplit *S = findIn(ThreadRegions, Label);
+      S && S->indices(K, Id, Out))
     return true;
   std::lock_guard<std::mutex> Lock(RegionsLock);
-  return findIn(allRegions(), Label, K, Id, Out);
+  const LabelledSplit *S = findIn(allRegions(), Label);
+  return S && S->indices(K, Id, Out);
 }
 
 } // namespace homp
