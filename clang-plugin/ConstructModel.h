@@ -36,6 +36,10 @@ public:
   explicit Code(std::string Text) { text(std::move(Text)); }
   Code &text(std::string Text);
   Code &tokens(llvm::ArrayRef<clang::Token> Toks, TokenRange R);
+  Code &append(const Code &C) {
+    Parts.insert(Parts.end(), C.Parts.begin(), C.Parts.end());
+    return *this;
+  }
   bool empty() const { return Parts.empty(); }
   void emit(TokenSynth &Synth, TokenVector &Out, clang::SourceLocation Loc) const;
 
@@ -132,6 +136,9 @@ struct ConstructValues {
   std::array<Code, abi::MaxRank> LoopBlocks;
   std::vector<const MapItem *> Arrays; ///< per descriptor array
   std::vector<Code> AccessAddresses;
+  /// Per access, per subscript with a term (Subs, then Writes): the code
+  /// of its minimum and maximum.
+  std::vector<std::array<Code, 2 * abi::MaxRank>> SubscriptMin, SubscriptMax;
   std::vector<std::string> ReductionVars; ///< per reduction: the variable
   struct DataLoop {
     std::array<LoopValues, abi::MaxRank> Loops;

@@ -10,8 +10,14 @@ using namespace llvm;
 
 namespace homp {
 
+IdentifierInfo *identifierOf(const Token &Tok) {
+  if (Tok.isAnnotation() || Tok.is(tok::raw_identifier))
+    return nullptr;
+  return Tok.getIdentifierInfo();
+}
+
 StringRef identifierName(const Token &Tok) {
-  if (const IdentifierInfo *II = Tok.getIdentifierInfo())
+  if (const IdentifierInfo *II = identifierOf(Tok))
     return II->getName();
   return {};
 }

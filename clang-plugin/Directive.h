@@ -68,6 +68,9 @@ std::optional<Directive> parseDirective(llvm::ArrayRef<clang::Token> Toks,
 
 /// The spelling of an identifier or keyword token, else an empty string.
 llvm::StringRef identifierName(const clang::Token &Tok);
+/// Tok's identifier (a name or a keyword), or nullptr: also for annotation
+/// tokens (nested directives), whose data is not an identifier.
+clang::IdentifierInfo *identifierOf(const clang::Token &Tok);
 
 /// Splits R at the top-level (outside (), [], {}) tokens of kind K.
 llvm::SmallVector<TokenRange, 4>

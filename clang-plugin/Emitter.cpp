@@ -209,6 +209,12 @@ void emitMarkerCall(TokenSynth &Synth, TokenVector &Out, SourceLocation Loc,
     case abi::ValueSlot::AccessAddress:
       Emit(V.AccessAddresses[S.Item], Loc);
       break;
+    case abi::ValueSlot::SubscriptMin:
+      Emit(V.SubscriptMin[S.Item][S.Dim], Loc);
+      break;
+    case abi::ValueSlot::SubscriptMax:
+      Emit(V.SubscriptMax[S.Item][S.Dim], Loc);
+      break;
     case abi::ValueSlot::ReductionAddress:
       Synth.append(Out,
                    "(long long)(void *)&(" +

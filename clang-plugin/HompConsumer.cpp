@@ -35,7 +35,7 @@ bool isHompPassLoaded(const CodeGenOptions &Opts) {
 /// Whether Name is declared (as a variable, function, enumerator, ...) where
 /// the parser is now.
 bool isDeclared(Sema &S, const Token &Name) {
-  IdentifierInfo *II = Name.getIdentifierInfo();
+  IdentifierInfo *II = homp::identifierOf(Name);
   if (!II)
     return false;
   LookupResult R(S, DeclarationName(II), Name.getLocation(),
@@ -47,7 +47,7 @@ bool isDeclared(Sema &S, const Token &Name) {
 /// Whether Name names a typedef or alias of an integer type where the
 /// parser is now.
 bool namesIntegerType(Sema &S, const Token &Name) {
-  IdentifierInfo *II = Name.getIdentifierInfo();
+  IdentifierInfo *II = homp::identifierOf(Name);
   if (!II)
     return false;
   LookupResult R(S, DeclarationName(II), Name.getLocation(),
@@ -87,7 +87,7 @@ bool atFileScope(Sema &S) {
 
 /// The shape of the variable Name refers to where the parser is now.
 std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
-  IdentifierInfo *II = Name.getIdentifierInfo();
+  IdentifierInfo *II = homp::identifierOf(Name);
   if (!II)
     return std::nullopt;
   LookupResult R(S, DeclarationName(II), Name.getLocation(),
@@ -133,7 +133,7 @@ std::optional<homp::VarShape> shapeOf(Sema &S, const Token &Name) {
 /// function reaches through 'this' (SyntaxContext::IsMember).
 homp::SyntaxContext::Membership isMember(Sema &S, const Token &Name) {
   using M = homp::SyntaxContext::Membership;
-  IdentifierInfo *II = Name.getIdentifierInfo();
+  IdentifierInfo *II = homp::identifierOf(Name);
   if (!II)
     return M::No;
   LookupResult R(S, DeclarationName(II), Name.getLocation(),

@@ -1014,10 +1014,12 @@ void Rewriter::accesses() {
   Work = analyzeWork(Stmt, Inner.Body, Vars, RC.Ctx);
   Accesses = analyzeAccesses(PP, Stmt, Inner.Body, Vars, Always, Work.Headers,
                              RC.Ctx);
-  // Warn where the footprint of a distributed array cannot be checked: a
-  // use without subscripts, or another subscript in a split dimension (for
-  // arrays of enclosing data regions, whose split is not known here, any
-  // dimension whose subscript uses a loop variable in another way).
+  // Warn where the footprint of a distributed array cannot be bounded in a
+  // split dimension (or at all: a use without subscripts), saying what
+  // libhomp does then: every device gets all of an array the loop only
+  // reads; one it writes makes the loop run on one device; one an enclosing
+  // data region keeps on the devices makes it run on the host, with the
+  // array gathered there.
   for (const AccessInfo &A : Accesses) {
     auto It = find_if(Items, [&](const MapItem &MI) {
       return MI.Distributed && MI.Name == A.A.Name;
@@ -1025,18 +1027,20 @@ void Rewriter::accesses() {
     bool Resident = It == Items.end() && RC.Around.distributes(A.A.Name);
     if (It == Items.end() && !Resident)
       continue;
+    unsigned Splits = Resident ? RC.Around.splitsOf(A.A.Name).Split
+                               : dimSplits(It->A).Split;
     const AccessInfo::Unchecked *Why = A.Any.At.isValid() ? &A.Any : nullptr;
-    for (unsigned Dm = 0; Dm < abi::MaxRank && !Why; ++Dm) {
-      const AccessInfo::Unchecked &U = A.Dims[Dm];
-      if (U.At.isInvalid())
-        continue;
-      bool Split = Resident ? !U.Invariant
-                            : Dm < It->A.Rank && It->A.Dims[Dm].distributed();
-      if (Split)
-        Why = &U;
-    }
-    if (Why)
-      Diags.report(Why->At, Diag::UncheckedAccess) << A.A.Name << Why->Why;
+    for (unsigned Dm = 0; Dm < abi::MaxRank && !Why; ++Dm)
+      if (A.Dims[Dm].At.isValid() && (Splits >> Dm & 1))
+        Why = &A.Dims[Dm];
+    if (!Why)
+      continue;
+    std::string Then =
+        Resident ? "the loop runs on the host, with '" + A.A.Name +
+                       "' gathered there from the devices"
+        : A.A.Written ? "the loop writes it, so it runs on one device"
+                      : "every device gets all of '" + A.A.Name + "'";
+    Diags.report(Why->At, Diag::UncheckedAccess) << A.A.Name << Why->Why << Then;
   }
 }
 
@@ -1111,6 +1115,8 @@ void Rewriter::describe() {
     V.AccessAddresses.push_back(
         Code(A.Dependent ? addressOfAny(A.A.Name)
                          : "(long long)(void *)(" + A.A.Name + ")"));
+    V.SubscriptMin.push_back(A.TermMin);
+    V.SubscriptMax.push_back(A.TermMax);
   }
   for (size_t R = 0; R < Reductions.size(); ++R) {
     D.Reductions.push_back({Reductions[R].Op, Reduced[R]});

@@ -325,7 +325,7 @@ bool scanStatement(TokenSource &Source, TokenVector &Out, ScanFailure &Why) {
 namespace {
 
 bool isKeyword(const Token &T) {
-  return T.getIdentifierInfo() && T.isNot(tok::identifier);
+  return identifierOf(T) && T.isNot(tok::identifier);
 }
 
 /// Keywords after which a name is used, not declared.

@@ -89,6 +89,32 @@ MapperArgs mapperArgs(void *Loc, int32_t N, void **Bases, void **Ptrs,
   return MapperArgs{Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers};
 }
 
+/// A standard kernel on device Id while homp holds arrays on devices.
+int standardKernel(void *Loc, int64_t DeviceId, int64_t Id, int32_t NumTeams,
+                   int32_t ThreadLimit, void *HostPtr, KernelArgs *Args) {
+  {
+    std::optional<DeviceArgs> Parts;
+    for (unsigned K = 0; K < Args->NumArgs; ++K) {
+      int64_t T = Args->ArgTypes[K];
+      if (!(T & MapTargetParam) || (T & (MapLiteral | MapPrivate)) ||
+          (T & MapMemberOfMask) || Args->ArgSizes[K] != 0)
+        continue;
+      void *Device = residentAddressFor(static_cast<int>(Id), Args->ArgPtrs[K]);
+      if (!Device)
+        continue;
+      if (!Parts)
+        Parts.emplace(*Args);
+      Parts->setLiteral(K, Device);
+    }
+    if (Parts)
+      return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
+                                 &Parts->args());
+  }
+  return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
+                             Args);
+}
+
+
 } // namespace
 
 extern "C" {
@@ -163,30 +189,20 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
   if (DeviceId == HostFallback)
     return 1;
   waitForQueued(DeviceId);
-  // A pointer to an array homp holds in parts, passed without a section
-  // ('y' used in the kernel, mapped by an enclosing data region): the
-  // device's part stands for it, as it does in homp's own kernels.
-  if (anyResident() && Args) {
-    int64_t Id = DeviceId == -1 ? omp_get_default_device() : DeviceId;
-    std::optional<DeviceArgs> Parts;
-    for (unsigned K = 0; K < Args->NumArgs; ++K) {
-      int64_t T = Args->ArgTypes[K];
-      if (!(T & MapTargetParam) || (T & (MapLiteral | MapPrivate)) ||
-          (T & MapMemberOfMask) || Args->ArgSizes[K] != 0)
-        continue;
-      void *Device = residentAddressFor(static_cast<int>(Id), Args->ArgPtrs[K]);
-      if (!Device)
-        continue;
-      if (!Parts)
-        Parts.emplace(*Args);
-      Parts->setLiteral(K, Device);
-    }
-    if (Parts)
-      return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
-                                 &Parts->args());
-  }
-  return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
-                             Args);
+  if (!anyResident() || !Args)
+    return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
+                               Args);
+  int64_t Id = DeviceId == -1 ? omp_get_default_device() : DeviceId;
+  // A duplicated array homp holds on every device: this device's copy is
+  // brought up to date, and the kernel may change it (the others are stale
+  // then).
+  std::vector<ResidentArray *> Duplicates = duplicatesUsed(
+      static_cast<int>(Id), static_cast<int32_t>(Args->NumArgs), Args->ArgPtrs,
+      /*Refresh=*/true);
+  int Rc = standardKernel(Loc, DeviceId, Id, NumTeams, ThreadLimit, HostPtr,
+                          Args);
+  doneWithDuplicates(Duplicates, static_cast<int>(Id), /*Changed=*/true);
+  return Rc;
 }
 
 } // extern "C"
@@ -235,6 +251,35 @@ void checkStandardUpdate(void *Loc, int64_t DeviceId, int32_t N, void **Ptrs,
   }
 }
 
+/// A standard 'target update' on one device of duplicated arrays homp
+/// holds on every device: a copy read from ('from') is brought up to date
+/// first; one written to ('to') makes the other devices' copies stale.
+class StandardUpdate {
+public:
+  StandardUpdate(MapperCall Call, int64_t DeviceId, int32_t N, void **Ptrs,
+                 const int64_t *Types)
+      : Device(static_cast<int>(DeviceId == -1 ? omp_get_default_device()
+                                               : DeviceId)) {
+    if (Call != MapperCall::Update || !anyResident())
+      return;
+    for (int32_t K = 0; K < N; ++K) {
+      if (Types[K] & MapNonContig)
+        continue;
+      std::vector<ResidentArray *> Used = duplicatesUsed(
+          Device, 1, &Ptrs[K], /*Refresh=*/(Types[K] & MapFrom) != 0);
+      if (Types[K] & MapTo)
+        Written.insert(Written.end(), Used.begin(), Used.end());
+      else
+        doneWithDuplicates(Used, Device, /*Changed=*/false);
+    }
+  }
+  ~StandardUpdate() { doneWithDuplicates(Written, Device, /*Changed=*/true); }
+
+private:
+  int Device;
+  std::vector<ResidentArray *> Written;
+};
+
 } // namespace
 
 extern "C" {
@@ -251,6 +296,7 @@ extern "C" {
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
+    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Types);                     \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
   }
 
@@ -279,6 +325,7 @@ HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
+    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Types);                     \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \
          DepList, NoAliasNum, NoAliasList);                                    \
   }

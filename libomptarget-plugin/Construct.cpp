@@ -66,6 +66,7 @@ ConstructValues readValues(const ConstructInfo &Info,
   }
   V.TopologyDims.assign(D.Topo.Rank, std::nullopt);
   V.AccessAddresses.resize(D.Accesses.size());
+  V.SubscriptTerms.resize(D.Accesses.size());
   V.Reductions.resize(D.Reductions.size());
   V.DataLoops.resize(D.DataLoops.size());
   V.HaloAddresses.resize(D.HaloItems.size());
@@ -145,6 +146,12 @@ ConstructValues readValues(const ConstructInfo &Info,
     case abi::ValueSlot::AccessAddress:
       V.AccessAddresses[S.Item] =
           reinterpret_cast<void *>(static_cast<intptr_t>(X));
+      break;
+    case abi::ValueSlot::SubscriptMin:
+      V.SubscriptTerms[S.Item][S.Dim].first = X;
+      break;
+    case abi::ValueSlot::SubscriptMax:
+      V.SubscriptTerms[S.Item][S.Dim].second = X;
       break;
     case abi::ValueSlot::ReductionAddress:
       V.Reductions[S.Item].Address =

@@ -38,6 +38,9 @@ struct ConstructInfo {
   std::vector<abi::ValueSlot> Layout;
   std::string Location; ///< FILE:LINE:COL
   std::atomic<bool> WarnedNoPass{false};
+  /// Its kernel ran on the host with resident arrays gathered there, and
+  /// said so (once per construct).
+  std::atomic<bool> WarnedGathered{false};
   /// How long its last execution that waited for its devices took.
   std::atomic<double> LastSeconds{0};
   /// A kernel's last plan (KernelPlanCache), kept when PurePlans: its plans
@@ -71,6 +74,8 @@ struct ConstructValues {
   };
   std::vector<ArrayValues> Arrays;
   std::vector<void *> AccessAddresses;
+  /// Per access: the run-time bounds of its subscripts with terms.
+  std::vector<TermValues> SubscriptTerms;
   struct ReductionValues {
     void *Address = nullptr;
     int64_t Size = 0, TypeCode = 0;

@@ -44,6 +44,36 @@ void DeviceArgs::setEntry(unsigned K, const ArgEntry &E) {
   Types[K] = E.Type;
 }
 
+FirstprivateCopies::FirstprivateCopies(const KernelArgs &Args) {
+  for (unsigned K = 0; K < Args.NumArgs; ++K) {
+    int64_t T = Args.ArgTypes[K];
+    if (!(T & MapPrivate) || (T & MapLiteral) || Args.ArgSizes[K] <= 0 ||
+        !Args.ArgPtrs[K])
+      continue;
+    const char *From = static_cast<const char *>(Args.ArgPtrs[K]);
+    Copies.push_back({K,
+                      From - static_cast<const char *>(Args.ArgBasePtrs[K]),
+                      std::vector<char>(From, From + Args.ArgSizes[K])});
+  }
+}
+
+void FirstprivateCopies::apply(DeviceArgs &A) const {
+  for (const Copy &C : Copies) {
+    ArgEntry E = argEntry(A.args(), C.Entry);
+    char *Data = const_cast<char *>(C.Bytes.data());
+    E.Ptr = Data;
+    E.Base = Data - C.Offset;
+    A.setEntry(C.Entry, E);
+  }
+}
+
+bool FirstprivateCopies::copies(unsigned K) const {
+  for (const Copy &C : Copies)
+    if (C.Entry == K)
+      return true;
+  return false;
+}
+
 ArgEntry argEntry(const KernelArgs &Args, unsigned K) {
   return {Args.ArgBasePtrs[K], Args.ArgPtrs[K], Args.ArgSizes[K],
           Args.ArgTypes[K]};

@@ -14,6 +14,7 @@
 
 #include "KernelArgs.h"
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -81,6 +82,31 @@ private:
   std::vector<int64_t> Entries;
   void **BasePtrs, **Ptrs;
   int64_t *Sizes, *Types;
+};
+
+/// The values of a launch's firstprivates that clang passes by reference
+/// (MapPrivate entries that are not literals: a 'long double', a struct):
+/// libomptarget reads them from host memory when the device launches, and
+/// a launch queued for later (an asynchronous kernel, a repeated one) would
+/// see them as they are then, or the freed frame of a target task. So they
+/// are copied when the construct runs, and the launch reads the copies.
+class FirstprivateCopies {
+public:
+  /// Copies the firstprivates Args points at.
+  explicit FirstprivateCopies(const KernelArgs &Args);
+  /// Points A's entries of them at the copies (which must outlive A's
+  /// launches).
+  void apply(DeviceArgs &A) const;
+  /// Whether entry K is one of them.
+  bool copies(unsigned K) const;
+
+private:
+  struct Copy {
+    unsigned Entry;
+    std::ptrdiff_t Offset; ///< of the data pointer from the base
+    std::vector<char> Bytes;
+  };
+  std::vector<Copy> Copies;
 };
 
 /// The first entry of Args, not yet Claimed, whose data pointer is Ptr;

@@ -118,6 +118,12 @@ public:
   int run(std::shared_ptr<Launcher> Self);
 
 private:
+  /// The kernel on the host with the resident arrays it uses gathered
+  /// there (KernelInstance::OnHost).
+  int runGathered(Clock::time_point Start);
+  /// The resident arrays the kernel uses, once each, and whether it may
+  /// write them.
+  std::vector<std::pair<ResidentArray *, bool>> residentsUsed() const;
   bool canRunAsync(const std::vector<Slot> &Slots) const;
   /// map(always, ...) of arrays already on the devices: copies their parts
   /// in before the kernel, out after it.
@@ -195,6 +201,9 @@ private:
   void *HostPtr;
   Entries E;
   int HostId = hostDevice();
+  /// An asynchronous launch's firstprivates passed by reference, as they
+  /// were when it was queued.
+  std::unique_ptr<FirstprivateCopies> Firstprivates;
 };
 
 /// Whether entry K of Args is a kernel parameter libomptarget maps (the
@@ -257,16 +266,17 @@ bool Launcher::findEntries(std::string &Error) {
       if (!A)
         continue;
       K.AccessResidents.push_back(A); // released with the instance
-      // Owner computes and the footprint check need its subscripts.
-      if (!A->Dist.duplicated() && K.Devices.size() > 1) {
-        E.Residents.push_back({I, A}); // the host cannot run it instead
-        Error = "'" + A->Name + "' (distributed by " + A->Where +
-                ") is used by the kernel, but the homp plugin did not know "
-                "it as an array where the kernel's pragma is (a local of a "
-                "member function defined in its class?), so the devices' "
-                "iterations cannot be matched with its parts: name it in the "
-                "kernel's map clause";
-        return false;
+      // Owner computes and the footprint check need its subscripts: without
+      // them the devices' iterations cannot be matched with its parts, and
+      // the host runs the kernel with the array gathered there.
+      if (!A->Dist.duplicated() && K.Devices.size() > 1 && !K.OnHost) {
+        K.OnHost = true;
+        K.OnHostWhy = "'" + A->Name + "' (distributed by " + A->Where +
+                      ") is used by the kernel, but the homp plugin did not "
+                      "know it as an array where the kernel's pragma is (a "
+                      "local of a member function defined in its class?), "
+                      "so homp cannot bound the elements the loop uses: name "
+                      "it in the kernel's map clause";
       }
     }
     E.Residents.push_back({I, A});
@@ -592,7 +602,8 @@ int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
   // owner-computes loop's arrays split along the loop (cutShare).
   auto Cut = [&](size_t I) {
     return Scheduled ? followsLoop(D, D.Arrays[I])
-                     : cutAlongLoop(D, I, itemDist(I), S.PartLoop);
+                     : cutAlongLoop(D, K.PlanIn.Accesses, I, itemDist(I),
+                                    S.PartLoop);
   };
   double Bytes = Scheduled ? K.Sched->Cost.BytesPerIteration *
                                  static_cast<double>(Iterations)
@@ -1107,6 +1118,11 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
   }
+  if (!K.OneDeviceWhy.empty())
+    Title += "; on device " + deviceLabel(K.Devices.front()) +
+             " alone, where every array is whole: " + K.OneDeviceWhy;
+  for (const std::string &Note : K.Plan->WholeNotes)
+    Title += "; " + Note;
   if (!RerunOf.empty())
     Title += "; the host ran the failed part of " + RerunOf;
   std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
@@ -1164,8 +1180,10 @@ void Launcher::copyAlways(Direction Dir) {
 
 void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
   std::vector<int> Ids;
+  Firstprivates = std::make_unique<FirstprivateCopies>(Args);
   for (Slot &S : Slots) {
     S.Prebuilt = std::make_unique<DeviceArgs>(argsFor(S));
+    Firstprivates->apply(*S.Prebuilt);
     Ids.push_back(S.Device);
   }
   if (K.Info->PurePlans && replayAllowed())
@@ -1213,9 +1231,10 @@ void Launcher::keepForReplay(void *Loc, int32_t NumTeams,
     Dev.Id = S.Device;
     Dev.InHostMemory = S.InHostMemory;
     Dev.Work = S.Work;
+    // (A replay copies the firstprivates of its own launch.)
     for (unsigned I = 0; I < Args.NumArgs; ++I) {
       ArgEntry Now = argEntry(S.Prebuilt->args(), I);
-      if (I != E.Chunk && Now != P->Entries[I])
+      if (I != E.Chunk && !Firstprivates->copies(I) && Now != P->Entries[I])
         Dev.Changed.push_back({I, Now});
     }
     P->Devices.push_back(std::move(Dev));
@@ -1224,6 +1243,154 @@ void Launcher::keepForReplay(void *Loc, int32_t NumTeams,
   P->Nest = K.Nest;
   std::lock_guard<std::mutex> Lock(K.Info->PreparedLock);
   K.Info->Prepared = std::move(P);
+}
+
+std::vector<std::pair<ResidentArray *, bool>> Launcher::residentsUsed() const {
+  std::vector<std::pair<ResidentArray *, bool>> Used;
+  auto Add = [&](ResidentArray *R, bool Written) {
+    if (!R)
+      return;
+    for (auto &[A, W] : Used)
+      if (A == R) {
+        W |= Written;
+        return;
+      }
+    Used.push_back({R, Written});
+  };
+  auto WrittenName = [&](const std::string &Name) {
+    for (const abi::Access &A : D.Accesses)
+      if (A.Name == Name && A.Written)
+        return true;
+    return false;
+  };
+  for (size_t I = 0; I < K.ItemResidents.size(); ++I)
+    Add(K.ItemResidents[I], WrittenName(D.Arrays[I].Name));
+  for (size_t I = 0; I < K.AccessResidents.size(); ++I)
+    Add(K.AccessResidents[I], I < D.Accesses.size() ? D.Accesses[I].Written
+                                                     : true);
+  // Arrays the plugin did not know: anything may happen to them.
+  for (const Entries::Resident &R : E.Residents)
+    Add(R.Array, std::none_of(K.AccessResidents.begin(),
+                              K.AccessResidents.begin() +
+                                  std::min(K.AccessResidents.size(),
+                                           D.Accesses.size()),
+                              [&](ResidentArray *A) { return A == R.Array; }));
+  return Used;
+}
+
+int Launcher::runGathered(Clock::time_point Start) {
+  const std::string &Why = K.OnHostWhy;
+  if (!Thunk)
+    constructFatal(*K.Info, Why + "; the host cannot run the kernel instead: "
+                                  "the homp pass found no host version of "
+                                  "the region");
+  refuseHostFallback(*K.Info, Why);
+  if (settings().Offload == OffloadPolicy::Mandatory)
+    constructFatal(*K.Info, Why + " (OMP_TARGET_OFFLOAD=MANDATORY)");
+  if (!K.Info->WarnedGathered.exchange(true))
+    std::fprintf(stderr,
+                 "homp: warning: region %s: %s; running it on the host, with "
+                 "the resident arrays it uses gathered there\n",
+                 K.Info->Location.c_str(), Why.c_str());
+  // One shadow per array: its resident parts (or sections) together.
+  std::vector<std::pair<ResidentArray *, bool>> Used = residentsUsed();
+  std::vector<std::unique_ptr<HostShadow>> Shadows;
+  std::vector<bool> Written;
+  auto ShadowOf = [&](const ResidentArray *R) -> HostShadow * {
+    for (std::unique_ptr<HostShadow> &Sh : Shadows)
+      if (Sh->HostBase == R->HostBase)
+        return Sh.get();
+    return nullptr;
+  };
+  for (const auto &[R, W] : Used) {
+    bool Known = false;
+    for (size_t I = 0; I < Shadows.size(); ++I)
+      if (Shadows[I]->HostBase == R->HostBase) {
+        Written[I] = Written[I] || W;
+        Known = true;
+      }
+    if (Known)
+      continue;
+    auto Sh = std::make_unique<HostShadow>();
+    std::string Error;
+    if (!gatherShadow(*R, *Sh, Error))
+      constructFatal(*K.Info, Error);
+    Shadows.push_back(std::move(Sh));
+    Written.push_back(W);
+  }
+  DeviceArgs A(Args);
+  abi::Chunk Chunk = K.Loops; // the whole nest
+  A.setEntry(E.Chunk, &Chunk);
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    if (!E.Items[I])
+      continue;
+    unsigned Ent = *E.Items[I];
+    if (E.Unused[I]) {
+      A.ignoreEntry(Ent);
+      continue;
+    }
+    void *Base = A.base(Ent);
+    HostShadow *Sh = K.ItemResidents[I] ? ShadowOf(K.ItemResidents[I]) : nullptr;
+    A.setLiteral(Ent, Sh ? Sh->addressOf(Base) : Base);
+  }
+  for (const Entries::Resident &R : E.Residents)
+    if (HostShadow *Sh = ShadowOf(R.Array))
+      A.setLiteral(R.Entry, Sh->addressOf(A.base(R.Entry)));
+  std::vector<std::vector<char>> Reductions(D.Reductions.size());
+  for (size_t I = 0; I < D.Reductions.size(); ++I) {
+    ScalarType T = reductionType(I);
+    Reductions[I].assign(T.Size, 0);
+    reductionIdentity(D.Reductions[I].Op, T, Reductions[I].data());
+    A.setEntry(E.Reductions[I], Reductions[I].data());
+  }
+  LoopNest Nest = K.Nest;
+  unsigned Bad;
+  const bool Trips = Nest.computeTrips(Bad);
+  Clock::time_point Began = Clock::now();
+  std::vector<void *> Params = A.hostParams();
+  if (Thunk(Params.data(), static_cast<int64_t>(Params.size())) != 0)
+    constructFatal(*K.Info,
+                   "the homp pass's host entry does not match the region");
+  double Ran = secondsSince(Began);
+  if (tracing())
+    traceSpan(HostId, "kernel", "kernel " + K.Info->Location, Began,
+              {{"iterations",
+                traceNumber(static_cast<int64_t>(Trips ? Nest.iterations()
+                                                       : 0))},
+               {"launch", traceNumber(1)}});
+  for (size_t I = 0; I < Shadows.size(); ++I) {
+    std::string Error;
+    if (!scatterShadow(*Shadows[I], Written[I], Error))
+      constructFatal(*K.Info, Error);
+  }
+  for (size_t I = 0; I < D.Reductions.size(); ++I)
+    reductionCombine(D.Reductions[I].Op, reductionType(I),
+                     K.Values.Reductions[I].Address, Reductions[I].data());
+  K.Info->LastSeconds.store(secondsSince(Start), std::memory_order_relaxed);
+  if (settings().Info) {
+    DeviceReport Row;
+    Row.Device = HostId;
+    Row.IsHost = true;
+    Row.Type = deviceTypeName(deviceTypes().typeOf(HostId));
+    if (Trips) {
+      ProductSet All;
+      All.Rank = Nest.Rank;
+      for (unsigned L = 0; L < Nest.Rank; ++L)
+        All.Dims[L] = IndexSet(Range{0, Nest.Trips[L]});
+      Row.Work = describeWork(Nest, All);
+    }
+    Row.Launches = 1;
+    Row.Seconds = Ran;
+    std::string Title = "region " + K.Info->Location + ": " +
+                        std::to_string(Trips ? Nest.iterations() : 0) +
+                        " iterations on the host, with the resident arrays it "
+                        "uses gathered there (" +
+                        Why + ")";
+    std::fputs(formatReport(Title, secondsSince(Start), /*Load=*/true, {Row})
+                   .c_str(),
+               stderr);
+  }
+  return 0;
 }
 
 int Launcher::run(std::shared_ptr<Launcher> Self) {
@@ -1250,6 +1417,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     constructError(*K.Info, Error);
     return 1; // clang runs the whole region on the host
   }
+  if (K.OnHost)
+    return runGathered(Start);
 
   copyAlways(Direction::ToDevice);
 
@@ -1289,10 +1458,26 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     Slots.push_back(std::move(S));
     Ids.push_back(Slots.back().Device);
   }
+  // Duplicated resident arrays: each device that runs uses a current copy,
+  // and one that writes makes the others stale.
+  std::vector<std::pair<ResidentArray *, bool>> Duplicates;
+  for (const auto &[R, W] : residentsUsed())
+    if (R->Dist.duplicated()) {
+      if (!refreshCopies(*R, Ids, Error))
+        constructFatal(*K.Info, Error);
+      if (W && !Ids.empty())
+        Duplicates.push_back({R, W});
+    }
+  auto CopiesChanged = [&] {
+    for (const auto &[R, W] : Duplicates)
+      copyChanged(*R, Ids.front());
+  };
   if (canRunAsync(Slots)) {
+    CopiesChanged();
     runAsync(std::move(Self));
     return 0;
   }
+  CopiesChanged();
   if (InParts)
     runScheduled(Ids);
   else {
@@ -1474,8 +1659,9 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
                {"cut off", traceString(K.CutOff)}});
 }
 
-/// Reads K's values, selects its devices and plans it (beginKernel).
-static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
+/// Reads K's values and selects its devices (beginKernel): what the
+/// construct says when it is encountered. nullptr when it runs on the host.
+static KernelInstance *selectInstance(std::unique_ptr<KernelInstance> K) {
   ConstructInfo &Info = *K->Info;
   const abi::Descriptor &D = Info.Desc;
   K->Values = readValues(Info, K->RawValues);
@@ -1514,71 +1700,153 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
   K->Topo = *Topo;
   K->Nest.Rank = static_cast<unsigned>(D.Loops.size());
   for (unsigned L = 0; L < K->Nest.Rank; ++L) {
-    const abi::ChunkLoop &C = K->ChunkVar->Loops[L];
+    const abi::ChunkLoop &C = K->Loops.Loops[L];
     K->Nest.Loops[L] = {C.First, C.Bound, C.Step, D.Loops[L].Op};
   }
+  return K.release();
+}
 
+/// The resident array access I of K uses, among those at its address (one
+/// array's sections made resident apart): the one whose section holds all
+/// the elements the access may touch. nullptr when none is resident there;
+/// K.OnHost when no single one holds them.
+static ResidentArray *accessResident(KernelInstance &K, size_t I,
+                                     const abi::Access &Use) {
+  void *Addr = K.Values.AccessAddresses[I];
+  std::vector<ResidentArray *> All =
+      Addr ? acquireResidentsByBase(Addr) : std::vector<ResidentArray *>();
+  if (All.size() <= 1)
+    return All.empty() ? nullptr : All[0];
+  LoopNest Nest = K.Nest;
+  unsigned Bad;
+  std::optional<Box> Uses =
+      Nest.computeTrips(Bad) ? footprintOf(Use, Nest) : std::nullopt;
+  ResidentArray *Chosen = nullptr;
+  for (ResidentArray *R : All)
+    if (!Chosen && Uses && Uses->Rank == R->Dist.Shape.Rank &&
+        (Uses->empty() || R->Dist.Shape.Section.contains(*Uses)))
+      Chosen = R;
+  std::vector<int64_t> Ignored;
+  std::string Error;
+  for (ResidentArray *R : All)
+    if (R != Chosen)
+      releaseResident(R, false, false, Ignored, Error);
+  if (!Chosen && !K.OnHost) {
+    K.OnHost = true;
+    K.OnHostWhy = "'" + Use.Name + "' is resident in " +
+                  std::to_string(All.size()) +
+                  " sections made resident apart, and " +
+                  (Uses ? "the loop uses elements " + Uses->str() +
+                              ", which no one of them holds"
+                        : "homp cannot bound the elements the loop uses (" +
+                              (Use.Why.empty() ? std::string("no subscript")
+                                               : Use.Why) +
+                              ")");
+  }
+  return Chosen;
+}
+
+/// Plans K now that it runs (launchKernel). Returns false when it runs on
+/// the host instead (clang's host fallback), after saying why.
+static bool planInstance(KernelInstance &K) {
+  ConstructInfo &Info = *K.Info;
+  const abi::Descriptor &D = Info.Desc;
   KernelPlanInput In;
   In.Desc = &D;
-  In.Devices = K->Devices;
-  In.Topo = K->Topo;
-  In.Nest = K->Nest;
-  In.LoopBlocks = K->Values.LoopBlocks;
+  In.Devices = K.Devices;
+  In.Topo = K.Topo;
+  In.Nest = K.Nest;
+  In.LoopBlocks = K.Values.LoopBlocks;
+  In.Accesses = withTerms(D.Accesses, K.Values.SubscriptTerms);
   bool UsesResidents = false;
-  for (const ConstructValues::ArrayValues &A : K->Values.Arrays) {
+  for (const ConstructValues::ArrayValues &A : K.Values.Arrays) {
     In.ItemShapes.push_back(A.Shape);
     In.ItemBlocks.push_back(A.Blocks);
     In.ItemOwnDevices.push_back(A.Own);
     ResidentArray *R = acquireResident(A.first());
-    const abi::Array &Item = D.Arrays[K->ItemResidents.size()];
+    const abi::Array &Item = D.Arrays[K.ItemResidents.size()];
     if (!R && Item.Present)
       constructFatal(Info, notPresent(Item.Name));
-    K->ItemResidents.push_back(R);
-    K->ItemIsResident.push_back(R != nullptr);
+    // OpenMP: an item present in part is an error, not a mapping of the
+    // rest.
+    if (R && !ProductSet::of(R->Dist.Shape.Section)
+                  .contains(ProductSet::of(A.Shape.Section)))
+      constructFatal(Info, "'" + Item.Name + "' is already distributed by " +
+                               R->Where + ", which maps fewer of its elements");
+    K.ItemResidents.push_back(R);
+    K.ItemIsResident.push_back(R != nullptr);
     In.ItemResidents.push_back(R ? &R->Dist : nullptr);
     UsesResidents |= R != nullptr;
   }
   // An access's address is its array's element [0]...[0], which a section
   // starting later ('a[0:n][1:m - 1]') does not hold: found by its base.
-  for (void *Addr : K->Values.AccessAddresses) {
-    ResidentArray *R = Addr ? acquireResidentByBase(Addr) : nullptr;
-    K->AccessResidents.push_back(R);
+  for (size_t I = 0; I < In.Accesses.size(); ++I) {
+    ResidentArray *R = accessResident(K, I, In.Accesses[I]);
+    K.AccessResidents.push_back(R);
     In.AccessResidents.push_back(
         {R ? &R->Dist : nullptr, R ? R->Where : std::string()});
     UsesResidents |= R != nullptr;
   }
+  if (K.OnHost)
+    return true;
   In.LabelIndices = labelIndices;
-  scheduleKernel(*K, In);
+  scheduleKernel(K, In);
   std::vector<uint64_t> ResidentIds;
   for (const std::vector<ResidentArray *> *List :
-       {&K->ItemResidents, &K->AccessResidents})
+       {&K.ItemResidents, &K.AccessResidents})
     for (const ResidentArray *R : *List)
       ResidentIds.push_back(R ? R->Id : 0);
   if (Info.PurePlans)
-    K->Plan = Info.Plans.find(In, ResidentIds);
-  if (!K->Plan) {
+    K.Plan = Info.Plans.find(In, ResidentIds);
+  if (!K.Plan) {
     auto Plan = std::make_shared<KernelPlan>();
+    std::string Error;
     if (!planKernel(In, *Plan, Error)) {
-      // Data lives on the devices: the host cannot run the kernel instead.
-      if (UsesResidents)
-        constructFatal(Info, Error);
+      // Data lives on the devices: the host runs the kernel with it
+      // gathered there.
+      if (UsesResidents) {
+        K.OnHost = true;
+        K.OnHostWhy = Error;
+        return true;
+      }
       constructError(Info, Error);
-      return nullptr;
+      return false;
     }
-    K->Plan = std::move(Plan);
-    if (Info.PurePlans)
-      Info.Plans.store(In, std::move(ResidentIds), K->Plan);
+    if (Plan->Placement == KernelPlan::OneDevice) {
+      // Every array is whole on one device: the first.
+      K.OneDeviceWhy = Plan->Why;
+      K.Devices.resize(1);
+      K.Topo = Topology::line(1);
+      K.Sched.reset();
+      K.CutOff.clear();
+      In.Devices = K.Devices;
+      In.Topo = K.Topo;
+      In.Scheduled.clear();
+      Plan = std::make_shared<KernelPlan>();
+      if (!planKernel(In, *Plan, Error) ||
+          Plan->Placement != KernelPlan::Split) {
+        constructError(Info, Error.empty() ? Plan->Why : Error);
+        return false;
+      }
+    } else if (Plan->Placement == KernelPlan::OnHost) {
+      K.OnHost = true;
+      K.OnHostWhy = Plan->Why;
+      return true;
+    }
+    K.Plan = std::move(Plan);
+    if (Info.PurePlans && K.OneDeviceWhy.empty())
+      Info.Plans.store(In, std::move(ResidentIds), K.Plan);
   }
-  K->PlanIn = std::move(In);
+  K.PlanIn = std::move(In);
   unsigned Bad;
-  K->Nest.computeTrips(Bad);
-  if (K->Sched && K->Plan->ScheduledLoop < 0) {
+  K.Nest.computeTrips(Bad);
+  if (K.Sched && K.Plan->ScheduledLoop < 0) {
     // Resident data never moves: the loop's own kind gives way.
-    std::string Kind = K->Sched->ChoseAuto || K->Sched->Block
+    std::string Kind = K.Sched->ChoseAuto || K.Sched->Block
                            ? std::string("AUTO")
-                           : abi::schedKindSpelling(K->Sched->Kind);
+                           : abi::schedKindSpelling(K.Sched->Kind);
     std::string Note = D.Label.empty() ? "" : labelNote(D.Label);
-    K->NotScheduled =
+    K.NotScheduled =
         !D.Label.empty()
             ? "the " + Kind + " loop '" + D.Label +
                   "' keeps the split its data region gave it" +
@@ -1586,9 +1854,9 @@ static KernelInstance *planInstance(std::unique_ptr<KernelInstance> K) {
             : "the " + Kind +
                   " loop follows the parts of the arrays it uses (owner "
                   "computes)";
-    K->Sched.reset();
+    K.Sched.reset();
   }
-  return K.release();
+  return true;
 }
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
@@ -1604,34 +1872,31 @@ KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
   K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);
   K->RawValues = readRawValues(Info, Values);
   K->Loops = *K->ChunkVar;
-  K->Generation = residencyGeneration();
-  {
-    std::lock_guard<std::mutex> Lock(Info.PreparedLock);
-    if (Info.Prepared &&
-        Info.Prepared->matches(K->RawValues, K->Loops, K->Generation))
-      K->Replay = Info.Prepared;
-  }
-  if (K->Replay)
-    return K.release(); // launchKernel repeats the launches
-  return planInstance(std::move(K));
+  return selectInstance(std::move(K));
 }
 
 int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk) {
-  if (Instance->Replay) {
-    std::unique_ptr<KernelInstance> K(Instance);
+  std::unique_ptr<KernelInstance> K(Instance);
+  // What is resident, and the launches to repeat, as they are now.
+  K->Generation = residencyGeneration();
+  {
+    std::lock_guard<std::mutex> Lock(K->Info->PreparedLock);
+    if (K->Info->Prepared &&
+        K->Info->Prepared->matches(K->RawValues, K->Loops, K->Generation))
+      K->Replay = K->Info->Prepared;
+  }
+  if (K->Replay) {
     if (replay(K->Replay, *Args, Loc, NumTeams, ThreadLimit, HostPtr))
       return 0;
     // Clang's arguments are not those of the last launches: plan anew.
     K->Replay.reset();
-    Instance = planInstance(std::move(K));
-    if (!Instance)
-      return 1;
   }
-  auto L = std::make_shared<Launcher>(std::unique_ptr<KernelInstance>(Instance),
-                                      *Args, Thunk, Loc, NumTeams, ThreadLimit,
-                                      HostPtr);
+  if (!planInstance(*K))
+    return 1;
+  auto L = std::make_shared<Launcher>(std::move(K), *Args, Thunk, Loc,
+                                      NumTeams, ThreadLimit, HostPtr);
   return L->run(L);
 }
 

@@ -60,19 +60,30 @@ struct KernelInstance : Instance {
   /// Per array: whether it is resident. An asynchronous launch gives its
   /// references (ItemResidents) back before its devices run it.
   std::vector<bool> ItemIsResident;
+  /// The kernel runs on the host with the resident arrays it uses gathered
+  /// there (KernelPlan::OnHost, or a resident array the plan cannot place),
+  /// and why.
+  bool OnHost = false;
+  std::string OnHostWhy;
+  /// Why the kernel runs on its first device alone (KernelPlan::OneDevice);
+  /// empty when it does not.
+  std::string OneDeviceWhy;
 };
 
-/// The marker of a kernel: reads its values, selects its devices and plans
-/// it. Returns the instance, or nullptr when the kernel runs on the host
-/// (after reporting why, if something is wrong).
+/// The marker of a kernel: reads its values and selects its devices, as
+/// they are when the construct is encountered. Returns the instance, or
+/// nullptr when the kernel runs on the host (after reporting why, if
+/// something is wrong).
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
                             va_list Values);
 
-/// Runs the kernel K (consumed) with clang's kernel arguments Args: each
-/// device runs its launches on its proxy thread, the host (if it takes
-/// part) in place through Thunk; reductions and duplicates are combined
-/// afterwards. Returns 0, or non-zero when the kernel must run on the host
-/// instead (clang then calls the host fallback).
+/// Plans the kernel K (consumed), now that it runs (a 'nowait' kernel's
+/// task may run long after its marker: the data it depends on is resident
+/// only now), and runs it with clang's kernel arguments Args: each device
+/// runs its launches on its proxy thread, the host (if it takes part) in
+/// place through Thunk; reductions and duplicates are combined afterwards.
+/// Returns 0, or non-zero when the kernel must run on the host instead
+/// (clang then calls the host fallback).
 int launchKernel(KernelInstance *K, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk);

@@ -93,8 +93,9 @@ bool replay(const std::shared_ptr<const PreparedLaunch> &P,
     std::shared_ptr<const PreparedLaunch> P;
     std::vector<int64_t> Room;
     std::vector<DeviceArgs> Args;
+    FirstprivateCopies Firstprivates;
   };
-  auto *L = new Launches{P, {}, {}};
+  auto *L = new Launches{P, {}, {}, FirstprivateCopies(Args)};
   size_t Size = DeviceArgs::entriesSize(Args);
   L->Room.resize(Size * P->Devices.size());
   L->Args.reserve(P->Devices.size());
@@ -105,6 +106,7 @@ bool replay(const std::shared_ptr<const PreparedLaunch> &P,
         L->Args.emplace_back(Args, L->Room.data() + Size * L->Args.size());
     for (const auto &[Entry, Value] : D.Changed)
       A.setEntry(Entry, Value);
+    L->Firstprivates.apply(A);
   }
   runOnDevicesAsync(
       Ids, [L](unsigned I) { runDevice(*L->P, L->P->Devices[I], L->Args[I]); },

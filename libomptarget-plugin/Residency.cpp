@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace homp {
@@ -97,7 +99,214 @@ ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
   return S.intersect(ProductSet::of(A.Dist.Shape.Section));
 }
 
+/// Position P's storage, or for the host the host's array itself.
+Storage partOf(const ResidentArray &A, unsigned P) {
+  if (A.Dist.Devices[P] != hostDevice())
+    return storageOf(A, P);
+  Storage S;
+  S.Device = A.Dist.Devices[P];
+  S.Span = A.Dist.Shape.span(ProductSet::of(A.Dist.Shape.Section));
+  S.Ptr = A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize;
+  return S;
+}
+
+/// A position of duplicated A whose copy is current (CopiesLock held).
+unsigned currentCopy(const ResidentArray &A) {
+  for (unsigned P = 0; P < A.Dist.Devices.size(); ++P)
+    if (A.Stale.empty() || !A.Stale[P])
+      return P;
+  return 0; // every copy cannot be stale: the last writer's is current
+}
+
+/// Runs F on Device's proxy after its queued work (the calling thread for
+/// the host).
+void onDevice(int Device, const std::function<void()> &F) {
+  runOnDevices({Device}, hostDevice(), [&](unsigned) { F(); });
+}
+
 } // namespace
+
+bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
+                   std::string &Error) {
+  if (!A.Dist.duplicated())
+    return true;
+  std::lock_guard<std::mutex> Lock(A.CopiesLock);
+  std::vector<unsigned> Stale;
+  for (unsigned P = 0; P < A.Stale.size(); ++P)
+    if (A.Stale[P] && std::find(Devices.begin(), Devices.end(),
+                                A.Dist.Devices[P]) != Devices.end())
+      Stale.push_back(P);
+  if (Stale.empty())
+    return true;
+  const ArrayShape &Sh = A.Dist.Shape;
+  const ProductSet All = ProductSet::of(Sh.Section);
+  const Range Span = Sh.span(All);
+  std::vector<char> Buffer(static_cast<size_t>(Span.size() * Sh.ElementSize));
+  char *Zero = Buffer.data() - Span.Begin * Sh.ElementSize;
+  const unsigned From = currentCopy(A);
+  bool Ok = true;
+  int64_t Bytes = 0;
+  onDevice(A.Dist.Devices[From], [&] {
+    Ok = copyElements(Direction::FromDevice, Sh, Zero, partOf(A, From), All,
+                      Bytes);
+  });
+  for (unsigned P : Stale)
+    onDevice(A.Dist.Devices[P], [&] {
+      Ok = Ok && copyElements(Direction::ToDevice, Sh, Zero, partOf(A, P), All,
+                              Bytes);
+    });
+  if (!Ok) {
+    Error = "bringing the copies of '" + A.Name + "' (" + A.Where +
+            ") up to date failed";
+    return false;
+  }
+  for (unsigned P : Stale)
+    A.Stale[P] = 0;
+  return true;
+}
+
+void copyChanged(const ResidentArray &A, int Device) {
+  if (!A.Dist.duplicated())
+    return;
+  std::lock_guard<std::mutex> Lock(A.CopiesLock);
+  auto It = std::find(A.Dist.Devices.begin(), A.Dist.Devices.end(), Device);
+  if (It == A.Dist.Devices.end())
+    return;
+  std::vector<char> Stale(A.Dist.Devices.size(), 1);
+  Stale[It - A.Dist.Devices.begin()] = 0;
+  // Repeated launches (Replay.h) bring no copy up to date: a change of
+  // which copies are current makes them plan again.
+  if (Stale != A.Stale)
+    Generation.fetch_add(1, std::memory_order_acq_rel);
+  A.Stale = std::move(Stale);
+}
+
+std::vector<ResidentArray *> duplicatesUsed(int Device, int32_t N,
+                                            void *const *Ptrs, bool Refresh) {
+  std::vector<ResidentArray *> Used;
+  if (!anyResident() || Device == hostDevice())
+    return Used;
+  for (int32_t K = 0; K < N; ++K) {
+    ResidentArray *R = Ptrs[K] ? acquireResident(Ptrs[K]) : nullptr;
+    if (!R)
+      continue;
+    bool Keep = R->Dist.duplicated() && R->Dist.positionOf(Device) &&
+                std::find(Used.begin(), Used.end(), R) == Used.end();
+    std::string Error;
+    if (Keep && Refresh && !refreshCopies(*R, {Device}, Error)) {
+      std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+      std::fflush(nullptr);
+      std::_Exit(EXIT_FAILURE);
+    }
+    if (Keep) {
+      Used.push_back(R);
+      continue;
+    }
+    std::vector<int64_t> Ignored;
+    releaseResident(R, false, false, Ignored, Error);
+  }
+  return Used;
+}
+
+void doneWithDuplicates(std::vector<ResidentArray *> &Used, int Device,
+                        bool Changed) {
+  std::vector<int64_t> Ignored;
+  std::string Error;
+  for (ResidentArray *R : Used) {
+    if (Changed)
+      copyChanged(*R, Device);
+    releaseResident(R, false, false, Ignored, Error);
+  }
+  Used.clear();
+}
+
+bool gatherShadow(const ResidentArray &A, HostShadow &Out,
+                  std::string &Error) {
+  Out.HostBase = A.HostBase;
+  Out.Arrays = acquireResidentsByBase(A.HostBase);
+  if (Out.Arrays.empty()) {
+    Error = "'" + A.Name + "' is no longer resident";
+    return false;
+  }
+  Out.Shape = Out.Arrays[0]->Dist.Shape;
+  const int64_t Elem = Out.Shape.ElementSize;
+  for (const ResidentArray *R : Out.Arrays) {
+    Range S = R->Dist.Shape.span(ProductSet::of(R->Dist.Shape.Section));
+    Out.Span = Out.Span.empty() ? S
+                                : Range{std::min(Out.Span.Begin, S.Begin),
+                                        std::max(Out.Span.End, S.End)};
+  }
+  // The host's values first: elements no section maps, and the host's own
+  // parts.
+  const char *From = A.HostBase + Out.Span.Begin * Elem;
+  Out.Bytes.assign(From, From + Out.Span.size() * Elem);
+  std::vector<unsigned> Current;
+  for (const ResidentArray *R : Out.Arrays) {
+    std::lock_guard<std::mutex> Lock(R->CopiesLock);
+    Current.push_back(currentCopy(*R));
+  }
+  char *Zero = Out.zero();
+  std::vector<int64_t> Bytes(Out.Arrays.size(), 0);
+  bool Ok = forEachPart(
+      {Out.Arrays.begin(), Out.Arrays.end()},
+      [&](size_t I, unsigned P, std::string &Why) {
+        const ResidentArray &R = *Out.Arrays[I];
+        if (R.Dist.duplicated() && P != Current[I])
+          return true;
+        if (copyElements(Direction::FromDevice, R.Dist.Shape, Zero,
+                         storageOf(R, P), R.Dist.Owned[P], Bytes[I]))
+          return true;
+        Why = "copying '" + R.Name + "' from device " +
+              std::to_string(R.Dist.Devices[P]) + " to the host failed";
+        return false;
+      },
+      Error);
+  return Ok;
+}
+
+bool scatterShadow(HostShadow &S, bool CopyBack, std::string &Error) {
+  bool Ok = true;
+  if (CopyBack) {
+    char *Zero = S.zero();
+    std::vector<int64_t> Bytes(S.Arrays.size(), 0);
+    Ok = forEachPart(
+        {S.Arrays.begin(), S.Arrays.end()},
+        [&](size_t I, unsigned P, std::string &Why) {
+          const ResidentArray &R = *S.Arrays[I];
+          Storage St = storageOf(R, P);
+          if (copyElements(Direction::ToDevice, R.Dist.Shape, Zero, St,
+                           inSection(R, R.Dist.held(P)), Bytes[I]) &&
+              fillEdgeHalos(R.Dist, P, Zero,
+                            {static_cast<char *>(R.deviceAddress(P, R.HostBase)),
+                             St.Device, false},
+                            Bytes[I]))
+            return true;
+          Why = "copying '" + R.Name + "' back to device " +
+                std::to_string(R.Dist.Devices[P]) + " failed";
+          return false;
+        },
+        Error);
+    // The host's parts are the host's array.
+    const int Host = hostDevice();
+    for (size_t I = 0; I < S.Arrays.size() && Ok; ++I) {
+      const ResidentArray &R = *S.Arrays[I];
+      for (unsigned P = 0; P < R.Dist.Devices.size(); ++P)
+        if (R.Dist.Devices[P] == Host)
+          Ok = copyElements(Direction::ToDevice, R.Dist.Shape, Zero,
+                            partOf(R, P), R.Dist.Owned[P], Bytes[I]);
+      std::lock_guard<std::mutex> Lock(R.CopiesLock);
+      R.Stale.clear();
+    }
+    if (!Ok && Error.empty())
+      Error = "copying '" + S.Arrays[0]->Name + "' back to the host failed";
+  }
+  std::vector<int64_t> Ignored;
+  std::string Unused;
+  for (ResidentArray *R : S.Arrays)
+    releaseResident(R, false, false, Ignored, Unused);
+  S.Arrays.clear();
+  return Ok;
+}
 
 bool anyResident() { return Resident.load(std::memory_order_acquire) != 0; }
 
@@ -122,6 +331,16 @@ ResidentArray *acquireResident(const void *Addr) {
 
 ResidentArray *acquireResidentByBase(const void *Base) {
   return acquireWith([&](ResidentTable &T) { return T.findByBase(Base); });
+}
+
+std::vector<ResidentArray *> acquireResidentsByBase(const void *Base) {
+  if (!anyResident())
+    return {};
+  std::lock_guard<std::mutex> Lock(TableLock);
+  std::vector<ResidentArray *> All = table().findAllByBase(Base);
+  for (ResidentArray *A : All)
+    ++A->RefCount;
+  return All;
 }
 
 void *residentAddressFor(int Device, const void *Host) {
@@ -376,6 +595,13 @@ bool releaseResidents(const std::vector<Release> &Releases,
   }
   if (Gone.empty())
     return true;
+  // A duplicated array comes back from one current copy: the others may
+  // miss a change (Stale), and copied back at once the last would win.
+  std::vector<unsigned> Current;
+  for (const ResidentArray *A : Gone) {
+    std::lock_guard<std::mutex> Lock(A->CopiesLock);
+    Current.push_back(currentCopy(*A));
+  }
   return forEachPart(
       {Gone.begin(), Gone.end()},
       [&](size_t G, unsigned P, std::string &Why) {
@@ -385,10 +611,11 @@ bool releaseResidents(const std::vector<Release> &Releases,
                             "copy out '" + A.Name + "' (" + A.Where + ")",
                             std::chrono::steady_clock::now(), BytesOut[I][P]};
         Storage S = storageOf(A, P);
-        bool Copied = !Releases[I].CopyOut ||
-                      copyElements(Direction::FromDevice, A.Dist.Shape,
-                                   A.HostBase, S, A.Dist.Owned[P],
-                                   BytesOut[I][P]);
+        bool Back = Releases[I].CopyOut &&
+                    (!A.Dist.duplicated() || P == Current[G]);
+        bool Copied = !Back || copyElements(Direction::FromDevice, A.Dist.Shape,
+                                            A.HostBase, S, A.Dist.Owned[P],
+                                            BytesOut[I][P]);
         if (A.Associated[P])
           omp_target_disassociate_ptr(
               A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize, S.Device);
@@ -420,11 +647,36 @@ bool updateResident(const ResidentArray &A, Direction Dir,
                     std::vector<int64_t> &Bytes, std::string &Error,
                     DeviceSeconds *Seconds) {
   Bytes.assign(A.Dist.Devices.size(), 0);
+  // A duplicated array's copies: those listed first come up to date; then
+  // one of them is copied out, or all of them in (and those not listed
+  // miss the update).
+  std::optional<unsigned> From;
+  if (A.Dist.duplicated()) {
+    if (!refreshCopies(A, Devices, Error))
+      return false;
+    for (unsigned P = 0; P < A.Dist.Devices.size() && !From; ++P)
+      if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) !=
+          Devices.end())
+        From = P;
+    if (Dir == Direction::ToDevice) {
+      std::lock_guard<std::mutex> Lock(A.CopiesLock);
+      for (unsigned P = 0; P < A.Dist.Devices.size(); ++P)
+        if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
+            Devices.end()) {
+          A.Stale.resize(A.Dist.Devices.size(), 0);
+          if (!A.Stale[P])
+            Generation.fetch_add(1, std::memory_order_acq_rel);
+          A.Stale[P] = 1;
+        }
+    }
+  }
   return forEachPart(
       {&A},
       [&](size_t, unsigned P, std::string &Why) {
         if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
             Devices.end())
+          return true;
+        if (From && Dir == Direction::FromDevice && P != *From)
           return true;
         ProductSet What = Dir == Direction::ToDevice
                               ? inSection(A, A.Dist.held(P))

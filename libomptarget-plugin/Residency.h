@@ -37,6 +37,11 @@ ResidentArray *acquireResident(const void *Addr);
 /// bytes hold it), with a reference taken; nullptr if there is none.
 ResidentArray *acquireResidentByBase(const void *Base);
 
+/// acquireResidentByBase for every array at Base: sections of one array
+/// made resident apart ('enter data y[0:h]', then 'y[h:n-h]'), each with a
+/// reference taken.
+std::vector<ResidentArray *> acquireResidentsByBase(const void *Base);
+
 /// Makes an array resident: distributes nothing itself, but allocates
 /// storage on every device of A->Dist for what it holds and copies it in
 /// when CopyIn. Returns the array (now in the table, one reference), or
@@ -100,6 +105,57 @@ bool updateResident(const ResidentArray &A, Direction Dir,
                     const ProductSet &Elements, std::vector<int> Devices,
                     std::vector<int64_t> &Bytes, std::string &Error,
                     DeviceSeconds *Seconds = nullptr);
+
+/// A duplicated array's copies (ResidentArray::Stale): brings those on
+/// Devices up to date from a current one, through the host, after the
+/// work queued on the devices. Returns false with Error when a copy fails.
+bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
+                   std::string &Error);
+
+/// A duplicated array's copy on Device may have changed (a kernel or a
+/// standard construct there wrote it): the others are stale.
+void copyChanged(const ResidentArray &A, int Device);
+
+/// A standard (single-device) construct on Device whose entries point at
+/// Ptrs: the duplicated arrays homp holds there that they point into, each
+/// with a reference taken and, when Refresh, Device's copy brought up to
+/// date first. Empty when there are none (or Device is the host).
+std::vector<ResidentArray *> duplicatesUsed(int Device, int32_t N,
+                                            void *const *Ptrs, bool Refresh);
+
+/// After that construct: Device's copies changed (Changed) and the others
+/// are stale; the references go back.
+void doneWithDuplicates(std::vector<ResidentArray *> &Used, int Device,
+                        bool Changed);
+
+/// The host's copy of one array that is resident in parts, for a kernel
+/// that runs on the host (KernelPlan::OnHost): every resident array at the
+/// array's host address (its sections made resident apart), gathered in
+/// host memory in the array's layout.
+struct HostShadow {
+  char *HostBase = nullptr; ///< the array's element [0]...[0] on the host
+  std::vector<ResidentArray *> Arrays; ///< a reference held on each
+  ArrayShape Shape;                    ///< of Arrays[0]; Span: of them all
+  Range Span;
+  std::vector<char> Bytes;
+  /// Where element [0]...[0] would be in the shadow's memory.
+  char *zero() { return Bytes.data() - Span.Begin * Shape.ElementSize; }
+  /// The shadow's address for host address Host of the array.
+  void *addressOf(const void *Host) {
+    return zero() + (static_cast<const char *>(Host) - HostBase);
+  }
+};
+
+/// Makes the shadow of the array whose resident parts A is one of (a
+/// reference taken on each): the host's elements over their span, then
+/// each device's owned parts (of a duplicated array, a current copy).
+/// Returns false with Error when a copy fails.
+bool gatherShadow(const ResidentArray &A, HostShadow &Out, std::string &Error);
+
+/// Copies the shadow back: every device's part and halo (past the array's
+/// ends too), and the host's part in place. Every copy of a duplicated
+/// array is current then. Gives the references back.
+bool scatterShadow(HostShadow &S, bool CopyBack, std::string &Error);
 
 /// Data regions in progress: the splits they gave labelled loops. Entered
 /// by the data region's begin and left by its end, on the same thread.

@@ -5,7 +5,7 @@
 // written '<length>:<bytes>', so they may hold spaces, newlines or any byte
 // but NUL (the descriptor is a C string).
 //
-//   homp 8 KIND                         kernel|data|enter|exit|update|halo
+//   homp 10 KIND                        kernel|data|enter|exit|update|halo
 //   loc STR LINE COL
 //   device KIND TYPES TYPEDCOUNT        default|all|host|one|from|range
 //   topology RANK GIVEN... STR          GIVEN: 1 (a value) or 0 ('*')
@@ -19,7 +19,12 @@
 //                                       device ids (0: all); TRANK: the
 //                                       rank of its own topology (0: none)
 //   dim POLICY AXIS LEFT RIGHT LEDGE REDGE
-//   access STR RANK WRITTEN SUB...      SUB: '?' | '=' | 'L' LOOP MIN MAX
+//   access STR RANK WRITTEN STR SUB... [WSUB...]
+//                                       the reason for Unknown ones (or
+//                                       empty); SUB: '?' | '=' MIN MAX T |
+//                                       'L' LOOP MIN MAX T, T 1 for a term
+//                                       (values); WSUB: RANK more, when
+//                                       WRITTEN (Access::Writes)
 //   reduction OP STR
 //   dataloop STR N                      then N 'loop' lines
 //   if
@@ -416,28 +421,35 @@ bool readArray(Reader &R, Descriptor &D) {
   return true;
 }
 
+bool readSubscript(Reader &R, Subscript &S) {
+  std::string W;
+  if (!R.word(W))
+    return false;
+  if (W == "?") {
+    S.Kind = Subscript::Unknown;
+    return true;
+  }
+  if (W == "=")
+    S.Kind = Subscript::Invariant;
+  else if (W == "L" && R.num(S.Loop, 0, MaxRank - 1))
+    S.Kind = Subscript::Linear;
+  else
+    return false;
+  return R.num(S.Min) && R.num(S.Max) && S.Min <= S.Max &&
+         R.num(S.Term, 0, 1) && (!S.Term || (S.Min == 0 && S.Max == 0));
+}
+
 bool readAccess(Reader &R, Descriptor &D) {
   Access A;
   if (!R.str(A.Name) || !R.num(A.Rank, 0, MaxRank) ||
-      !R.num(A.Written, 0, 1))
+      !R.num(A.Written, 0, 1) || !R.str(A.Why))
     return false;
-  for (unsigned I = 0; I < A.Rank; ++I) {
-    std::string W;
-    Subscript &S = A.Subs[I];
-    if (!R.word(W))
+  for (unsigned I = 0; I < A.Rank; ++I)
+    if (!readSubscript(R, A.Subs[I]))
       return false;
-    if (W == "?")
-      S.Kind = Subscript::Unknown;
-    else if (W == "=")
-      S.Kind = Subscript::Invariant;
-    else if (W == "L") {
-      S.Kind = Subscript::Linear;
-      if (!R.num(S.Loop, 0, MaxRank - 1) || !R.num(S.Min) || !R.num(S.Max) ||
-          S.Min > S.Max)
-        return false;
-    } else
+  for (unsigned I = 0; I < A.Rank && A.Written; ++I)
+    if (!readSubscript(R, A.Writes[I]))
       return false;
-  }
   D.Accesses.push_back(std::move(A));
   return true;
 }
@@ -581,17 +593,23 @@ std::string encodeDescriptor(const Descriptor &D) {
       W.endLine();
     }
   }
-  for (const Access &A : D.Accesses) {
-    W.word("access").str(A.Name).num(A.Rank).num(A.Written);
-    for (unsigned I = 0; I < A.Rank; ++I) {
-      const Subscript &S = A.Subs[I];
-      if (S.Kind == Subscript::Unknown)
-        W.word("?");
-      else if (S.Kind == Subscript::Invariant)
-        W.word("=");
-      else
-        W.word("L").num(S.Loop).num(S.Min).num(S.Max);
+  auto WriteSubscript = [&](const Subscript &S) {
+    if (S.Kind == Subscript::Unknown) {
+      W.word("?");
+      return;
     }
+    if (S.Kind == Subscript::Invariant)
+      W.word("=");
+    else
+      W.word("L").num(S.Loop);
+    W.num(S.Min).num(S.Max).num(S.Term);
+  };
+  for (const Access &A : D.Accesses) {
+    W.word("access").str(A.Name).num(A.Rank).num(A.Written).str(A.Why);
+    for (unsigned I = 0; I < A.Rank; ++I)
+      WriteSubscript(A.Subs[I]);
+    for (unsigned I = 0; I < A.Rank && A.Written; ++I)
+      WriteSubscript(A.Writes[I]);
     W.endLine();
   }
   for (const Reduction &R : D.Reductions) {
@@ -772,8 +790,18 @@ std::vector<ValueSlot> valueLayout(const Descriptor &D) {
       if (Arr.Topo.Given[I])
         Add(ValueSlot::ArrayTopologyDim, A, I);
   }
-  for (unsigned I = 0; I < D.Accesses.size(); ++I)
+  for (unsigned I = 0; I < D.Accesses.size(); ++I) {
+    const Access &A = D.Accesses[I];
     Add(ValueSlot::AccessAddress, I);
+    for (unsigned Dm = 0; Dm < 2 * MaxRank; ++Dm) {
+      const Subscript &S = Dm < MaxRank ? A.Subs[Dm] : A.Writes[Dm - MaxRank];
+      if (Dm % MaxRank < A.Rank && (Dm < MaxRank || A.Written) && S.Term &&
+          S.Kind != Subscript::Unknown) {
+        Add(ValueSlot::SubscriptMin, I, Dm);
+        Add(ValueSlot::SubscriptMax, I, Dm);
+      }
+    }
+  }
   for (unsigned I = 0; I < D.Reductions.size(); ++I) {
     Add(ValueSlot::ReductionAddress, I);
     Add(ValueSlot::ReductionSize, I);

@@ -44,6 +44,18 @@ ResidentArray *ResidentTable::findByBase(const void *Base) const {
   return find(Base);
 }
 
+std::vector<ResidentArray *>
+ResidentTable::findAllByBase(const void *Base) const {
+  std::vector<ResidentArray *> Out;
+  for (const auto &[Begin, A] : Arrays)
+    if (A->HostBase == Base)
+      Out.push_back(A.get());
+  if (Out.empty())
+    if (ResidentArray *A = find(Base))
+      Out.push_back(A);
+  return Out;
+}
+
 ResidentArray *ResidentTable::insert(std::unique_ptr<ResidentArray> A) {
   uintptr_t B = A->hostBegin(), E = std::max(A->hostEnd(), B + 1);
   auto Next = Arrays.lower_bound(B);

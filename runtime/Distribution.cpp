@@ -48,12 +48,15 @@ ProductSet Distribution::held(unsigned Position) const {
   ProductSet H = Owned[Position];
   for (unsigned D = 0; D < Shape.Rank; ++D) {
     const abi::Halo &Hl = Halos[D];
-    if (!Split[D] || (Hl.Left == 0 && Hl.Right == 0) || H.Dims[D].empty())
-      continue;
     const Range &S = Shape.Section.Dims[D];
-    Range Limit{S.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
-                S.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
-    H.Dims[D] = H.Dims[D].widened(-Hl.Left, Hl.Right).intersect(Limit);
+    bool Empty = H.Dims[D].empty();
+    if (Split[D] && (Hl.Left != 0 || Hl.Right != 0) && !Empty) {
+      Range Limit{S.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
+                  S.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
+      H.Dims[D] = H.Dims[D].widened(-Hl.Left, Hl.Right).intersect(Limit);
+    }
+    if (Whole)
+      H.Dims[D] = Empty ? IndexSet(S) : H.Dims[D].unite(IndexSet(S));
   }
   return H;
 }

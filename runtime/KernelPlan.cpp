@@ -37,7 +37,10 @@ struct Source {
 class Planner {
 public:
   Planner(const KernelPlanInput &In, KernelPlan &Out, std::string &Error)
-      : In(In), D(*In.Desc), Nest(In.Nest), Out(Out), Error(Error),
+      : In(In), D(*In.Desc),
+        Uses(In.Accesses.size() == D.Accesses.size() ? In.Accesses
+                                                     : D.Accesses),
+        Nest(In.Nest), Out(Out), Error(Error),
         P(static_cast<unsigned>(In.Devices.size())) {}
 
   bool run();
@@ -58,6 +61,7 @@ private:
   void fromSource(unsigned L, const Source &S);
   void coverGaps(unsigned L);
   bool checkDisjoint();
+  bool bounded(const Distribution &X, const abi::Access &Use) const;
   bool checkFootprint(const Distribution &X, const abi::Access &Use,
                       const std::string &Where);
   bool checkFootprints();
@@ -68,6 +72,9 @@ private:
 
   const KernelPlanInput &In;
   const abi::Descriptor &D;
+  /// The body's accesses, with their terms' values (In.Accesses; D's when
+  /// the input has none).
+  const std::vector<abi::Access> &Uses;
   LoopNest Nest; ///< In.Nest with its trip counts
   KernelPlan &Out;
   std::string &Error;
@@ -80,7 +87,7 @@ private:
 };
 
 const abi::Access *Planner::useOf(const std::string &Name) const {
-  for (const abi::Access &A : D.Accesses)
+  for (const abi::Access &A : Uses)
     if (A.Name == Name)
       return &A;
   return nullptr;
@@ -93,8 +100,8 @@ const Distribution *Planner::findArray(const std::string &Name) {
         Blocked = true;
       return Items[I] ? &*Items[I] : nullptr;
     }
-  for (size_t I = 0; I < D.Accesses.size(); ++I)
-    if (D.Accesses[I].Name == Name && In.AccessResidents[I].Dist)
+  for (size_t I = 0; I < Uses.size(); ++I)
+    if (Uses[I].Name == Name && In.AccessResidents[I].Dist)
       return In.AccessResidents[I].Dist;
   return nullptr;
 }
@@ -208,9 +215,9 @@ std::optional<Source> Planner::ownerOf(unsigned L) {
     for (size_t I = 0; I < D.Arrays.size(); ++I)
       if (Items[I])
         Try(*Items[I], useOf(D.Arrays[I].Name));
-    for (size_t I = 0; I < D.Accesses.size(); ++I)
+    for (size_t I = 0; I < Uses.size(); ++I)
       if (In.AccessResidents[I].Dist)
-        Try(*In.AccessResidents[I].Dist, &D.Accesses[I]);
+        Try(*In.AccessResidents[I].Dist, &Uses[I]);
   }
   return Best;
 }
@@ -450,10 +457,60 @@ static std::string describeOffsets(const std::string &Name,
          ".." + std::to_string(S.Max) + " of its index";
 }
 
+/// Whether the access touches nothing: a subscript whose offsets are an
+/// empty range (an inner loop that runs no iteration).
+static bool touchesNothing(const abi::Access &Use) {
+  for (unsigned Dm = 0; Dm < Use.Rank; ++Dm)
+    if (Use.Subs[Dm].Kind != Subscript::Unknown &&
+        Use.Subs[Dm].Min > Use.Subs[Dm].Max)
+      return true;
+  return false;
+}
+
+/// Whether the elements Use touches of X are bounded wherever they must be:
+/// every dimension that some running device does not hold whole has a
+/// subscript the plugin could read (and the access has X's rank).
+bool Planner::bounded(const Distribution &X, const abi::Access &Use) const {
+  // Every device that holds a duplicate holds all of it (one that holds
+  // nothing is refused by checkFootprint).
+  if (touchesNothing(Use) || X.duplicated())
+    return true;
+  for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm) {
+    bool Whole = true;
+    for (unsigned Pos = 0; Pos < P && Whole; ++Pos) {
+      if (Out.Work[Pos].Iterations.empty())
+        continue;
+      std::optional<unsigned> Q = X.positionOf(In.Devices[Pos]);
+      Whole = Q && X.held(*Q).Dims[Dm].contains(
+                       IndexSet(X.Shape.Section.Dims[Dm]));
+    }
+    if (Whole)
+      continue;
+    if (Use.Rank != X.Shape.Rank || Use.Subs[Dm].Kind == Subscript::Unknown ||
+        (Use.Written && Use.Writes[Dm].Kind == Subscript::Unknown))
+      return false;
+  }
+  return true;
+}
+
+/// Why Use cannot be bounded, for messages.
+static std::string unboundedWhy(const abi::Access &Use,
+                                const Distribution &X) {
+  if (!Use.Why.empty())
+    return Use.Why;
+  if (Use.Rank == 0)
+    return "it is used without a subscript";
+  if (Use.Rank != X.Shape.Rank)
+    return "it is used with " + std::to_string(Use.Rank) + " subscript" +
+           (Use.Rank == 1 ? "" : "s") + " and has " +
+           std::to_string(X.Shape.Rank) + " dimensions";
+  return "a subscript homp cannot bound";
+}
+
 bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
                              const std::string &Where) {
-  if (Use.Rank != X.Shape.Rank)
-    return true; // not checkable; the plugin warned
+  if (touchesNothing(Use))
+    return true;
   std::string Resident =
       Where.empty() ? "" : " ('" + Use.Name + "' is distributed by " + Where + ")";
   // A whole copy per device, kept on the devices: writes from several of
@@ -492,10 +549,13 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
               Use.Name + "'" + Resident;
       return false;
     }
+    if (Use.Rank != X.Shape.Rank)
+      continue; // bounded: every dimension is held whole
     for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
       const Subscript &S = Use.Subs[Dm];
-      if (S.Kind != Subscript::Linear || S.Loop >= Nest.Rank)
-        continue;
+      if (S.Kind == Subscript::Unknown ||
+          (S.Kind == Subscript::Linear && S.Loop >= Nest.Rank))
+        continue; // held whole (bounded() says so)
       // Past the array's ends (without a periodic or reflecting halo there)
       // no device holds anything: a stencil guards those indices itself,
       // as HOMP'16 Figure 3 does with 'if (i==0||i==n-1) continue;'.
@@ -503,67 +563,156 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
       const Range &Sec = X.Shape.Section.Dims[Dm];
       Range Limit{Sec.Begin - (Hl.LeftEdge != abi::Edge::None ? Hl.Left : 0),
                   Sec.End + (Hl.RightEdge != abi::Edge::None ? Hl.Right : 0)};
+      const std::string DimText =
+          X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
+      // The indices the device's iterations give the loop variable, and
+      // those of them whose elements (at offsets Lo..Hi) are in Set.
+      const bool Lin = S.Kind == Subscript::Linear;
+      const IndexSet Own =
+          Lin ? indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop]) : IndexSet();
+      auto Needs = [&](int64_t Lo, int64_t Hi) {
+        return Lin ? Own.widened(Lo, Hi) : IndexSet(Range{Lo, Hi + 1});
+      };
+      // Whether some iteration of the device uses an element of Missing
+      // (indicesOf spans each run of iterations from end to end; a step
+      // above 1 skips indices in between).
+      auto Touches = [&](const IndexSet &Missing, int64_t Lo, int64_t Hi) {
+        if (Missing.empty())
+          return false;
+        if (!Lin)
+          return true;
+        return !iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop],
+                             Missing.widened(-Hi, -Lo))
+                    .intersect(It.Dims[S.Loop])
+                    .empty();
+      };
       // But the body writing the array there, in iterations whose every
       // subscript lies past them, would write outside the device's
       // storage: the loop runs beyond the section the construct maps. (Reads
       // there may be guarded, as in 'i < 1 ? x[i] : 0'.)
-      const IndexSet Own = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop]);
-      const std::string DimText =
-          X.Shape.Rank > 1 ? "dimension " + std::to_string(Dm) + " of " : "";
-      IndexSet Beyond = Use.Written
-                            ? Own.minus(IndexSet(Range{Limit.Begin - S.Max,
-                                                       Limit.End - S.Min}))
-                            : IndexSet();
+      IndexSet Beyond =
+          Use.Written ? (Lin ? Own.minus(IndexSet(Range{Limit.Begin - S.Max,
+                                                        Limit.End - S.Min}))
+                             : Needs(S.Min, S.Max).minus(IndexSet(Limit)))
+                      : IndexSet();
       if (!Beyond.empty() &&
-          !iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop], Beyond)
-               .intersect(It.Dims[S.Loop])
-               .empty()) {
+          (!Lin || !iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop], Beyond)
+                        .intersect(It.Dims[S.Loop])
+                        .empty())) {
         Error = "device " + std::to_string(Dev) + " would use elements " +
-                Beyond.widened(S.Min, S.Max).str() + " of " + DimText + "'" +
-                Use.Name + "', outside the section " + IndexSet(Sec).str() +
+                (Lin ? Beyond.widened(S.Min, S.Max) : Beyond).str() + " of " +
+                DimText + "'" + Use.Name + "', outside the section " +
+                IndexSet(Sec).str() +
                 " the construct maps: the loop runs past it" + Resident;
         return false;
       }
-      IndexSet Needed = Own.widened(S.Min, S.Max).intersect(IndexSet(Limit));
-      if (Held.Dims[Dm].contains(Needed))
+      IndexSet Needed = Needs(S.Min, S.Max).intersect(IndexSet(Limit));
+      if (Touches(Needed.minus(Held.Dims[Dm]), S.Min, S.Max)) {
+        Error = "device " + std::to_string(Dev) + " would use elements " +
+                Needed.str() + " of " + DimText + "'" + Use.Name +
+                "' but holds only " + Held.Dims[Dm].str() +
+                (Lin ? describeOffsets(Use.Name, S) : std::string());
+        const abi::Halo &H = X.Halos[Dm];
+        if (Lin && (S.Min != 0 || S.Max != 0))
+          Error += " and its halo there is " + std::to_string(H.Left) + ":" +
+                   std::to_string(H.Right) + " wide";
+        Error += Resident;
+        return false;
+      }
+      // A write must stay inside what the device owns: its halo cells are
+      // never copied back, and another device owns those elements.
+      const Subscript &W = Use.Writes[Dm];
+      if (!Use.Written || X.duplicated() || W.Kind == Subscript::Unknown)
         continue;
-      // indicesOf spans each run of iterations from end to end; a step
-      // above 1 skips indices in between. Only iterations whose own
-      // elements are missing count.
-      IndexSet Missing = Needed.minus(Held.Dims[Dm]);
-      if (iterationsIn(Nest.Loops[S.Loop], Nest.Trips[S.Loop],
-                       Missing.widened(-S.Max, -S.Min))
-              .intersect(It.Dims[S.Loop])
-              .empty())
-        continue;
-      Error = "device " + std::to_string(Dev) + " would use elements " +
-              Needed.str() + " of " + DimText + "'" + Use.Name +
-              "' but holds only " + Held.Dims[Dm].str() +
-              describeOffsets(Use.Name, S);
-      const abi::Halo &H = X.Halos[Dm];
-      if (S.Min != 0 || S.Max != 0)
-        Error += " and its halo there is " + std::to_string(H.Left) + ":" +
-                 std::to_string(H.Right) + " wide";
-      Error += Resident;
-      return false;
+      IndexSet Written = Needs(W.Min, W.Max).intersect(IndexSet(Sec));
+      IndexSet Foreign = Written.minus(X.Owned[*Q].Dims[Dm]);
+      if (Touches(Foreign, W.Min, W.Max)) {
+        Error = "device " + std::to_string(Dev) + " would write elements " +
+                Foreign.str() + " of " + DimText + "'" + Use.Name +
+                "', which it does not own (it owns " +
+                X.Owned[*Q].Dims[Dm].str() +
+                "): its copies of them are never copied back" + Resident;
+        return false;
+      }
     }
   }
   return true;
 }
 
 bool Planner::checkFootprints() {
+  bool UsesResidents = false;
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    UsesResidents |= I < In.ItemResidents.size() && In.ItemResidents[I];
+  for (const KernelPlanInput::Resident &R : In.AccessResidents)
+    UsesResidents |= R.Dist != nullptr;
+  // Resident arrays live on the devices in parts: a kernel whose use of one
+  // cannot be bounded, or leaves the parts, runs on the host, which gathers
+  // them (the layer), rather than guess.
+  auto OnHost = [&](std::string Why) {
+    Out.Placement = KernelPlan::OnHost;
+    Out.Why = std::move(Why);
+    return true;
+  };
+  auto Check = [&](Distribution &X, const abi::Access &Use, bool Resident,
+                   const std::string &Where) {
+    if (!bounded(X, Use)) {
+      std::string Why = "homp cannot bound the elements of '" + Use.Name +
+                        "' the loop uses (" + unboundedWhy(Use, X) + ")";
+      if (Resident)
+        return OnHost(Why + " and '" + Use.Name + "' is distributed by " +
+                      Where);
+      if (!Use.Written) {
+        X.Whole = true;
+        Out.WholeNotes.push_back(Why + ": every device holds all of it");
+        return true;
+      }
+      if (UsesResidents)
+        return OnHost(Why + ", and the loop writes it");
+      Out.Placement = KernelPlan::OneDevice;
+      Out.Why = Why + ", and the loop writes it";
+      return true;
+    }
+    if (checkFootprint(X, Use, Resident ? Where : ""))
+      return true;
+    if (Resident)
+      return OnHost(Error);
+    // An index the same in every iteration ('x[c]') that some device does
+    // not hold: no halo would hold it, so every device gets all of an array
+    // the loop only reads.
+    bool Invariant = false;
+    for (unsigned Dm = 0; Dm < Use.Rank; ++Dm)
+      Invariant |= X.Split[Dm] && Use.Subs[Dm].Kind == Subscript::Invariant;
+    if (Use.Written || !Invariant)
+      return false;
+    std::string Why = Error;
+    X.Whole = true;
+    if (!checkFootprint(X, Use, ""))
+      return false;
+    Error.clear();
+    Out.WholeNotes.push_back(Why + ": every device holds all of '" + Use.Name +
+                             "'");
+    return true;
+  };
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     const abi::Access *Use = useOf(D.Arrays[I].Name);
-    if (Use && !checkFootprint(*Items[I], *Use, ""))
+    bool Resident = I < In.ItemResidents.size() && In.ItemResidents[I];
+    if (Use && !Check(*Items[I], *Use, Resident, "an enclosing construct"))
       return false;
+    if (Out.Placement != KernelPlan::Split)
+      return true;
   }
-  for (size_t I = 0; I < D.Accesses.size(); ++I) {
+  for (size_t I = 0; I < Uses.size(); ++I) {
     const KernelPlanInput::Resident &R = In.AccessResidents[I];
     bool IsItem = std::any_of(
         D.Arrays.begin(), D.Arrays.end(),
-        [&](const abi::Array &A) { return A.Name == D.Accesses[I].Name; });
-    if (R.Dist && !IsItem && !checkFootprint(*R.Dist, D.Accesses[I], R.Where))
+        [&](const abi::Array &A) { return A.Name == Uses[I].Name; });
+    if (!R.Dist || IsItem)
+      continue;
+    Distribution X = *R.Dist;
+    if (!Check(X, Uses[I], true, R.Where))
       return false;
+    if (Out.Placement != KernelPlan::Split)
+      return true;
   }
   return true;
 }
@@ -611,8 +760,16 @@ bool Planner::run() {
 }
 
 bool Planner::finish() {
+  Out.Placement = KernelPlan::Split;
+  Out.Why.clear();
+  Out.WholeNotes.clear();
   if (!checkFootprints())
     return false;
+  if (Out.Placement != KernelPlan::Split) {
+    Out.Items.clear();
+    Out.Work.clear();
+    return true;
+  }
   makePieces();
   Out.Items.clear();
   for (std::optional<Distribution> &I : Items)
@@ -626,7 +783,7 @@ bool Planner::cutItem(Distribution &X, const abi::Array &A, unsigned Q,
   const LoopBounds &Lp = Nest.Loops[Loop];
   const bool Back = abi::copiesOut(A.Map) && Use && Use->Written;
   if (abi::copiesOut(A.Map) &&
-      !cutAlongLoop(D, &A - D.Arrays.data(), X, Loop)) {
+      !cutAlongLoop(D, Uses, &A - D.Arrays.data(), X, Loop)) {
     // Each sub-part would copy its whole part back, over what the ones
     // before wrote (map(from): without having copied it in).
     Error = "'" + A.Name + "' is copied back but not split along loop " +
@@ -736,10 +893,11 @@ bool planSubPart(const KernelPlanInput &In, const KernelPlan &Whole,
   return Planner(In, Out, Why).cut(Whole, Pos, Loop, Iterations, Copied);
 }
 
-bool cutAlongLoop(const abi::Descriptor &Desc, size_t Item,
+bool cutAlongLoop(const abi::Descriptor &Desc,
+                  const std::vector<abi::Access> &Accesses, size_t Item,
                   const Distribution &X, unsigned Loop) {
   const abi::Array &A = Desc.Arrays[Item];
-  for (const abi::Access &Use : Desc.Accesses) {
+  for (const abi::Access &Use : Accesses) {
     if (Use.Name != A.Name || Use.Rank != X.Shape.Rank)
       continue;
     for (unsigned Dm = 0; Dm < Use.Rank; ++Dm)
@@ -748,6 +906,51 @@ bool cutAlongLoop(const abi::Descriptor &Desc, size_t Item,
         return true;
   }
   return false;
+}
+
+std::vector<abi::Access> withTerms(const std::vector<abi::Access> &Accesses,
+                                   const std::vector<TermValues> &Values) {
+  std::vector<abi::Access> Out = Accesses;
+  for (size_t I = 0; I < Out.size() && I < Values.size(); ++I)
+    for (unsigned Dm = 0; Dm < 2 * MaxRank; ++Dm) {
+      Subscript &S =
+          Dm < MaxRank ? Out[I].Subs[Dm] : Out[I].Writes[Dm - MaxRank];
+      if (!S.Term || S.Kind == Subscript::Unknown)
+        continue;
+      S.Min = Values[I][Dm].first;
+      S.Max = Values[I][Dm].second;
+      S.Term = false;
+    }
+  return Out;
+}
+
+std::optional<Box> footprintOf(const abi::Access &Use, const LoopNest &Nest) {
+  if (Use.Rank == 0)
+    return std::nullopt;
+  Box B;
+  B.Rank = Use.Rank;
+  for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
+    const Subscript &S = Use.Subs[Dm];
+    if (S.Kind == Subscript::Unknown || S.Term ||
+        (S.Kind == Subscript::Linear && S.Loop >= Nest.Rank))
+      return std::nullopt;
+    if (S.Min > S.Max) {
+      B.Dims[Dm] = Range{0, 0};
+      continue;
+    }
+    if (S.Kind == Subscript::Invariant) {
+      B.Dims[Dm] = Range{S.Min, S.Max + 1};
+      continue;
+    }
+    const Range Its{0, Nest.Trips[S.Loop]};
+    if (Its.empty()) {
+      B.Dims[Dm] = Range{0, 0};
+      continue;
+    }
+    Range Indices = indexRange(Nest.Loops[S.Loop], Its);
+    B.Dims[Dm] = Range{Indices.Begin + S.Min, Indices.End + S.Max};
+  }
+  return B;
 }
 
 bool planIsPure(const abi::Descriptor &Desc) {
@@ -810,7 +1013,7 @@ bool samePlanInput(const KernelPlanInput &A, const KernelPlanInput &B) {
          A.ItemBlocks == B.ItemBlocks && A.ItemOwnDevices == B.ItemOwnDevices &&
          SameResidents(A.ItemResidents, B.ItemResidents) &&
          SameResidents(A.AccessResidents, B.AccessResidents) &&
-         A.Scheduled == B.Scheduled;
+         A.Accesses == B.Accesses && A.Scheduled == B.Scheduled;
 }
 
 std::shared_ptr<const KernelPlan>

@@ -41,7 +41,7 @@ const std::vector<std::string> AwkwardStrings = {
     "/home/me/my project/\xc3\xa9t\xc3\xa9.c",
     "\xff\xfe\x01\x7f",
     "tab\there\rcarriage",
-    "homp 9 kernel",
+    "homp 10 kernel",
     "loc 1:a 1 1\nif",
     std::string(300, 'x')};
 
@@ -151,6 +151,13 @@ Subscript linear(unsigned Loop, int64_t Min, int64_t Max) {
   S.Loop = Loop;
   S.Min = Min;
   S.Max = Max;
+  return S;
+}
+
+/// A subscript whose bounds are run-time values (Subscript::Term).
+Subscript withTerm(Subscript S) {
+  S.Min = S.Max = 0;
+  S.Term = true;
   return S;
 }
 
@@ -286,7 +293,7 @@ bool decodes(const std::string &Text) {
 }
 
 /// The first two lines of a data region's descriptor at a.c:1:2.
-const std::string Head = "homp 9 data\nloc 3:a.c 1 2\n";
+const std::string Head = "homp 10 data\nloc 3:a.c 1 2\n";
 
 bool contains(const std::string &Text, const std::string &Part) {
   return Text.find(Part) != std::string::npos;
@@ -313,7 +320,7 @@ TEST(AbiEncoding, IsOneRecordPerLine) {
   A.Halos[0] = {1, 2, Edge::Periodic, Edge::None};
   D.Arrays = {A};
   EXPECT_EQ(encodeDescriptor(D),
-            "homp 9 kernel\n"
+            "homp 10 kernel\n"
             "loc 9:my file.c 7 9\n"
             "device range 1 1\n"
             "loop le 1 cyclic 1\n"
@@ -439,7 +446,7 @@ TEST(AbiRoundTrip, ArrayWithEveryMapTypeModifiersAndName) {
 }
 
 TEST(AbiDecode, MapModifiers) {
-  const std::string Head = "homp 9 data\nloc 3:a.c 1 2\narray 1:x ";
+  const std::string Head = "homp 10 data\nloc 3:a.c 1 2\narray 1:x ";
   const std::string Tail = " 1 0 0\ndim full -1 0 0 none none\n";
   std::string Error;
   Descriptor D;
@@ -505,26 +512,72 @@ TEST(AbiRoundTrip, HalosWithEveryWidthAndEdge) {
 }
 
 TEST(AbiRoundTrip, AccessesWithEverySubscriptKind) {
+  Subscript Constant = invariant();
+  Constant.Min = -3;
+  Constant.Max = 7;
   const Subscript Subs[] = {unknown(),
                             invariant(),
+                            Constant,
+                            withTerm(invariant()),
                             linear(0, 0, 0),
                             linear(1, -1, 1),
                             linear(2, -5, -3),
                             linear(0, 4, 9),
-                            linear(2, INT64_MIN, INT64_MAX)};
+                            linear(2, INT64_MIN, INT64_MAX),
+                            withTerm(linear(1, 0, 0))};
   for (unsigned Rank = 0; Rank <= MaxRank; ++Rank)
     for (const Subscript &S : Subs)
-      for (bool Written : {false, true}) {
-        Descriptor D = minimal(ConstructKind::Kernel);
-        Access A;
-        A.Name = "v w";
-        A.Rank = Rank;
-        for (unsigned I = 0; I < Rank; ++I)
-          A.Subs[I] = I + 1 == Rank ? S : linear(I, -int64_t(I), I);
-        A.Written = Written;
-        D.Accesses = {A};
-        EXPECT_TRUE(roundTrips(D)) << "rank " << Rank;
-      }
+      for (const Subscript &W : Subs)
+        for (bool Written : {false, true}) {
+          Descriptor D = minimal(ConstructKind::Kernel);
+          Access A;
+          A.Name = "v w";
+          A.Rank = Rank;
+          for (unsigned I = 0; I < Rank; ++I)
+            A.Subs[I] = I + 1 == Rank ? S : linear(I, -int64_t(I), I);
+          A.Written = Written;
+          if (Written)
+            for (unsigned I = 0; I < Rank; ++I)
+              A.Writes[I] = I + 1 == Rank ? W : unknown();
+          A.Why = S.Kind == Subscript::Unknown
+                      ? "subscript 'idx[i]' is not 'i' plus ..."
+                      : "";
+          D.Accesses = {A};
+          EXPECT_TRUE(roundTrips(D)) << "rank " << Rank;
+        }
+}
+
+// A subscript's terms are run-time values, after the access's address,
+// Subs' then Writes', each its minimum then its maximum.
+TEST(AbiValues, SubscriptTermsFollowTheirAccess) {
+  Descriptor D = minimal(ConstructKind::Kernel);
+  Access A;
+  A.Name = "y";
+  A.Rank = 2;
+  A.Subs = {withTerm(linear(0, 0, 0)), linear(1, 0, 0), unknown()};
+  A.Written = true;
+  A.Writes = {linear(0, 1, 1), withTerm(linear(1, 0, 0)), unknown()};
+  Access B;
+  B.Name = "x";
+  B.Rank = 1;
+  B.Subs[0] = withTerm(invariant());
+  D.Accesses = {A, B};
+  std::vector<ValueSlot> L = valueLayout(D);
+  std::vector<std::tuple<ValueSlot::KindTy, unsigned, unsigned>> Got;
+  for (const ValueSlot &S : L)
+    Got.emplace_back(S.Kind, S.Item, S.Dim);
+  using T = std::tuple<ValueSlot::KindTy, unsigned, unsigned>;
+  std::vector<T> Want = {{ValueSlot::AccessAddress, 0, 0},
+                         {ValueSlot::SubscriptMin, 0, 0},
+                         {ValueSlot::SubscriptMax, 0, 0},
+                         {ValueSlot::SubscriptMin, 0, MaxRank + 1},
+                         {ValueSlot::SubscriptMax, 0, MaxRank + 1},
+                         {ValueSlot::AccessAddress, 1, 0},
+                         {ValueSlot::SubscriptMin, 1, 0},
+                         {ValueSlot::SubscriptMax, 1, 0}};
+  std::vector<T> Tail(Got.end() - std::min(Got.size(), Want.size()), Got.end());
+  EXPECT_EQ(Tail, Want);
+  EXPECT_TRUE(roundTrips(D));
 }
 
 TEST(AbiRoundTrip, AccessWithAwkwardNames) {
@@ -590,8 +643,8 @@ TEST(AbiRoundTrip, UnifiedSharedMemory) {
     D.SharedMemory = true;
     EXPECT_TRUE(roundTrips(D)) << constructName(K);
   }
-  refusal("homp 9 data\nloc 3:a.c 1 2\nusm\nusm\n");
-  refusal("homp 9 data\nloc 3:a.c 1 2\nusm 1\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2\nusm\nusm\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2\nusm 1\n");
 }
 
 TEST(AbiRoundTrip, IfClause) {
@@ -613,7 +666,7 @@ TEST(AbiRoundTrip, CutoffOfEveryKind) {
 }
 
 TEST(AbiDecode, SchedulesAndCutoffsAreChecked) {
-  std::string K = "homp 9 kernel\nloc 3:a.c 1 2\n";
+  std::string K = "homp 10 kernel\nloc 3:a.c 1 2\n";
   for (const char *Good :
        {"loop lt 0 auto auto -", "loop lt 0 auto dynamic 5",
         "loop lt 0 auto guided 2.5%", "loop lt 0 auto profile 100%",
@@ -691,7 +744,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
   for (const std::string &Bad : {Replace("halo leftright", "halo up"),
                                  Replace("haloitem 1:a 1", "haloitem 1:a 8"),
                                  Replace("haloitem 1:a 1", "haloitem 1:a -1"),
-                                 Replace("homp 9 halo", "homp 9 data")})
+                                 Replace("homp 10 halo", "homp 10 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
 }
 
@@ -754,6 +807,12 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.Accesses[0].Subs[0].Loop = 1; },
       [](Descriptor &D) { D.Accesses[0].Subs[0].Min = -2; },
       [](Descriptor &D) { D.Accesses[0].Subs[0].Max = 2; },
+      [](Descriptor &D) {
+        D.Accesses[0].Subs[0].Min = D.Accesses[0].Subs[0].Max = 0;
+        D.Accesses[0].Subs[0].Term = true;
+      },
+      [](Descriptor &D) { D.Accesses[0].Why = "it is used without a subscript"; },
+      [](Descriptor &D) { D.Accesses[0].Writes[0] = linear(0, 0, 0); },
       [](Descriptor &D) { D.Reductions[0].Op = ReductionOp::Min; },
       [](Descriptor &D) { D.Reductions[1].Name = "flags"; },
       [](Descriptor &D) { D.DataLoops[0].Label = "loop2"; },
@@ -855,9 +914,9 @@ TEST(AbiDecode, UnknownRecordsAreRefusedNamingTheLine) {
             "malformed region descriptor (line 4)");
   EXPECT_EQ(refusal(Head + "dim block -1 0 0 none none\n"),
             "malformed region descriptor (line 3)");
-  EXPECT_EQ(refusal("homp 9 kernels\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 10 kernels\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
-  EXPECT_EQ(refusal("homp 9\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 10\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (line 1)");
 }
 
@@ -866,7 +925,7 @@ TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
                         "loop lt 0 block",
                         "array 1:x tofrom 1 0 0\ndim full -1 0 0 none none",
                         "reduction max 1:m",
-                        "access 1:x 1 0 L 0 0 0",
+                        "access 1:x 1 0 0: L 0 0 0 0",
                         "loop ge 0 align to 1:x 1 1"};
   for (const char *G : Good)
     EXPECT_TRUE(decodes(Head + G + "\n")) << G;
@@ -880,8 +939,11 @@ TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
                        "array 1:x tofrom 1 0 0\ndim full -1 0 0 mirror none",
                        "array 1:x tofrom 1 0 0\ndim full -1 0 0 none wrap",
                        "reduction avg 1:m",
-                       "access 1:x 1 0 X",
-                       "access 1:x 1 0 L0 0 0"};
+                       "access 1:x 1 0 0: X",
+                       "access 1:x 1 0 0: L0 0 0 0",
+                       "access 1:x 1 0 0: L 0 0 0 2",
+                       "access 1:x 1 0 0: L 0 0 1 1",
+                       "access 1:x 1 1 0: L 0 0 0 0"};
   for (const char *B : Bad)
     refusal(Head + B + "\n");
 }
@@ -930,15 +992,15 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
       {"loop lt 0 align loop 2147483647 1",
        "loop lt 0 align loop 2147483648 1"},
       {"loop lt 0 align loop 1 2", "loop lt 0 align loop -1 2"},
-      {"access 1:x 3 0 ? = ?", "access 1:x 4 0 ? = ? ?"},
-      {"access 1:x 0 1", "access 1:x 0 2"},
-      {"access 1:x 1 0 L 2 0 0", "access 1:x 1 0 L 3 0 0"},
-      {"access 1:x 1 0 L 0 1 1", "access 1:x 1 0 L 0 2 1"},
+      {"access 1:x 3 0 0: ? = 1 1 0 ?", "access 1:x 4 0 0: ? = 1 1 0 ? ?"},
+      {"access 1:x 0 1 0:", "access 1:x 0 2 0:"},
+      {"access 1:x 1 0 0: L 2 0 0 0", "access 1:x 1 0 0: L 3 0 0 0"},
+      {"access 1:x 1 0 0: L 0 1 1 0", "access 1:x 1 0 0: L 0 2 1 0"},
       // Offsets beyond 64 bits, which strtoll would clamp.
-      {"access 1:x 1 0 L 0 0 9223372036854775807",
-       "access 1:x 1 0 L 0 0 9223372036854775808"},
-      {"access 1:x 1 0 L 0 -9223372036854775808 0",
-       "access 1:x 1 0 L 0 -9223372036854775809 0"},
+      {"access 1:x 1 0 0: L 0 0 9223372036854775807 0",
+       "access 1:x 1 0 0: L 0 0 9223372036854775808 0"},
+      {"access 1:x 1 0 0: L 0 -9223372036854775808 0 0",
+       "access 1:x 1 0 0: L 0 -9223372036854775809 0 0"},
       {"dataloop 1:l 3 -\nloop lt 0 block\nloop lt 0 block\nloop lt 0 block",
        "dataloop 1:l 4 -\nloop lt 0 block\nloop lt 0 block\nloop lt 0 "
        "block\nloop lt 0 "
@@ -961,80 +1023,80 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
     EXPECT_TRUE(decodes(Head + C.Good + "\n")) << C.Good;
     refusal(Head + C.Bad + "\n");
   }
-  EXPECT_TRUE(decodes("homp 9 data\nloc 3:a.c 2147483647 0\n"));
-  refusal("homp 9 data\nloc 3:a.c 2147483648 0\n");
-  refusal("homp 9 data\nloc 3:a.c 1 -1\n");
+  EXPECT_TRUE(decodes("homp 10 data\nloc 3:a.c 2147483647 0\n"));
+  refusal("homp 10 data\nloc 3:a.c 2147483648 0\n");
+  refusal("homp 10 data\nloc 3:a.c 1 -1\n");
 }
 
 TEST(AbiDecode, NumbersMustBeDecimalIntegers) {
   for (const char *N : {"1x", "0x1", "1.5", "+", "-", "1e3", "--1"})
-    refusal("homp 9 data\nloc 3:a.c " + std::string(N) + " 1\n");
+    refusal("homp 10 data\nloc 3:a.c " + std::string(N) + " 1\n");
 }
 
 TEST(AbiDecode, KernelsNeedOneToThreeLoops) {
-  EXPECT_EQ(refusal("homp 9 kernel\nloc 3:a.c 1 2\n"),
+  EXPECT_EQ(refusal("homp 10 kernel\nloc 3:a.c 1 2\n"),
             "malformed region descriptor (loops)");
   std::string Loops = "loop lt 0 block\nloop lt 0 block\nloop lt 0 block\n";
-  EXPECT_TRUE(decodes("homp 9 kernel\nloc 3:a.c 1 2\n" + Loops));
+  EXPECT_TRUE(decodes("homp 10 kernel\nloc 3:a.c 1 2\n" + Loops));
   EXPECT_EQ(
-      refusal("homp 9 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
+      refusal("homp 10 kernel\nloc 3:a.c 1 2\n" + Loops + "loop lt 0 full\n"),
       "malformed region descriptor (loops)");
 }
 
 TEST(AbiDecode, MissingLocationIsRefused) {
-  EXPECT_EQ(refusal("homp 9 data\n"),
+  EXPECT_EQ(refusal("homp 10 data\n"),
             "incomplete region descriptor (no location)");
-  EXPECT_EQ(refusal("homp 9 data\nif\n"),
+  EXPECT_EQ(refusal("homp 10 data\nif\n"),
             "incomplete region descriptor (no location)");
 }
 
 TEST(AbiDecode, LengthPrefixLongerThanTheRestIsRefused) {
-  refusal("homp 9 data\nloc 4:a.c 1 2\n");
-  refusal("homp 9 data\nloc 100:a.c 1 2\n");
-  refusal("homp 9 data\nloc 99999999999999999999:a.c 1 2\n");
+  refusal("homp 10 data\nloc 4:a.c 1 2\n");
+  refusal("homp 10 data\nloc 100:a.c 1 2\n");
+  refusal("homp 10 data\nloc 99999999999999999999:a.c 1 2\n");
   refusal(Head + "label 6:loop1");
   refusal(Head + "reduction + 2:s");
   refusal(Head + "array 40:x to 1\ndim full -1 0 0 none none\n");
   // A prefix that takes exactly the rest of the text, leaving no fields.
-  refusal("homp 9 data\nloc 8:a.c 1 2\n");
+  refusal("homp 10 data\nloc 8:a.c 1 2\n");
 }
 
 TEST(AbiDecode, SingleRecordsAreNotRepeated) {
   // One location, one label and one topology per construct: a second one
   // would silently replace (or, for a topology, mix with) the first.
-  refusal("homp 9 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2\nloc 3:b.c 3 4\n");
   refusal(Head + "topology 1 1 0:\ntopology 2 0 0 0:\n");
-  refusal("homp 9 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
+  refusal("homp 10 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 1:a\n"
           "label 1:b\n");
-  refusal("homp 9 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
+  refusal("homp 10 kernel\nloc 3:a.c 1 2\nloop lt 0 block\nlabel 0:\n");
   refusal(Head + "work 2\nwork 3\n");
 }
 
 TEST(AbiDecode, StringsNeedALengthPrefix) {
-  refusal("homp 9 data\nloc a.c 1 2\n");
-  refusal("homp 9 data\nloc :a.c 1 2\n");
-  refusal("homp 9 data\nloc 3a.c 1 2\n");
-  refusal("homp 9 data\nloc -3:a.c 1 2\n");
+  refusal("homp 10 data\nloc a.c 1 2\n");
+  refusal("homp 10 data\nloc :a.c 1 2\n");
+  refusal("homp 10 data\nloc 3a.c 1 2\n");
+  refusal("homp 10 data\nloc -3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, StrayBlanksAreRefused) {
-  EXPECT_TRUE(decodes("homp 9 data\nloc 3:a.c 1 2\nif\n"));
-  refusal("homp 9 data\nloc  3:a.c 1 2\n");
-  refusal("homp 9 data\nloc 3:a.c 1 2 \n");
-  refusal("homp 9 data\n loc 3:a.c 1 2\n");
-  refusal("homp 9 data\nloc 3:a.c 1 2\n\nif\n");
-  refusal("homp 9 data\nloc 3:a.c 1 2\nif extra\n");
-  refusal("homp 9 data \nloc 3:a.c 1 2\n");
+  EXPECT_TRUE(decodes("homp 10 data\nloc 3:a.c 1 2\nif\n"));
+  refusal("homp 10 data\nloc  3:a.c 1 2\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2 \n");
+  refusal("homp 10 data\n loc 3:a.c 1 2\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2\n\nif\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2\nif extra\n");
+  refusal("homp 10 data \nloc 3:a.c 1 2\n");
   refusal("homp  2 data\nloc 3:a.c 1 2\n");
 }
 
 TEST(AbiDecode, ExtraFieldsAreRefused) {
-  refusal("homp 9 data extra\nloc 3:a.c 1 2\n");
-  refusal("homp 9 data\nloc 3:a.c 1 2 3\n");
+  refusal("homp 10 data extra\nloc 3:a.c 1 2\n");
+  refusal("homp 10 data\nloc 3:a.c 1 2 3\n");
   refusal(Head + "device all 0 0 0\n");
   refusal(Head + "topology 1 1 0: 0:\n");
   refusal(Head + "loop lt 0 block 1\n");
-  refusal(Head + "access 1:x 1 0 ? ?\n");
+  refusal(Head + "access 1:x 1 0 0: ? ?\n");
   refusal(Head + "array 1:x to 1 0 0 0\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1 0 1 0 1:t 0\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1 0 0\ndim full -1 0 0 none none none\n");
@@ -1045,7 +1107,7 @@ TEST(AbiDecode, ExtraFieldsAreRefused) {
 TEST(AbiDecode, MissingFieldsAreRefused) {
   refusal(Head + "device all 0\n");
   refusal(Head + "topology 2 1 0:\n");
-  refusal(Head + "access 1:x 2 0 ?\n");
+  refusal(Head + "access 1:x 2 0 0: ?\n");
   refusal(Head + "array 1:x to 2 0 0\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1\ndim full -1 0 0 none none\n");
   refusal(Head + "array 1:x to 1 0\ndim full -1 0 0 none none\n");
@@ -1103,6 +1165,10 @@ const char *slotName(ValueSlot::KindTy K) {
     return "ArrayTopologyDim";
   case ValueSlot::AccessAddress:
     return "AccessAddress";
+  case ValueSlot::SubscriptMin:
+    return "SubscriptMin";
+  case ValueSlot::SubscriptMax:
+    return "SubscriptMax";
   case ValueSlot::ReductionAddress:
     return "ReductionAddress";
   case ValueSlot::ReductionSize:

@@ -173,6 +173,8 @@ struct Kernel {
     for (unsigned D = 0; D < A.Rank; ++D)
       A.Subs[D] = Subs[D];
     A.Written = Written;
+    if (Written)
+      A.Writes = A.Subs; // every reference writes
     Desc.Accesses.push_back(A);
     Residents.push_back(
         {Resident, Resident ? "the data region at a.c:3:1" : ""});
@@ -376,6 +378,18 @@ std::string refusal(const Kernel &K) {
   EXPECT_FALSE(planKernel(In, Plan, Error));
   EXPECT_FALSE(Error.empty());
   return Error;
+}
+
+/// Why K runs on the host with its resident arrays gathered there
+/// (KernelPlan::OnHost); a failure when it is planned otherwise.
+std::string onHost(const Kernel &K) {
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  EXPECT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(Plan.Placement, KernelPlan::OnHost);
+  EXPECT_TRUE(Plan.Work.empty() && Plan.Items.empty());
+  return Plan.Why;
 }
 
 /// The indices device Pos runs of loop L.
@@ -995,6 +1009,7 @@ TEST(KernelPlan, WritingPastTheMappedSectionIsRefused) {
   Kernel K({upTo(0, 10)}, {Block}, Topology::line(2));
   K.array("x", {Block}, {{0, 10}}, {{1, 1, Edge::None, Edge::None}})
       .access("x", {linear(0, -1, 1)}, true);
+  K.Desc.Accesses.back().Writes[0] = at(); // 'x[i] = x[i - 1] + x[i + 1]'
   // (plan() would check every use against the parts, guards unseen.)
   KernelPlanInput In = K.input();
   KernelPlan Plan;
@@ -1049,18 +1064,97 @@ TEST(KernelPlan, AStridedStencilWithAHaloPlans) {
   }
 }
 
-// What the plugin could not read is not checked.
-TEST(KernelPlan, UnknownAndInvariantSubscriptsAreNotChecked) {
-  for (Subscript::KindTy Kind : {Subscript::Unknown, Subscript::Invariant}) {
-    Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
-    Subscript S;
-    S.Kind = Kind;
-    K.array("x", {Block}, {{0, 20}})
-        .array("y", {Block}, {{0, 20}})
-        .access("x", {S}, false)
-        .access("y", {at()}, true);
-    EXPECT_TRUE(plan(K));
+// What homp cannot bound it does not guess: an array of the kernel read
+// at a subscript the plugin could not read is whole on every device.
+TEST(KernelPlan, AnArrayReadAtAnUnknownSubscriptIsWhole) {
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
+  K.array("x", {Block}, {{0, 20}})
+      .array("y", {Block}, {{0, 20}})
+      .access("x", {Subscript()}, false)
+      .access("y", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_TRUE(Plan->Items[0].Whole);
+  EXPECT_FALSE(Plan->Items[1].Whole);
+  for (unsigned D = 0; D < 4; ++D) {
+    EXPECT_EQ(Plan->Items[0].held(D), ProductSet::of(Box{1, {Range{0, 20}}}));
+    EXPECT_EQ(Plan->Items[0].Owned[D].Dims[0],
+              IndexSet(handWrittenBlock(20, 4, D)));
   }
+  ASSERT_EQ(Plan->WholeNotes.size(), 1u);
+  EXPECT_NE(Plan->WholeNotes[0].find("'x'"), std::string::npos);
+}
+
+// Written there, the kernel runs on one device, where every array is
+// whole; with a resident array among its arrays, on the host.
+TEST(KernelPlan, AnArrayWrittenAtAnUnknownSubscriptRunsOnOneDevice) {
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
+  K.array("y", {Block}, {{0, 20}}).access("y", {Subscript()}, true);
+  K.Desc.Accesses.back().Why = "subscript 'idx[i]' is not 'i' plus ...";
+  KernelPlanInput In = K.input();
+  KernelPlan Plan;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, Plan, Error)) << Error;
+  EXPECT_EQ(Plan.Placement, KernelPlan::OneDevice);
+  EXPECT_EQ(Plan.Why, "homp cannot bound the elements of 'y' the loop uses "
+                      "(subscript 'idx[i]' is not 'i' plus ...), and the loop "
+                      "writes it");
+  // On one device, it runs.
+  Kernel One({upTo(0, 20)}, {Block}, Topology::line(1));
+  One.array("y", {Block}, {{0, 20}}).access("y", {Subscript()}, true);
+  EXPECT_TRUE(plan(One));
+  Distribution X = residentBlock({10, 11, 12, 13},
+                                 {{0, 5}, {5, 10}, {10, 15}, {15, 20}}, {0, 20});
+  K.access("x", {at()}, false, &X);
+  EXPECT_NE(onHost(K).find("the loop writes it"), std::string::npos);
+}
+
+// An index the same in every iteration ('x[c]') is checked as one element:
+// read by devices that do not hold it, an array of the kernel is whole on
+// every device (no halo would hold it), a resident one makes the kernel
+// run on the host; written there by several devices, it is refused.
+TEST(KernelPlan, AnInvariantSubscriptIsCheckedAsItsElements) {
+  Subscript S;
+  S.Kind = Subscript::Invariant;
+  S.Min = S.Max = 3;
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(4));
+  K.array("x", {Block}, {{0, 20}})
+      .array("y", {Block}, {{0, 20}})
+      .access("x", {S}, false)
+      .access("y", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  EXPECT_TRUE(Plan->Items[0].Whole);
+  ASSERT_EQ(Plan->WholeNotes.size(), 1u);
+  EXPECT_EQ(Plan->WholeNotes[0], "device 11 would use elements [3, 4) of 'x' "
+                                 "but holds only [5, 10): every device holds "
+                                 "all of 'x'");
+  Distribution X = residentBlock({10, 11, 12, 13},
+                                 {{0, 5}, {5, 10}, {10, 15}, {15, 20}}, {0, 20});
+  Kernel R({upTo(0, 20)}, {Block}, Topology::line(4));
+  R.array("y", {Block}, {{0, 20}}).access("y", {at()}, true).access(
+      "x", {S}, false, &X);
+  EXPECT_EQ(onHost(R).rfind("device 11 would use elements [3, 4) of 'x'", 0),
+            0u);
+  Kernel W({upTo(0, 20)}, {Block}, Topology::line(4));
+  W.array("x", {Block}, {{0, 20}}).access("x", {S}, true);
+  EXPECT_EQ(refusal(W), "device 11 would use elements [3, 4) of 'x' but holds "
+                        "only [5, 10)");
+  Kernel One({upTo(0, 20)}, {Block}, Topology::line(1));
+  One.array("x", {Block}, {{0, 20}}).access("x", {S}, false);
+  EXPECT_TRUE(plan(One));
+}
+
+// An access whose inner loop runs no iteration (offsets Min > Max, from
+// run-time bounds) touches nothing.
+TEST(KernelPlan, AnAccessWithAnEmptyRangeTouchesNothing) {
+  Kernel K({upTo(0, 20)}, {Block}, Topology::line(2));
+  K.array("y", {Block}, {{0, 20}})
+      .access("y", {at()}, true)
+      .access("x", {linear(0, 3, 2)}, false);
+  Distribution X = residentBlock({10, 11}, {{0, 10}, {10, 20}}, {0, 20});
+  K.Residents.back().Dist = &X;
+  EXPECT_TRUE(plan(K));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1347,35 +1441,44 @@ TEST(KernelPlan, OwnerComputesFollowsAResidentArray) {
 TEST(KernelPlan, AOneLoopKernelFollowsAnArrayWhoseSubscriptIsUnread) {
   Distribution X = residentBlock(
       {10, 11, 12, 13}, {{0, 2}, {2, 10}, {10, 11}, {11, 16}}, {0, 16});
+  // Of an array of the kernel, read: whole on every device, and the loop
+  // follows its parts.
   Kernel K({upTo(0, 16)}, {Block}, Topology::line(4));
-  K.access("x", {Subscript{}}, false, &X);
+  K.array("x", {Block}, {{0, 16}}).access("x", {Subscript{}}, false);
   std::optional<KernelPlan> Plan = plan(K);
   ASSERT_TRUE(Plan);
-  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 2));
-  EXPECT_EQ(indicesRun(K, *Plan, 1), range(2, 10));
-  EXPECT_EQ(indicesRun(K, *Plan, 2), range(10, 11));
-  EXPECT_EQ(indicesRun(K, *Plan, 3), range(11, 16));
-  // A subscript that can be read leads: y[i] splits the loop by y's parts.
-  Distribution Y = residentBlock({10, 11, 12, 13},
-                                 {{0, 4}, {4, 8}, {8, 12}, {12, 16}}, {0, 16});
-  Kernel Read({upTo(0, 16)}, {Block}, Topology::line(4));
-  Read.access("x", {Subscript{}}, false, &X).access("y", {at()}, true, &Y);
-  std::optional<KernelPlan> ReadPlan = plan(Read);
-  ASSERT_TRUE(ReadPlan);
-  EXPECT_EQ(indicesRun(Read, *ReadPlan, 0), range(0, 4));
+  EXPECT_TRUE(Plan->Items[0].Whole);
+  EXPECT_EQ(indicesRun(K, *Plan, 0), range(0, 4));
+  // A resident one: its parts are all the devices hold, and homp cannot
+  // bound what the loop reads of them: on the host, gathered there.
+  Kernel R({upTo(0, 16)}, {Block}, Topology::line(4));
+  R.access("x", {Subscript{}}, false, &X);
+  R.Desc.Accesses.back().Why = "subscript 'i+d' is not ...";
+  EXPECT_EQ(onHost(R), "homp cannot bound the elements of 'x' the loop uses "
+                       "(subscript 'i+d' is not ...) and 'x' is distributed "
+                       "by the data region at a.c:3:1");
+  // The same subscript with its offsets known when the construct runs
+  // ('d' from -w to w, w = 1): the loop follows x's parts, with halos.
+  Distribution H = X;
+  H.Halos[0] = {1, 1, Edge::None, Edge::None};
+  Kernel T({upTo(1, 15)}, {Block}, Topology::line(4));
+  T.access("x", {linear(0, -1, 1)}, false, &H);
+  std::optional<KernelPlan> TPlan = plan(T);
+  ASSERT_TRUE(TPlan);
+  EXPECT_EQ(indicesRun(T, *TPlan, 1), range(2, 10));
 }
 
 // A DUPLICATE array kept on the devices, written by a kernel on several of
 // them: their copies would differ, and the one copied back would hold only
 // its device's writes (a silently wrong result once). On one device, or
 // only read, it is fine.
-TEST(KernelPlan, WritingAResidentDuplicateOnSeveralDevicesIsRefused) {
+TEST(KernelPlan, WritingAResidentDuplicateOnSeveralDevicesRunsOnTheHost) {
   Distribution X = residentBlock({10, 11}, {{0, 12}, {0, 12}}, {0, 12});
   X.Split[0] = false;
   X.Kinds[0] = Policy::Full;
   Kernel K({upTo(0, 12)}, {Block}, Topology::line(2));
   K.access("x", {at()}, true, &X);
-  EXPECT_EQ(refusal(K),
+  EXPECT_EQ(onHost(K),
             "'x' is whole on every device of the data region at a.c:3:1 "
             "(DUPLICATE), and this kernel writes it on 2 devices, which would "
             "leave their copies different: distribute it, or write it in a "
@@ -1401,25 +1504,25 @@ TEST(KernelPlan, ResidentPartsAreMatchedByDeviceId) {
   EXPECT_EQ(indicesRun(K, *Plan, 2), range(0, 4));
 }
 
-TEST(KernelPlan, ADeviceHoldingNoPartOfAResidentArrayIsRefused) {
+TEST(KernelPlan, ADeviceHoldingNoPartOfAResidentArrayRunsOnTheHost) {
   // x covers what devices 10 and 11 run; device 12 has none of it.
   Distribution X = residentBlock({10, 11}, {{0, 4}, {4, 12}}, {0, 12});
   Kernel K({upTo(0, 12)}, {Block}, Topology::line(3));
   K.array("y", {Block}, {{0, 12}})
       .access("y", {at()}, true)
       .access("x", {at()}, false, &X);
-  EXPECT_EQ(refusal(K), "device 12 runs iterations of this kernel but holds "
-                        "no part of 'x' ('x' is distributed by the data region "
-                        "at a.c:3:1)");
+  EXPECT_EQ(onHost(K), "device 12 runs iterations of this kernel but holds "
+                       "no part of 'x' ('x' is distributed by the data region "
+                       "at a.c:3:1)");
 }
 
-TEST(KernelPlan, AResidentArrayWithoutTheNeededHaloIsRefused) {
+TEST(KernelPlan, AResidentArrayWithoutTheNeededHaloRunsOnTheHost) {
   Distribution X = residentBlock({10, 11}, {{0, 6}, {6, 12}}, {0, 12});
   Kernel K({upTo(1, 11)}, {Block}, Topology::line(2));
   K.array("y", {Block}, {{0, 12}})
       .access("y", {at()}, true)
       .access("x", {linear(0, -1, 1)}, false, &X);
-  EXPECT_EQ(refusal(K),
+  EXPECT_EQ(onHost(K),
             "device 10 would use elements [0, 7) of 'x' but holds only "
             "[0, 6); the loop uses 'x' at offsets -1..1 of its index and its "
             "halo there is 0:0 wide ('x' is distributed by the data region at "
@@ -1713,14 +1816,17 @@ TEST(SubParts, RefuseWhatCannotBeCutExactly) {
   Kernel Two({upTo(0, 19)}, {Block}, Topology::line(2));
   Two.array("y", {Block}, {{0, 20}}, {{1, 1, Edge::None, Edge::None}})
       .access("y", {linear(0, 0, 1)}, true);
+  Two.Desc.Accesses.back().Writes[0] = at(); // 'y[i] = y[i + 1]'
   EXPECT_NE(cutRefusal(Two, 0, {0, 5}).find("several offsets"),
             std::string::npos);
-  // A subscript the plugin could not read.
+  // A subscript the plugin could not read, of an array only read (whole
+  // on each device; one written runs on one device, above).
   Kernel Unknown({upTo(0, 20)}, {Block}, Topology::line(2));
-  Unknown.array("y", {Block}, {{0, 20}}).access("y", {Subscript()}, true);
-  EXPECT_NE(cutRefusal(Unknown, 0, {0, 5}).find("not split along loop 0"),
-            std::string::npos);
-  Unknown.Desc.Arrays.back().Map = homp::abi::MapType::To;
+  Unknown.array("y", {Block}, {{0, 20}})
+      .array("z", {Block}, {{0, 20}})
+      .access("y", {Subscript()}, false)
+      .access("z", {at()}, true);
+  Unknown.Desc.Arrays.front().Map = homp::abi::MapType::To;
   EXPECT_NE(cutRefusal(Unknown, 0, {0, 5}).find("subscript"),
             std::string::npos);
   // Halo cells past the array's ends.
@@ -1736,8 +1842,10 @@ TEST(SubParts, RefuseWhatCannotBeCutExactly) {
   Cols.Desc.Arrays.back().Axis[0] = 1; // over the topology's second axis
   std::optional<KernelPlan> ColsPlan = plan(Cols);
   ASSERT_TRUE(ColsPlan);
-  EXPECT_FALSE(cutAlongLoop(Cols.Desc, 0, ColsPlan->Items[0], 0));
-  EXPECT_TRUE(cutAlongLoop(Cols.Desc, 0, ColsPlan->Items[0], 1));
+  EXPECT_FALSE(
+      cutAlongLoop(Cols.Desc, Cols.Desc.Accesses, 0, ColsPlan->Items[0], 0));
+  EXPECT_TRUE(
+      cutAlongLoop(Cols.Desc, Cols.Desc.Accesses, 0, ColsPlan->Items[0], 1));
   EXPECT_NE(cutRefusal(Cols, 0, {0, 2}).find("not split along loop 0"),
             std::string::npos);
   // Columns: each sub-part would copy a piece of every row.

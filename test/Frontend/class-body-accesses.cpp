@@ -34,5 +34,5 @@ struct Field {
   double *later;
 };
 // CHECK-LABEL: homp region:
-// CHECK: access 1:u 1 1 L 0 0 0\naccess 1:p 1 0 L 0 0 0\naccess 1:r 1 0 L 0 0 0\naccess 5:later 1 0 L 0 0 0\n
+// CHECK: access 1:u 1 1 0: L 0 0 0 0 L 0 0 0 0\naccess 1:p 1 0 0: L 0 0 0 0\naccess 1:r 1 0 0: L 0 0 0 0\naccess 5:later 1 0 0: L 0 0 0 0\n
 // CHECK-SAME: __homp_address_of < __typeof__ ( p ) > :: of ( p ) , __homp_address_of < __typeof__ ( r ) > :: of ( r ) , __homp_address_of < __typeof__ ( later ) > :: of ( later )

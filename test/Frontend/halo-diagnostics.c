@@ -60,9 +60,9 @@ void h(double *x) {
 #pragma omp halo_update left(x)
 }
 // CHECK-LABEL: void g(
-// CHECK: __homp_halo("homp 9 halo\nloc {{[0-9]+}}:{{.*}}halo-diagnostics.c [[#@LINE-11]] 13\nhalo leftright\nhaloitem 1:u 0\nhaloitem 1:v 0\n", (long long)(void *)(u), (long long)(void *)(v));
-// CHECK: __homp_halo("homp 9 halo\nloc {{.*}} [[#@LINE-11]] 13\nhalo left-right\nhaloitem 1:v 1\n", (long long)(void *)(v));
-// CHECK: __homp_halo("homp 9 halo\nloc {{.*}} [[#@LINE-11]] 13\nhalo right\nhaloitem 1:v 2\n", (long long)(void *)(v));
+// CHECK: __homp_halo("homp 10 halo\nloc {{[0-9]+}}:{{.*}}halo-diagnostics.c [[#@LINE-11]] 13\nhalo leftright\nhaloitem 1:u 0\nhaloitem 1:v 0\n", (long long)(void *)(u), (long long)(void *)(v));
+// CHECK: __homp_halo("homp 10 halo\nloc {{.*}} [[#@LINE-11]] 13\nhalo left-right\nhaloitem 1:v 1\n", (long long)(void *)(v));
+// CHECK: __homp_halo("homp 10 halo\nloc {{.*}} [[#@LINE-11]] 13\nhalo right\nhaloitem 1:v 2\n", (long long)(void *)(v));
 // CHECK-LABEL: void h(
-// CHECK: __homp_halo("homp 9 halo\nloc {{.*}}\nhalo left\nhaloitem 1:x 0\n", (long long)(void *)(x));
+// CHECK: __homp_halo("homp 10 halo\nloc {{.*}}\nhalo left\nhaloitem 1:x 0\n", (long long)(void *)(x));
 #endif

@@ -12,4 +12,4 @@ void f(double *y, int n) {
     y[i] = 0;
 }
 
-// CHECK: c"homp 9 kernel\0Aloc 29:cr\0D bad\FF ctl\01 \22q\22 \\ ??= end.c 2 1\0A
+// CHECK: c"homp 10 kernel\0Aloc 29:cr\0D bad\FF ctl\01 \22q\22 \\ ??= end.c 2 1\0A

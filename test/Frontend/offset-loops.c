@@ -1,8 +1,11 @@
 // Subscripts with variables of inner loops that run between constants:
 // 'x[i + k]' inside 'for (int k = -2; k <= 2; k++)' uses offsets -2..2 of
-// i, in every form of such a loop. Loops whose variable changes in their
-// body, is declared again there, or runs to a bound that is not a constant
-// leave the subscript unchecked (a warning), as does a use outside them.
+// i, in every form of such a loop; between variables the loop does not
+// change ('k < m'), offsets computed when the construct starts (a term,
+// its minimum and maximum among the marker's values). Loops whose variable
+// changes in their body or is declared again there leave the subscript
+// unbounded (a warning saying what homp does then), as does a use outside
+// them.
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -plugin-arg-homp print-regions %s 2>&1 | FileCheck %s
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
@@ -24,10 +27,20 @@ void forms(double *x, double *y, int n) {
   }
 }
 // CHECK-LABEL: homp region:
-// CHECK: \naccess 1:x 1 0 L 0 -2 2\naccess 1:y 1 1 L 0 0 0\n
+// CHECK: \naccess 1:x 1 0 0: L 0 -2 2 0\naccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\n
+
+void runTime(double *x, double *y, int n, int m) {
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 2; i < n - 2; ++i)
+    for (int k = 0; k < m; k++)
+      y[i] += x[i + k];
+}
+// CHECK-LABEL: homp region:
+// CHECK: \naccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\naccess 1:x 1 0 0: L 0 0 0 1\n
+// CHECK-SAME: ( long long ) ( void * ) ( x ) , ( ( 0LL ) + ( 0LL ) ) , ( ( 0LL ) + ( ( long long ) ( m ) + ( - 1LL ) ) ) ,
 
 void unchecked(double *x, double *y, int n, int m) {
-  // expected-warning@+5 {{homp: homp cannot check which elements of 'x' this loop uses (subscript 'i+k' is not 'i' plus or minus constants and inner loops' variables)}}
+  // expected-warning@+5 {{homp: homp cannot bound which elements of 'x' this loop uses (subscript 'i+k' uses 'k', an inner loop's variable whose range homp cannot bound (its bounds change in the loop, or its body changes it)); every device gets all of 'x'}}
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 2; i < n - 2; ++i) {
     double s = 0;
@@ -37,12 +50,7 @@ void unchecked(double *x, double *y, int n, int m) {
     }
     y[i] = s;
   }
-  // expected-warning@+4 {{homp: homp cannot check which elements of 'x' this loop uses (subscript 'i+k' is not 'i' plus or minus constants and inner loops' variables)}}
-#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
-  for (int i = 2; i < n - 2; ++i)
-    for (int k = 0; k < m; k++)
-      y[i] += x[i + k];
-  // expected-warning@+6 {{homp: homp cannot check which elements of 'x' this loop uses (subscript 'i+k' is not 'i' plus or minus constants and inner loops' variables)}}
+  // expected-warning@+6 {{homp: homp cannot bound which elements of 'x' this loop uses (subscript 'i+k' uses 'k', which the loop body declares); every device gets all of 'x'}}
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 2; i < n - 2; ++i) {
     for (int k = 0; k < 1; k++)
@@ -50,7 +58,7 @@ void unchecked(double *x, double *y, int n, int m) {
     int k = 2;
     y[i] += x[i + k];
   }
-  // expected-warning@+5 {{homp: homp cannot check which elements of 'x' this loop uses (subscript 'i+k' is not 'i' plus or minus constants and inner loops' variables)}}
+  // expected-warning@+5 {{homp: homp cannot bound which elements of 'x' this loop uses (subscript 'i+k' uses 'k', an inner loop's variable whose range homp cannot bound (its bounds change in the loop, or its body changes it)); every device gets all of 'x'}}
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 2; i < n - 2; ++i)
     for (int k = 0; k < 2; k++) {

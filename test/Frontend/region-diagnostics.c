@@ -140,12 +140,12 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
 #pragma omp target teams distribute parallel for device(*) map(to: y[0:n] dist_data(BLOCK)) reduction(+: hist[0:4])
   for (int i = 0; i < n; ++i) hist[i % 4] += 1;
 
-  // expected-warning@+3 {{homp: homp cannot check which elements of 'y' this loop uses (subscript 'idx[i]' is not 'i' plus or minus constants and inner loops' variables); each iteration must only use elements of 'y' that its device holds}}
+  // expected-warning@+3 {{homp: homp cannot bound which elements of 'y' this loop uses (subscript 'idx[i]' is not 'i' plus or minus constants, inner loops' variables and variables the loop does not change); the loop writes it, so it runs on one device}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK)) map(to: idx[0:n])
   for (int i = 0; i < n; ++i)
     y[idx[i]] = 0;
 
-  // expected-warning@+3 {{homp: homp cannot check which elements of 'y' this loop uses (it is used without a subscript)}}
+  // expected-warning@+3 {{homp: homp cannot bound which elements of 'y' this loop uses (it is used without a subscript); the loop writes it, so it runs on one device}}
 #pragma omp target teams distribute parallel for device(*) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i)
     *(y + i) = 0;

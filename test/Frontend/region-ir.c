@@ -13,7 +13,7 @@
 // RUN: %clang_x86 -fplugin=%homp_plugin -fsyntax-only -w %s 2>&1 | count 0
 // RUN: not %clang_x86 -fplugin=%homp_plugin -fsyntax-only -Werror %s 2>&1 | FileCheck %s --check-prefix=WERROR
 
-// HOST: @[[DESC:.*]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"homp 9 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 36 1\0Adevice all 0 0\0Aloop lt 0 block\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:y 1 1 L 0 0 0\0Aaccess 1:x 1 0 L 0 0 0\0Awork 2\0A\00"
+// HOST: @[[DESC:.*]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"homp 10 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 36 1\0Adevice all 0 0\0Aloop lt 0 block\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\0Aaccess 1:x 1 0 0: L 0 0 0 0\0Awork 2\0A\00"
 // HOST: %[[CHUNK:.*]] = alloca %struct.anon
 // HOST: call i64 (ptr, ptr, ...) @__homp_region(ptr noundef @[[DESC]], ptr noundef %[[CHUNK]], i64 noundef %{{.*}}, i64 noundef 8, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef %{{.*}}, i64 noundef 8, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef %{{.*}}, i64 noundef %{{.*}})
 // HOST: call i32 @__tgt_target_kernel(
@@ -43,8 +43,8 @@ void axpy(double *x, double *y, int n, double a) {
 // HOMP'16 Figure 2 and the combined construct with a reduction: the same
 // marker call, with the loop aligned to x, and with the reduction variable's
 // address, size and type (308: double) among the values.
-// FORMS: @[[DESC2:.*]] = private unnamed_addr constant {{.*}} c"homp 9 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 60 1\0Adevice all 0 0\0Aloop lt 0 align to 1:x 1 1\0A
-// FORMS: @[[DESC3:.*]] = private unnamed_addr constant {{.*}} c"homp 9 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 69 1\0Adevice range 0 0\0Aloop lt 4 block\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:x 1 0 L 0 0 0\0Areduction + 1:s\0Awork 2\0A\00"
+// FORMS: @[[DESC2:.*]] = private unnamed_addr constant {{.*}} c"homp 10 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 60 1\0Adevice all 0 0\0Aloop lt 0 align to 1:x 1 1\0A
+// FORMS: @[[DESC3:.*]] = private unnamed_addr constant {{.*}} c"homp 10 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 69 1\0Adevice range 0 0\0Aloop lt 4 block\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:x 1 0 0: L 0 0 0 0\0Areduction + 1:s\0Awork 2\0A\00"
 // FORMS: define {{.*}}@axpy_homp_v1(
 // FORMS: call i64 (ptr, ptr, ...) @__homp_region(ptr noundef @[[DESC2]], ptr noundef %[[CHUNK2:[0-9]+]],
 // FORMS: call i32 @__tgt_target_kernel(

@@ -5,8 +5,8 @@
 // A kernel's own item, a data region's with a kernel inside that maps
 // nothing, enter/update/exit data; rows, columns and duplicates. Checked
 // against sequential code. A duplicate kept on the devices and written on
-// several of them is refused: their copies would differ
-// (inner-offsets-duplicate.test).
+// several of them runs on the host, the array gathered there: their
+// copies would differ (inner-offsets-duplicate.test).
 // RUN: %hompcc -O2 "-DDIST=BLOCK, *" %s -o %t.rows
 // RUN: %t.rows kernel | FileCheck %s
 // RUN: %t.rows region | FileCheck %s

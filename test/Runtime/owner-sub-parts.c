@@ -23,7 +23,7 @@
 // A duplicated input is copied again by each sub-part: at most
 // 1 + share bytes / (8 x its bytes), 7 here (12 MiB against 256 KiB).
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t bigdup 2>&1 | FileCheck %s --check-prefixes=CHECK,SEVEN
-// y written at two offsets: no sub-part could copy y back alone.
+// y written and read one element on: no sub-part could copy y back alone.
 // RUN: env HOMP_DEVICES=0,1 HOMP_INFO=1 %t pairs 2>&1 | FileCheck %s --check-prefixes=CHECK,WHOLE
 // A sub-part that fails sends the rest of the share to the host, which
 // adds a x to y once for each element:
@@ -182,8 +182,8 @@ int main(int argc, char **argv) {
 #pragma omp parallel for reduction(+: sum) dist_iteration(BLOCK)
     for (int i = 0; i < n - 1; ++i) {
       y[i] += 2 * x[i];
-      y[i + 1] += 0; // written, and so at two offsets of i
-      sum += x[i];
+      sum += x[i] + 0 * y[i + 1]; // y is used at two offsets of i
+
     }
     for (int i = 0; i < n; ++i) {
       Bad += y[i] != 1 + (i < n - 1 ? 2 * x[i] : 0);

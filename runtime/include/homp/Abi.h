@@ -29,7 +29,7 @@ namespace homp {
 namespace abi {
 
 /// The descriptor version this build writes and reads.
-constexpr int Version = 9;
+constexpr int Version = 10;
 
 /// The most dimensions of an array, and loops of a nest, homp distributes.
 constexpr unsigned MaxRank = 3;
@@ -211,31 +211,51 @@ struct Array {
   }
 };
 
-/// What one subscript of an array reference in a loop body is.
+/// What one subscript of an array reference in a loop body is, over the
+/// references it merges: the elements it may reach are known (Linear,
+/// Invariant) or not (Unknown). What homp cannot bound it does not guess
+/// (SPEC.md, "never a wrong answer"): an array with an Unknown subscript in
+/// a split dimension is made whole where the loop runs.
 struct Subscript {
   enum KindTy {
-    Unknown,   ///< anything else
-    Invariant, ///< an expression without loop variables
+    Unknown,   ///< anything the plugin cannot bound
+    Invariant, ///< the same index in every iteration: one in [Min, Max]
     Linear,    ///< loop variable Loop plus an offset in [Min, Max]
   } Kind = Unknown;
   unsigned Loop = 0;
   int64_t Min = 0, Max = 0;
+  /// Min and Max are not constants: they are two run-time values of the
+  /// construct (SubscriptMin, SubscriptMax), computed from variables the
+  /// loop does not change ('y[i - lo]', 'x[c]', 'x[i + d]' for an inner
+  /// 'd' from '-w' to 'w'). Min and Max themselves are then 0.
+  bool Term = false;
   bool operator==(const Subscript &O) const {
-    return Kind == O.Kind && Loop == O.Loop && Min == O.Min && Max == O.Max;
+    return Kind == O.Kind && Loop == O.Loop && Min == O.Min && Max == O.Max &&
+           Term == O.Term;
   }
 };
 
 /// How a kernel's loop body uses an array or pointer variable, over all its
 /// references (the access footprint). Value: the variable's address as an
-/// array (its value for a pointer).
+/// array (its value for a pointer), then per subscript with a Term its
+/// minimum and maximum, and the same for Writes.
 struct Access {
   std::string Name;
   unsigned Rank = 0; ///< subscripts per reference; 0: used without one
   std::array<Subscript, MaxRank> Subs{};
+  /// Some reference may write the array: an assignment, an increment, its
+  /// address taken, a use without a subscript (in C++ also a reference
+  /// bound to an element, or an element passed to a function).
   bool Written = false;
+  /// When Written: the subscripts of the references that may write, merged
+  /// alone (a write must stay inside the part its device owns).
+  std::array<Subscript, MaxRank> Writes{};
+  /// Why some subscript is Unknown, for messages ("subscript 'idx[i]' is
+  /// not ..."); empty when none is.
+  std::string Why;
   bool operator==(const Access &O) const {
     return Name == O.Name && Rank == O.Rank && Subs == O.Subs &&
-           Written == O.Written;
+           Written == O.Written && Writes == O.Writes && Why == O.Why;
   }
 };
 
@@ -394,6 +414,8 @@ struct ValueSlot {
     BodyLoopFirst,
     BodyLoopBound,
     BodyLoopStep,
+    SubscriptMin, ///< Dim: the subscript; Dim >= MaxRank: of Writes
+    SubscriptMax,
   } Kind;
   unsigned Item = 0; ///< the spec, loop, array, access, ... it belongs to
   unsigned Dim = 0;  ///< its dimension or loop of a nest

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,14 @@ struct ResidentArray {
   /// array at the same address (plans cached by construct compare it).
   uint64_t Id = 0;
   HaloPlanCache HaloPlans; ///< the copies of its halo updates
+  /// A duplicated array (every device holds all of it): per position,
+  /// whether its copy misses what another position's copy was changed by
+  /// since (a kernel on one device, a standard construct there). A stale
+  /// copy is brought up to date before it is used, and never copied back.
+  /// Empty: none is. Guarded by CopiesLock, which also orders the copies
+  /// that bring them up to date.
+  mutable std::vector<char> Stale;
+  mutable std::mutex CopiesLock;
 
   /// Host bytes of the mapped section, from its first to its last element.
   uintptr_t hostBegin() const;
@@ -66,6 +75,9 @@ public:
   /// The array whose element [0]...[0] is at Base (its section may start
   /// later), else find(Base).
   ResidentArray *findByBase(const void *Base) const;
+  /// Every array whose element [0]...[0] is at Base (sections of one array
+  /// made resident apart), in address order; else find(Base) if any.
+  std::vector<ResidentArray *> findAllByBase(const void *Base) const;
   /// Adds A with a reference count of 1. Returns nullptr (and keeps A out)
   /// if its bytes overlap an array already resident.
   ResidentArray *insert(std::unique_ptr<ResidentArray> A);

@@ -54,11 +54,15 @@ struct Distribution {
   std::array<bool, MaxRank> Split{};
   std::array<abi::Policy::KindTy, MaxRank> Kinds{};
   std::array<int64_t, MaxRank> Blocks{};
+  /// Every device holds the whole section, and still owns its part: a
+  /// kernel reads the array at subscripts homp cannot bound (KernelPlan).
+  bool Whole = false;
 
   /// The position of DeviceId, if the array is spread over it.
   std::optional<unsigned> positionOf(int DeviceId) const;
-  /// What the device at Position holds: its part and its halo. A halo at
-  /// a global edge that is periodic or reflecting lies past the section.
+  /// What the device at Position holds: its part and its halo (all of the
+  /// section when Whole). A halo at a global edge that is periodic or
+  /// reflecting lies past the section.
   ProductSet held(unsigned Position) const;
   /// Whether every device that holds a part owns every element (nothing
   /// is split).

@@ -15,8 +15,17 @@
 //     - the loop a data region's arrays align to (its label) keeps the
 //       split the data region gave it;
 //  3. the arrays aligned with the loop hold the indices their device runs;
-//  4. every subscript the plugin could read must stay inside what the
-//     device holds (its part and halo), or the plan is refused;
+//  4. every subscript must stay inside what the device holds (its part and
+//     halo), and every write inside what it owns, or the plan is refused;
+//     what homp cannot bound it does not guess (SPEC.md, section 8):
+//     - an array of the kernel read at a subscript the plugin could not
+//       bound is held whole by every device (Distribution::Whole);
+//     - one written there makes the kernel run on one device
+//       (KernelPlan::OneDevice), where every array is whole;
+//     - an array resident in a data region that a subscript cannot be
+//       bounded in, or that a device would use outside its part, makes the
+//       kernel run on the host with the resident arrays gathered there
+//       (KernelPlan::OnHost): the devices hold only their parts;
 //  5. each device's iterations become launches: strided runs of the nest.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +42,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +71,9 @@ struct KernelPlanInput {
     std::string Where;
   };
   std::vector<Resident> AccessResidents;
+  /// Desc's accesses with their terms' run-time values in Min and Max
+  /// (withTerms): what the planner reads of the body's subscripts.
+  std::vector<abi::Access> Accesses;
   /// A scheduler's split of the nest's first AUTO loop: per position, the
   /// iteration numbers it runs. They may cover part of the loop (a chunk of
   /// a dynamic schedule): then only those iterations are planned. Empty:
@@ -93,7 +106,31 @@ struct KernelPlan {
   std::vector<DeviceWork> Work;    ///< per position
   /// Which loop took KernelPlanInput::Scheduled (-1: none did).
   int ScheduledLoop = -1;
+  /// Where the kernel runs. Split: as Items and Work say. Otherwise they
+  /// are empty and Why says why (one sentence, naming the array and the
+  /// subscript): OneDevice, on the first device of the input alone; OnHost,
+  /// on the host with the resident arrays it uses gathered there.
+  enum PlacementKind { Split, OneDevice, OnHost } Placement = Split;
+  std::string Why;
+  /// The arrays of the kernel made Whole, each with why, for reports.
+  std::vector<std::string> WholeNotes;
 };
+
+/// The run-time minimum and maximum of each subscript with a term of one
+/// access (Subscript::Term): dimensions 0 .. MaxRank - 1 of Subs, then
+/// those of Writes.
+using TermValues = std::array<std::pair<int64_t, int64_t>, 2 * MaxRank>;
+
+/// The accesses with their terms' values (Values: per access) in Min and
+/// Max. A subscript whose range is empty (an inner loop that does not run)
+/// keeps it so: Min > Max, and the access touches nothing.
+std::vector<abi::Access> withTerms(const std::vector<abi::Access> &Accesses,
+                                   const std::vector<TermValues> &Values);
+
+/// The elements an access may touch over all the iterations of Nest
+/// (whose trip counts are computed), per dimension; std::nullopt when a
+/// subscript is Unknown or the access has no subscripts.
+std::optional<Box> footprintOf(const abi::Access &Use, const LoopNest &Nest);
 
 /// Plans In. Returns false with a one-sentence message in Error (naming the
 /// array, the device and the elements) when the kernel cannot run as asked.
@@ -129,7 +166,8 @@ bool planSubPart(const KernelPlanInput &In, const KernelPlan &Whole,
 /// body subscripts with loop Loop's variable: a sub-part along the loop
 /// (planSubPart) holds only its stretch of it. One that has none holds its
 /// device's whole part in each sub-part, and must not be copied back.
-bool cutAlongLoop(const abi::Descriptor &Desc, size_t Item,
+bool cutAlongLoop(const abi::Descriptor &Desc,
+                  const std::vector<abi::Access> &Accesses, size_t Item,
                   const Distribution &X, unsigned Loop);
 
 /// Whether a plan of Desc is a function of its KernelPlanInput alone: no
