@@ -262,11 +262,19 @@ bool mentionsExtension(ArrayRef<Token> Toks) {
     if (!Open.empty() && Open.back() == "map" && Open.size() == 1 &&
         isItemDistributionName(Name))
       return true;
+    // 'device(*', '*:', '*,' or '* & TYPE': all devices; '*&x' and '*p' are
+    // dereferences, standard OpenMP's.
+    auto Wildcard = [&](unsigned J) {
+      if (J >= Toks.size() || Toks[J].isNot(tok::star) || J + 1 >= Toks.size())
+        return false;
+      const Token &Next = Toks[J + 1];
+      return Next.isOneOf(tok::r_paren, tok::comma, tok::colon) ||
+             (Next.is(tok::amp) && isDeviceTypeName(NameAt(J + 2)));
+    };
     if (Open.empty() &&
         (isHompClauseName(Name) ||
          (Name == "dist_schedule" && NameAt(I + 2) == "target") ||
-         (Name == "device" && I + 2 < Toks.size() &&
-          Toks[I + 2].is(tok::star))))
+         (Name == "device" && Wildcard(I + 2))))
       return true;
   }
   return false;
