@@ -258,9 +258,10 @@ bool mentionsExtension(ArrayRef<Token> Toks) {
     bool Call = I + 1 < Toks.size() && Toks[I + 1].is(tok::l_paren);
     if (!Call)
       continue;
-    // A distribution after a map item; homp's clauses at the top level.
-    if (!Open.empty() && Open.back() == "map" && Open.size() == 1 &&
-        isItemDistributionName(Name))
+    // A distribution after a map item (in a map clause at the top level, or
+    // after a clause whose '(' is left open); homp's clauses at the top
+    // level.
+    if (!Open.empty() && Open.back() == "map" && isItemDistributionName(Name))
       return true;
     // 'device(*', '*:', '*,' or '* & TYPE': all devices; '*&x' and '*p' are
     // dereferences, standard OpenMP's.
