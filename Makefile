@@ -6,6 +6,9 @@
 #                benchmark (table, CSV, Markdown and plots)
 #   make fuzz    fuzz the clang plugin for FUZZ_SECONDS (default 300); needs
 #                clang's libFuzzer, not part of make check
+#   make fuzz-runtime  random differential testing of the runtime for
+#                FUZZ_SECONDS: random homp programs against their sequential
+#                meaning (utils/fuzz-runtime; a fixed slice is in make check)
 #   make check-asan  libhomp and its tests with ASan and UBSan, in build-asan/
 #   make check-tsan  the same with TSan, in build-tsan/ (not part of make check)
 #   make stress  the Runtime tests STRESS_RUNS times (default 20) in random
@@ -19,7 +22,8 @@ FUZZ_SECONDS ?= 300
 STRESS_RUNS ?= 20
 STRESS_FILTER ?=
 
-.PHONY: all setup build demo check check-asan check-tsan stress bench fuzz gpu-bundle install clean
+.PHONY: all setup build demo check check-asan check-tsan stress bench fuzz \
+	fuzz-runtime gpu-bundle install clean
 
 all: build
 
@@ -55,6 +59,10 @@ bench: build
 
 fuzz: build
 	@utils/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+fuzz-runtime: build
+	@python3 utils/fuzz-runtime/fuzz.py --build $(BUILD) \
+	  --seconds $(FUZZ_SECONDS) --keep-going --out $(BUILD)/fuzz-runtime
 
 # Offload architectures of the bundle: HOMP_BUNDLE_ARCHS (default sm_90,x86_64).
 gpu-bundle: build

@@ -415,13 +415,13 @@ DimUse Analysis::subscript(TokenRange S, unsigned Use, std::string &Why) const {
   std::string Reason;
   for (unsigned I = S.Begin; I < S.End && Ok;) {
     Term T;
-    if (Toks[I].isOneOf(tok::plus, tok::minus)) {
-      T.Minus = Toks[I].is(tok::minus);
-      ++I;
-    } else if (I != S.Begin) {
+    // Signs: 'i + -1' is 'i - 1'.
+    if (I != S.Begin && !Toks[I].isOneOf(tok::plus, tok::minus)) {
       Ok = false;
       break;
     }
+    for (; I < S.End && Toks[I].isOneOf(tok::plus, tok::minus); ++I)
+      T.Minus ^= Toks[I].is(tok::minus);
     // The term's factors, up to the next '+' or '-'.
     unsigned End = I;
     while (End < S.End && !Toks[End].isOneOf(tok::plus, tok::minus))

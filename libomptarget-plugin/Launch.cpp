@@ -51,6 +51,26 @@ bool followsLoop(const abi::Descriptor &D, const abi::Array &A) {
   return false;
 }
 
+/// Runs K's host version in place, on the host's memory, as clang's host
+/// fallback would, but with K's own copy of the loop bounds: the chunk
+/// variable lives in the block around the construct, which a 'nowait'
+/// kernel's task may outlive. Returns 0, or 1 when only clang's fallback
+/// can run it (no host version).
+int runHostVersion(KernelInstance &K, KernelArgs &Args, HostThunk Thunk) {
+  std::vector<bool> Claimed(Args.NumArgs, false);
+  std::optional<unsigned> C = claimEntry(Args, K.ChunkVar, Claimed);
+  if (!Thunk || !C || Args.Version != SupportedKernelArgsVersion)
+    return 1;
+  abi::Chunk Loops = K.Loops;
+  DeviceArgs A(Args);
+  A.setEntry(*C, &Loops);
+  std::vector<void *> Params = A.hostParams();
+  if (Thunk(Params.data(), static_cast<int64_t>(Params.size())) != 0)
+    constructFatal(*K.Info,
+                   "the homp pass's host entry does not match the region");
+  return 0;
+}
+
 /// The kernel-argument entries of the kernel's variables.
 struct Entries {
   unsigned Chunk = 0;
@@ -1415,10 +1435,15 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     if (UsesResidents)
       constructFatal(*K.Info, Error);
     constructError(*K.Info, Error);
-    return 1; // clang runs the whole region on the host
+    return runHostVersion(K, Args, Thunk);
   }
-  if (K.OnHost)
+  if (K.OnHost) {
+    if (!K.HostOnlyWhy.empty() && residentsUsed().empty()) {
+      constructError(*K.Info, K.HostOnlyWhy);
+      return runHostVersion(K, Args, Thunk);
+    }
     return runGathered(Start);
+  }
 
   copyAlways(Direction::ToDevice);
 
@@ -1665,46 +1690,48 @@ static KernelInstance *selectInstance(std::unique_ptr<KernelInstance> K) {
   ConstructInfo &Info = *K->Info;
   const abi::Descriptor &D = Info.Desc;
   K->Values = readValues(Info, K->RawValues);
-  if (!K->Values.IfTrue) {
-    refuseHostFallback(Info, "its 'if' clause is false");
-    constructNote(Info, "its 'if' clause is false: it runs on the host");
-    return nullptr;
-  }
-  for (size_t I = 0; I < D.Reductions.size(); ++I) {
-    const ConstructValues::ReductionValues &R = K->Values.Reductions[I];
-    std::optional<ScalarType> T = decodeScalarType(R.TypeCode, R.Size);
-    if (!T || !reductionApplies(D.Reductions[I].Op, *T)) {
-      constructError(Info, "cannot reduce '" + D.Reductions[I].Name +
-                               "' with '" +
-                               abi::reductionOpName(D.Reductions[I].Op) +
-                               "' across devices: unsupported type");
-      return nullptr;
-    }
-  }
-  K->Devices = selectDevices(D, K->Values);
-  if (K->Devices.empty()) {
-    constructError(Info, noDevicesMessage());
-    return nullptr;
-  }
-  if (std::string Why = sharedMemoryProblem(D, K->Devices); !Why.empty()) {
-    constructError(Info, Why);
-    return nullptr;
-  }
-  std::string Error;
-  std::optional<Topology> Topo = constructTopology(
-      D, K->Values, static_cast<unsigned>(K->Devices.size()), Error);
-  if (!Topo) {
-    constructError(Info, Error);
-    return nullptr;
-  }
-  K->Topo = *Topo;
   K->Nest.Rank = static_cast<unsigned>(D.Loops.size());
   for (unsigned L = 0; L < K->Nest.Rank; ++L) {
     const abi::ChunkLoop &C = K->Loops.Loops[L];
     K->Nest.Loops[L] = {C.First, C.Bound, C.Step, D.Loops[L].Op};
   }
+  if (!K->Values.IfTrue) {
+    // OpenMP's host fallback, on the host's own data.
+    refuseHostFallback(Info, "its 'if' clause is false");
+    constructNote(Info, "its 'if' clause is false: it runs on the host");
+    K->HostOnlyWhy = "its 'if' clause is false";
+    K->HostAsAsked = true;
+    return K.release();
+  }
+  // A kernel that cannot run on its devices runs on the host: through
+  // clang's host fallback, or, when it uses arrays resident on the devices
+  // (known only when it runs), with them gathered there (launchKernel).
+  auto OnHost = [&](std::string Why) {
+    K->HostOnlyWhy = std::move(Why);
+    return K.release();
+  };
+  for (size_t I = 0; I < D.Reductions.size(); ++I) {
+    const ConstructValues::ReductionValues &R = K->Values.Reductions[I];
+    std::optional<ScalarType> T = decodeScalarType(R.TypeCode, R.Size);
+    if (!T || !reductionApplies(D.Reductions[I].Op, *T))
+      return OnHost("cannot reduce '" + D.Reductions[I].Name + "' with '" +
+                    abi::reductionOpName(D.Reductions[I].Op) +
+                    "' across devices: unsupported type");
+  }
+  K->Devices = selectDevices(D, K->Values);
+  if (K->Devices.empty())
+    return OnHost(noDevicesMessage());
+  if (std::string Why = sharedMemoryProblem(D, K->Devices); !Why.empty())
+    return OnHost(Why);
+  std::string Error;
+  std::optional<Topology> Topo = constructTopology(
+      D, K->Values, static_cast<unsigned>(K->Devices.size()), Error);
+  if (!Topo)
+    return OnHost(Error);
+  K->Topo = *Topo;
   return K.release();
 }
+
 
 /// The resident array access I of K uses, among those at its address (one
 /// array's sections made resident apart): the one whose section holds all
@@ -1751,6 +1778,35 @@ static ResidentArray *accessResident(KernelInstance &K, size_t I,
 static bool planInstance(KernelInstance &K) {
   ConstructInfo &Info = *K.Info;
   const abi::Descriptor &D = Info.Desc;
+  if (K.HostAsAsked)
+    return false;
+  if (!K.HostOnlyWhy.empty()) {
+    // Only resident arrays need homp on the host; else the host version.
+    KernelPlanInput In;
+    In.Accesses = withTerms(D.Accesses, K.Values.SubscriptTerms);
+    bool UsesResidents = false;
+    for (const ConstructValues::ArrayValues &A : K.Values.Arrays) {
+      ResidentArray *R = acquireResident(A.first());
+      K.ItemResidents.push_back(R);
+      K.ItemIsResident.push_back(R != nullptr);
+      UsesResidents |= R != nullptr;
+    }
+    for (size_t I = 0; I < In.Accesses.size(); ++I) {
+      ResidentArray *R = accessResident(K, I, In.Accesses[I]);
+      K.AccessResidents.push_back(R);
+      UsesResidents |= R != nullptr;
+    }
+    if (!UsesResidents && !anyResident()) {
+      constructError(Info, K.HostOnlyWhy);
+      return false;
+    }
+    // (Any resident array: the kernel may use one the plugin did not see,
+    // findEntries looks.)
+    K.OnHost = true;
+    if (K.OnHostWhy.empty())
+      K.OnHostWhy = K.HostOnlyWhy;
+    return true;
+  }
   KernelPlanInput In;
   In.Desc = &D;
   In.Devices = K.Devices;
@@ -1861,17 +1917,19 @@ static bool planInstance(KernelInstance &K) {
 
 KernelInstance *beginKernel(ConstructInfo &Info, void *ChunkVar,
                             va_list Values) {
-  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
-  if (settings().Offload == OffloadPolicy::Disabled) {
-    refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
-    return nullptr;
-  }
-  checkMachineFile();
   auto K = std::make_unique<KernelInstance>();
   K->Info = &Info;
   K->ChunkVar = static_cast<abi::Chunk *>(ChunkVar);
-  K->RawValues = readRawValues(Info, Values);
   K->Loops = *K->ChunkVar;
+  // OMP_TARGET_OFFLOAD=DISABLED: every region runs on the host, silently.
+  if (settings().Offload == OffloadPolicy::Disabled) {
+    refuseHostFallback(Info, "OMP_TARGET_OFFLOAD=DISABLED runs it on the host");
+    K->HostOnlyWhy = "OMP_TARGET_OFFLOAD=DISABLED";
+    K->HostAsAsked = true;
+    return K.release();
+  }
+  checkMachineFile();
+  K->RawValues = readRawValues(Info, Values);
   return selectInstance(std::move(K));
 }
 
@@ -1879,6 +1937,8 @@ int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
                  HostThunk Thunk) {
   std::unique_ptr<KernelInstance> K(Instance);
+  if (K->HostAsAsked)
+    return runHostVersion(*K, *Args, Thunk);
   // What is resident, and the launches to repeat, as they are now.
   K->Generation = residencyGeneration();
   {
@@ -1894,7 +1954,7 @@ int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
     K->Replay.reset();
   }
   if (!planInstance(*K))
-    return 1;
+    return runHostVersion(*K, *Args, Thunk);
   auto L = std::make_shared<Launcher>(std::move(K), *Args, Thunk, Loc,
                                       NumTeams, ThreadLimit, HostPtr);
   return L->run(L);

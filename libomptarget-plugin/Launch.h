@@ -68,6 +68,13 @@ struct KernelInstance : Instance {
   /// Why the kernel runs on its first device alone (KernelPlan::OneDevice);
   /// empty when it does not.
   std::string OneDeviceWhy;
+  /// Why the kernel cannot run on its devices (no device of its list, a
+  /// topology that does not arrange them, ...), found by its marker; empty
+  /// when it can.
+  std::string HostOnlyWhy;
+  /// It runs on the host as the program asked ('if' false, or
+  /// OMP_TARGET_OFFLOAD=DISABLED): on the host's own data, as OpenMP says.
+  bool HostAsAsked = false;
 };
 
 /// The marker of a kernel: reads its values and selects its devices, as

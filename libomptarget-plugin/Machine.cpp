@@ -17,6 +17,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <future>
 #include <initializer_list>
 #include <optional>
 #include <sstream>
@@ -206,8 +207,20 @@ Loaded loadModel() {
   }
   // On a thread of its own: the first use of the model may come from
   // inside a parallel region (the program's or a proxy's), where the
-  // probe's OpenMP regions would be nested and run on one thread.
-  std::thread([&] { L.Model = calibrate(Env); }).join();
+  // probe's OpenMP regions would be nested and run on one thread. The
+  // thread never ends: libomp's clean-up of an ending thread that ran
+  // OpenMP regions waits for the program's parallel region to end, so a
+  // first AUTO loop in a task of one hung (found by the differential
+  // tester, utils/fuzz-runtime). It sleeps to the end of the process, as
+  // the devices' proxies do.
+  std::promise<MachineModel> Measured;
+  std::future<MachineModel> Model = Measured.get_future();
+  std::thread([Measured = std::move(Measured), &Env]() mutable {
+    Measured.set_value(calibrate(Env));
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::hours(24));
+  }).detach();
+  L.Model = Model.get();
   if (!Path.empty())
     Why = writeAtomically(
         Path, writeMachineFile(L.Model, "homp's calibration of " + Path +

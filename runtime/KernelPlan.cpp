@@ -701,11 +701,29 @@ bool Planner::checkFootprints() {
     if (Out.Placement != KernelPlan::Split)
       return true;
   }
+  unsigned Running = 0;
+  for (const DeviceWork &W : Out.Work)
+    Running += !W.Iterations.empty();
   for (size_t I = 0; I < Uses.size(); ++I) {
     const KernelPlanInput::Resident &R = In.AccessResidents[I];
     bool IsItem = std::any_of(
         D.Arrays.begin(), D.Arrays.end(),
         [&](const abi::Array &A) { return A.Name == Uses[I].Name; });
+    // An array the loop writes that homp neither holds nor maps (a global
+    // array used without a map clause, a pointer into memory a standard
+    // 'target data' maps): libomptarget maps it whole on each device and
+    // copies each device's whole copy back, so the last would win.
+    if (!R.Dist && !IsItem && Uses[I].Written && Running > 1) {
+      std::string Why = "the loop writes '" + Uses[I].Name +
+                        "', which homp does not hold on the devices (it is "
+                        "not in the construct's map clauses): each device "
+                        "would copy all of it back";
+      if (UsesResidents)
+        return OnHost(Why);
+      Out.Placement = KernelPlan::OneDevice;
+      Out.Why = Why;
+      return true;
+    }
     if (!R.Dist || IsItem)
       continue;
     Distribution X = *R.Dist;
