@@ -65,7 +65,10 @@ int runHostVersion(KernelInstance &K, KernelArgs &Args, HostThunk Thunk) {
   DeviceArgs A(Args);
   A.setEntry(*C, &Loops);
   std::vector<void *> Params = A.hostParams();
-  if (Thunk(Params.data(), static_cast<int64_t>(Params.size())) != 0)
+  int Rc = 0;
+  runHostVersionSafely(
+      [&] { Rc = Thunk(Params.data(), static_cast<int64_t>(Params.size())); });
+  if (Rc != 0)
     constructFatal(*K.Info,
                    "the homp pass's host entry does not match the region");
   return 0;
@@ -479,7 +482,9 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
     int Rc;
     if (S.IsHost) {
       std::vector<void *> Params = A.hostParams();
-      Rc = Thunk(Params.data(), static_cast<int64_t>(Params.size()));
+      runHostVersionSafely([&] {
+        Rc = Thunk(Params.data(), static_cast<int64_t>(Params.size()));
+      });
       if (Rc != 0) {
         S.Status = Slot::Fatal;
         S.Error = "the homp pass's host entry does not match the region";
@@ -525,8 +530,15 @@ void Launcher::copyOut(Slot &S) {
       Ok = copyElements(Direction::FromDevice, V.Shape, Stage, S.Items[I],
                         ProductSet::of(V.Shape.Section), S.BytesOut);
     } else if (abi::copiesOut(D.Arrays[I].Map) && !itemDist(I).duplicated()) {
+      const KernelPlan &Pl = *S.Plan;
+      const Distribution &X = Pl.Items[I];
+      std::optional<unsigned> Q = X.positionOf(S.Device);
+      const ProductSet &Back =
+          I < Pl.CopyBack.size() && !Pl.CopyBack[I].empty() && Q
+              ? Pl.CopyBack[I][*Q]
+              : X.Owned[S.Position];
       Ok = copyElements(Direction::FromDevice, V.Shape, V.Base, S.Items[I],
-                        S.Plan->Items[I].Owned[S.Position], S.BytesOut);
+                        Back, S.BytesOut);
     }
     if (!Ok && S.Status == Slot::Ok) {
       S.Status = Slot::FailedAfterResults;
@@ -1368,7 +1380,10 @@ int Launcher::runGathered(Clock::time_point Start) {
   const bool Trips = Nest.computeTrips(Bad);
   Clock::time_point Began = Clock::now();
   std::vector<void *> Params = A.hostParams();
-  if (Thunk(Params.data(), static_cast<int64_t>(Params.size())) != 0)
+  int Rc = 0;
+  runHostVersionSafely(
+      [&] { Rc = Thunk(Params.data(), static_cast<int64_t>(Params.size())); });
+  if (Rc != 0)
     constructFatal(*K.Info,
                    "the homp pass's host entry does not match the region");
   double Ran = secondsSince(Began);

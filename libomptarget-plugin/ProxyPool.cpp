@@ -224,6 +224,19 @@ ProxyPool::Proxy *ProxyPool::proxy(int Device) {
   return Proxies[Device].get();
 }
 
+void runHostVersionSafely(const std::function<void()> &F) {
+  if (omp_get_thread_num() == 0) {
+    F();
+    return;
+  }
+  Completion Done(1);
+  ProxyPool::get().run(hostDevice(), [&] {
+    F();
+    Done.done();
+  });
+  Done.wait();
+}
+
 void ProxyPool::run(int Device, std::function<void()> Job) {
   Proxy *Found = proxy(Device);
   if (!Found) {

@@ -147,6 +147,13 @@ void waitForQueued(int64_t Id);
 /// taskwait': the 'nowait' target tasks before a collective halo update.
 void waitForChildTasks();
 
+/// Runs F, a region's host version, where libomp lets it fork teams: on the
+/// calling thread when it is the first of its team, else (a task run by
+/// another thread of the program's parallel region, where libomp 19 stops
+/// the program: "Assertion failure at kmp_csupport.cpp(3588)") on a proxy
+/// of its own, waiting for it.
+void runHostVersionSafely(const std::function<void()> &F);
+
 /// The CPUs the proxy of Devices[Position] is bound to while it works for a
 /// construct over Devices (HOMP_BIND, CoreShares.h); empty when it is not
 /// bound (binding is off, the device is a GPU or the host, or the process

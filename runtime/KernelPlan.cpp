@@ -62,6 +62,10 @@ private:
   void coverGaps(unsigned L);
   bool checkDisjoint();
   bool bounded(const Distribution &X, const abi::Access &Use) const;
+  /// Arrays several devices own alike (split along fewer topology axes than
+  /// the loop) that the loop writes: each device copies back what it
+  /// writes (KernelPlan::CopyBack), or the kernel runs elsewhere.
+  bool sharedParts();
   bool checkFootprint(const Distribution &X, const abi::Access &Use,
                       const std::string &Where);
   bool checkFootprints();
@@ -777,12 +781,108 @@ bool Planner::run() {
          distributeItems(/*Final=*/true) && checkDisjoint() && finish();
 }
 
+/// The elements Use writes in the iterations It (whose trip counts are
+/// Nest's), per dimension of X; std::nullopt when not exactly known (a
+/// strided loop, whose spans include indices it skips).
+static std::optional<ProductSet> writtenBy(const abi::Access &Use,
+                                           const Distribution &X,
+                                           const LoopNest &Nest,
+                                           const ProductSet &It) {
+  if (Use.Rank != X.Shape.Rank)
+    return std::nullopt;
+  ProductSet W;
+  W.Rank = X.Shape.Rank;
+  for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
+    const Subscript &S = Use.Writes[Dm];
+    IndexSet Sec(X.Shape.Section.Dims[Dm]);
+    if (S.Kind == Subscript::Invariant) {
+      W.Dims[Dm] = IndexSet(Range{S.Min, S.Max + 1}).intersect(Sec);
+    } else if (S.Kind == Subscript::Linear && S.Loop < Nest.Rank &&
+               (Nest.Loops[S.Loop].Step == 1 || Nest.Loops[S.Loop].Step == -1)) {
+      W.Dims[Dm] = indicesOf(Nest.Loops[S.Loop], It.Dims[S.Loop])
+                       .widened(S.Min, S.Max)
+                       .intersect(Sec);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return W;
+}
+
+bool Planner::sharedParts() {
+  Out.CopyBack.assign(D.Arrays.size(), {});
+  auto Shared = [](const Distribution &X) {
+    for (size_t A = 0; A < X.Owned.size(); ++A)
+      for (size_t B = A + 1; B < X.Owned.size(); ++B)
+        if (!X.Owned[A].intersect(X.Owned[B]).empty())
+          return true;
+    return false;
+  };
+  auto Fail = [&](KernelPlan::PlacementKind Where, std::string Why) {
+    Out.Placement = Where;
+    Out.Why = std::move(Why);
+    return true;
+  };
+  bool UsesResidents = false;
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    UsesResidents |= I < In.ItemResidents.size() && In.ItemResidents[I];
+  for (const KernelPlanInput::Resident &R : In.AccessResidents)
+    UsesResidents |= R.Dist != nullptr;
+  // Arrays of the kernel: each device copies back what it writes, and two
+  // devices must not write the same element.
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    const Distribution &X = *Items[I];
+    const abi::Access *Use = useOf(D.Arrays[I].Name);
+    bool Resident = I < In.ItemResidents.size() && In.ItemResidents[I];
+    if (!Use || !Use->Written || X.duplicated() || !Shared(X))
+      continue;
+    std::string Why = "several devices hold the same part of '" +
+                      Use->Name + "' (it is split along fewer topology axes "
+                      "than the loop), and the loop writes it";
+    if (Resident)
+      return Fail(KernelPlan::OnHost, Why);
+    std::vector<ProductSet> Back(X.Owned.size());
+    for (size_t Q = 0; Q < X.Owned.size(); ++Q)
+      Back[Q] = ProductSet{X.Shape.Rank, {}};
+    for (unsigned Pos = 0; Pos < P; ++Pos) {
+      const ProductSet &It = Out.Work[Pos].Iterations;
+      std::optional<unsigned> Q = X.positionOf(In.Devices[Pos]);
+      if (It.empty() || !Q)
+        continue;
+      std::optional<ProductSet> W = writtenBy(*Use, X, Nest, It);
+      if (!W)
+        return Fail(UsesResidents ? KernelPlan::OnHost : KernelPlan::OneDevice,
+                    Why + " in a strided loop");
+      ProductSet Mine = W->intersect(X.Owned[*Q]);
+      for (size_t R = 0; R < Back.size(); ++R)
+        if (!Back[R].intersect(Mine).empty())
+          return Fail(UsesResidents ? KernelPlan::OnHost
+                                    : KernelPlan::OneDevice,
+                      Why + " on two of them at the same elements");
+      Back[*Q] = Mine;
+    }
+    Out.CopyBack[I] = std::move(Back);
+  }
+  // Resident arrays: their copies must stay alike.
+  for (size_t I = 0; I < Uses.size(); ++I) {
+    const KernelPlanInput::Resident &R = In.AccessResidents[I];
+    if (R.Dist && Uses[I].Written && !R.Dist->duplicated() && Shared(*R.Dist))
+      return Fail(KernelPlan::OnHost,
+                  "several devices hold the same part of '" + Uses[I].Name +
+                      "' (distributed by " + R.Where +
+                      "), and the loop writes it");
+  }
+  return true;
+}
+
 bool Planner::finish() {
   Out.Placement = KernelPlan::Split;
   Out.Why.clear();
   Out.WholeNotes.clear();
   if (!checkFootprints())
     return false;
+  if (Out.Placement == KernelPlan::Split)
+    sharedParts();
   if (Out.Placement != KernelPlan::Split) {
     Out.Items.clear();
     Out.Work.clear();

@@ -503,6 +503,49 @@ TEST(KernelPlan, CyclicLoopWithoutArraysDealsItsIterations) {
       }
 }
 
+// An array split by rows only over a 2x2 topology: the two devices of a
+// row of the topology own the same rows, and each runs its columns of them.
+// Each copies back what it writes, not all it owns (the second copy back
+// undid the first's columns once); writing the same elements from two of
+// them is not split; a resident array held so runs on the host.
+TEST(KernelPlan, DevicesOwningAlikeCopyBackWhatTheyWrite) {
+  Kernel K({upTo(0, 4), upTo(0, 6)}, {Block, Block}, Topology{{2, 2}});
+  K.array("m", {Block, Full}, {{0, 4}, {0, 6}})
+      .access("m", {linear(0, 0, 0), linear(1, 0, 0)}, true);
+  std::optional<KernelPlan> Plan = plan(K);
+  ASSERT_TRUE(Plan);
+  ASSERT_EQ(Plan->CopyBack.size(), 1u);
+  ASSERT_EQ(Plan->CopyBack[0].size(), 4u);
+  for (unsigned D = 0; D < 4; ++D) {
+    // Device D runs rows [2 (D / 2), +2) and columns [3 (D % 2), +3).
+    EXPECT_EQ(Plan->CopyBack[0][D].Dims[0],
+              IndexSet(Range{2 * (D / 2), 2 * (D / 2) + 2}));
+    EXPECT_EQ(Plan->CopyBack[0][D].Dims[1],
+              IndexSet(Range{3 * (D % 2), 3 * (D % 2) + 3}));
+  }
+  // Every device writes column 0 of its rows.
+  Kernel Same({upTo(0, 4), upTo(0, 6)}, {Block, Block}, Topology{{2, 2}});
+  Subscript Zero;
+  Zero.Kind = Subscript::Invariant;
+  Same.array("m", {Block, Full}, {{0, 4}, {0, 6}})
+      .array("y", {Block, Block}, {{0, 4}, {0, 6}})
+      .access("m", {linear(0, 0, 0), Zero}, true)
+      .access("y", {linear(0, 0, 0), linear(1, 0, 0)}, true);
+  KernelPlanInput In = Same.input();
+  KernelPlan P;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, P, Error)) << Error;
+  EXPECT_EQ(P.Placement, KernelPlan::OneDevice);
+  EXPECT_NE(P.Why.find("at the same elements"), std::string::npos);
+  // Nothing shared: no copy-back sets.
+  Kernel Own({upTo(0, 4), upTo(0, 6)}, {Block, Block}, Topology{{2, 2}});
+  Own.array("m", {Block, Block}, {{0, 4}, {0, 6}})
+      .access("m", {linear(0, 0, 0), linear(1, 0, 0)}, true);
+  std::optional<KernelPlan> OwnPlan = plan(Own);
+  ASSERT_TRUE(OwnPlan);
+  EXPECT_TRUE(OwnPlan->CopyBack[0].empty());
+}
+
 // dist_iteration(BLOCK, FULL): every device runs the whole inner loop.
 TEST(KernelPlan, FullLoopsRunWhollyOnEveryDevice) {
   Kernel K({upTo(0, 6), upTo(0, 5)}, {Block, Full}, Topology::line(3));
@@ -1837,9 +1880,8 @@ TEST(SubParts, RefuseWhatCannotBeCutExactly) {
             std::string::npos);
   // Copied back but split along the other loop only: each sub-part would
   // copy its device's whole part back.
-  Kernel Cols({upTo(0, 8), upTo(0, 8)}, {Block, Block}, Topology{{2, 2}});
+  Kernel Cols({upTo(0, 8), upTo(0, 8)}, {Full, Block}, Topology::line(2));
   Cols.array("c", {Block}, {{0, 8}}).access("c", {at(0, 1)}, true);
-  Cols.Desc.Arrays.back().Axis[0] = 1; // over the topology's second axis
   std::optional<KernelPlan> ColsPlan = plan(Cols);
   ASSERT_TRUE(ColsPlan);
   EXPECT_FALSE(

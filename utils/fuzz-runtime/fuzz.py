@@ -930,13 +930,14 @@ def main():
                 if finding:
                     finding["seed"] = args.seed
                     findings.append(finding)
+                    base = save(out_dir, finding, args.build, 0)
                     print(f"FINDING {finding['kind']}: program "
                           f"{args.seed}:{finding['index']} env "
-                          f"{finding['env']}", flush=True)
-    for f in findings:
-        base = save(out_dir, f, args.build,
-                    args.reduce_seconds if f is findings[0] else 0)
-        print(f"  written to {base}.c (.json; -reduced.c)", flush=True)
+                          f"{finding['env']} ({base}.c)", flush=True)
+    # The first finding, reduced.
+    if findings and args.reduce_seconds > 0:
+        base = save(out_dir, findings[0], args.build, args.reduce_seconds)
+        print(f"  reduced: {base}-reduced.c", flush=True)
     took = time.time() - start
     print(f"{programs} programs, {runs} runs, {len(findings)} finding"
           f"{'' if len(findings) == 1 else 's'} in {took:.0f} s", flush=True)

@@ -114,6 +114,11 @@ struct KernelPlan {
   std::string Why;
   /// The arrays of the kernel made Whole, each with why, for reports.
   std::vector<std::string> WholeNotes;
+  /// Per array, per position of its distribution: what the device copies
+  /// back, where several devices own the same elements (an array split
+  /// along fewer topology axes than the loop): the elements its iterations
+  /// write. Empty (or an empty list for an array): what it owns.
+  std::vector<std::vector<ProductSet>> CopyBack;
 };
 
 /// The run-time minimum and maximum of each subscript with a term of one
