@@ -1499,8 +1499,17 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     Ids.push_back(Slots.back().Device);
   }
   // Duplicated resident arrays: each device that runs uses a current copy,
-  // and one that writes makes the others stale.
+  // and the one that writes makes the others stale. (A loop in parts may
+  // give any of its devices the iterations: written there, their copies
+  // would differ, so it runs on the host, the array gathered there.)
   std::vector<std::pair<ResidentArray *, bool>> Duplicates;
+  for (const auto &[R, W] : residentsUsed())
+    if (R->Dist.duplicated() && W && Ids.size() > 1) {
+      K.OnHostWhy = "'" + R->Name + "' is whole on every device of " +
+                    R->Where + " (DUPLICATE), and this kernel writes it in " +
+                    "parts that any of its devices may run";
+      return runGathered(Start);
+    }
   for (const auto &[R, W] : residentsUsed())
     if (R->Dist.duplicated()) {
       if (!refreshCopies(*R, Ids, Error))

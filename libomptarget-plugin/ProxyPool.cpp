@@ -224,19 +224,6 @@ ProxyPool::Proxy *ProxyPool::proxy(int Device) {
   return Proxies[Device].get();
 }
 
-void runHostVersionSafely(const std::function<void()> &F) {
-  if (omp_get_thread_num() == 0) {
-    F();
-    return;
-  }
-  Completion Done(1);
-  ProxyPool::get().run(hostDevice(), [&] {
-    F();
-    Done.done();
-  });
-  Done.wait();
-}
-
 void ProxyPool::run(int Device, std::function<void()> Job) {
   Proxy *Found = proxy(Device);
   if (!Found) {
@@ -466,6 +453,27 @@ void useThreadsOnProxy(int Threads) {
   omp_set_max_active_levels(Threads > 1 ? 2 : 1);
 }
 
+/// Runs F as a proxy runs its jobs, one level deep in OpenMP's nesting:
+/// kernels of CPU offload devices, and regions' host versions, fork teams,
+/// and libomp 19 keeps a worker's record of the teams it last served.
+/// Forked at the outermost level by the program's thread after a proxy's
+/// had been, such a worker took the inner parallel region's reduction for
+/// a teams reduction and stopped the program ("Assertion failure at
+/// kmp_csupport.cpp(3588)"; found by the differential tester).
+void runAtProxyLevel(int Threads, const std::function<void()> &F) {
+  if (omp_get_level() != 0) {
+    F();
+    return;
+  }
+#pragma omp parallel num_threads(1)
+  {
+    useThreadsOnProxy(Threads);
+    F();
+  }
+}
+
+
+
 /// The proxy (named by its device) that holds each device's queued
 /// asynchronous jobs, while it holds any: the device's later jobs go to the
 /// same proxy, so they run after them. Devices numbered from Size on are
@@ -657,6 +665,19 @@ std::shared_ptr<const AsyncPlan> asyncPlan(const std::vector<int> &Devices) {
 
 } // namespace
 
+void runHostVersionSafely(const std::function<void()> &F) {
+  if (omp_get_thread_num() == 0) {
+    runAtProxyLevel(omp_get_max_threads(), F);
+    return;
+  }
+  Completion Done(1);
+  ProxyPool::get().run(hostDevice(), [&] {
+    F();
+    Done.done();
+  });
+  Done.wait();
+}
+
 void runOnDevices(const std::vector<int> &Devices, int HostId,
                   const std::function<void(unsigned)> &Job,
                   const std::string &WaitName, DeviceJobs Kind,
@@ -766,7 +787,7 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
       if (std::vector<int> Cpus = shareCpus(Share[*Here], Shares);
           !Cpus.empty())
         Kept.emplace(Cpus);
-    RunAll(CallingThread);
+    runAtProxyLevel(Threads, [&] { RunAll(CallingThread); });
     Kept.reset();
     omp_set_num_threads(Before);
     if (Tail)

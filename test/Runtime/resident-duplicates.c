@@ -4,16 +4,21 @@
 // (a stale one is brought up to date first), and the end of the region,
 // 'target update from' and 'exit data' copy back a current copy, not every
 // device's at once (whichever landed last won: 1 to 6 wrong in 20 runs).
-// Checked against sequential values in 20 rounds of each case.
+// A dynamic loop writing it may run its chunks on any device: it runs on
+// the host, with the array gathered there (the chunks' device was guessed
+// once, and the copy back came from another). Checked against sequential
+// values in 20 rounds of each case.
 // REQUIRES: devices-4
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t | FileCheck %s
 // RUN: env HOMP_INFO=1 %t 2>/dev/null | FileCheck %s
+// RUN: env HOMP_EMULATE=0:2,2:4 %t 2>/dev/null | FileCheck %s
 // CHECK: standard kernel: PASS
 // CHECK: homp kernel on one device: PASS
 // CHECK: read on another device: PASS
 // CHECK: update from: PASS
 // CHECK: standard update: PASS
+// CHECK: dynamic loop: PASS
 
 #include <stdio.h>
 
@@ -117,5 +122,21 @@ int main(void) {
       B += y[i] != i + Round;
   }
   Bad += report("standard update", B);
+  // Chunks of a dynamic loop, on whichever device takes them.
+  B = 0;
+  for (int Round = 0; Round < 20; ++Round) {
+    for (int i = 0; i < k; ++i)
+      w[i] = 0;
+#pragma omp target data device(*) map(tofrom: w[0:k])
+    {
+#pragma omp target device(*)
+#pragma omp parallel for distribute dist_schedule(target: [SCHED_DYNAMIC(3)])
+      for (int i = 2; i < 5; ++i)
+        w[i] = i + Round;
+    }
+    for (int i = 0; i < k; ++i)
+      B += w[i] != (i >= 2 && i < 5 ? i + Round : 0);
+  }
+  Bad += report("dynamic loop", B);
   return Bad != 0;
 }
