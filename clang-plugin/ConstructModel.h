@@ -252,10 +252,11 @@ struct Scope {
     for (const std::string &N : Names) {
       if (!distributes(N))
         Distributed.push_back(N);
-      // A later construct may give the same name a halo, or none, and
-      // another split.
-      llvm::erase(WithHalo, N);
-      if (llvm::is_contained(Halo, N))
+      // A later construct may give the same name another split. Which
+      // construct holds it when a halo directive runs is known only then:
+      // the name has a halo when any construct gives it one (the runtime
+      // checks the array it finds).
+      if (llvm::is_contained(Halo, N) && !hasHalo(N))
         WithHalo.push_back(N);
       llvm::erase_if(Splits, [&](const auto &S) { return S.first == N; });
       for (const auto &S : Split)

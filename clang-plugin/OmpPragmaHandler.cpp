@@ -369,9 +369,13 @@ void OmpPragmaHandler::HandlePragma(Preprocessor &PP,
       Line.assign(DeferredDirectives[*K].Line.begin(),
                   DeferredDirectives[*K].Line.end());
       Merged = DeferredDirectives[*K].Around;
+      // (And what 'enter data' inside the region, read since, says of
+      // halos.)
       for (const std::string &N : FileScope.Distributed)
         if (!Merged.distributes(N))
           Merged.add({N}, FileScope.WithHalo, FileScope.Splits);
+        else if (FileScope.hasHalo(N) && !Merged.hasHalo(N))
+          Merged.WithHalo.push_back(N);
       Around = &Merged;
       Body = ArrayRef<Token>(Line).drop_front().drop_back();
     }
