@@ -148,6 +148,12 @@ private:
   /// write them.
   std::vector<std::pair<ResidentArray *, bool>> residentsUsed() const;
   bool canRunAsync(const std::vector<Slot> &Slots) const;
+  /// Points A's entries of the kernel's arrays where ItemAddress says (from
+  /// the host's address) and those of the resident arrays the plugin did
+  /// not describe where Resident says; unused items map nothing.
+  void arrayEntries(
+      DeviceArgs &A, const std::function<void *(size_t, void *)> &ItemAddress,
+      const std::function<void *(const ResidentArray &, void *)> &Resident);
   /// map(always, ...) of arrays already on the devices: copies their parts
   /// in before the kernel, out after it.
   void copyAlways(Direction Dir);
@@ -438,38 +444,47 @@ void Launcher::copyIn(Slot &S) {
   }
 }
 
-DeviceArgs Launcher::argsFor(Slot &S) {
-  DeviceArgs A(Args);
-  A.setEntry(E.Chunk, &S.Chunk);
+void Launcher::arrayEntries(
+    DeviceArgs &A,
+    const std::function<void *(size_t, void *)> &ItemAddress,
+    const std::function<void *(const ResidentArray &, void *)> &Resident) {
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     if (!E.Items[I])
       continue;
     unsigned Ent = *E.Items[I];
-    if (E.Unused[I]) {
+    if (E.Unused[I])
       A.ignoreEntry(Ent);
-      continue;
-    }
-    void *Base = A.base(Ent);
-    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
-    // runAsync builds the arguments before it gives ItemResidents back.
-    if (ResidentArray *R = K.ItemResidents[I]) {
-      std::optional<unsigned> Q = R->Dist.positionOf(S.Device);
-      A.setLiteral(Ent, Q ? R->deviceAddress(*Q, Base) : Base);
-    } else if (!S.Staging[I].empty() && S.InHostMemory) {
-      Storage Host{HostId, S.Staging[I].data(),
-                   V.Shape.span(ProductSet::of(V.Shape.Section))};
-      A.setLiteral(Ent, deviceAddress(V.Shape, V.Base, Host, Base));
-    } else if (S.Items[I].Ptr) {
-      A.setLiteral(Ent, deviceAddress(V.Shape, V.Base, S.Items[I], Base));
-    } else {
-      A.setLiteral(Ent, Base); // the host's own memory, or nothing held
-    }
+    else
+      A.setLiteral(Ent, ItemAddress(I, A.base(Ent)));
   }
-  for (const Entries::Resident &R : E.Residents) {
-    void *Base = A.base(R.Entry);
-    std::optional<unsigned> Q = R.Array->Dist.positionOf(S.Device);
-    A.setLiteral(R.Entry, Q ? R.Array->deviceAddress(*Q, Base) : Base);
-  }
+  for (const Entries::Resident &R : E.Residents)
+    A.setLiteral(R.Entry, Resident(*R.Array, A.base(R.Entry)));
+}
+
+DeviceArgs Launcher::argsFor(Slot &S) {
+  DeviceArgs A(Args);
+  A.setEntry(E.Chunk, &S.Chunk);
+  auto InResident = [&](const ResidentArray &R, void *Base) {
+    std::optional<unsigned> Q = R.Dist.positionOf(S.Device);
+    return Q ? R.deviceAddress(*Q, Base) : Base;
+  };
+  arrayEntries(
+      A,
+      [&](size_t I, void *Base) {
+        const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+        // runAsync builds the arguments before it gives ItemResidents back.
+        if (ResidentArray *R = K.ItemResidents[I])
+          return InResident(*R, Base);
+        if (!S.Staging[I].empty() && S.InHostMemory) {
+          Storage Host{HostId, S.Staging[I].data(),
+                       V.Shape.span(ProductSet::of(V.Shape.Section))};
+          return deviceAddress(V.Shape, V.Base, Host, Base);
+        }
+        if (S.Items[I].Ptr)
+          return deviceAddress(V.Shape, V.Base, S.Items[I], Base);
+        return Base; // the host's own memory, or nothing held
+      },
+      InResident);
   for (size_t I = 0; I < D.Reductions.size(); ++I)
     A.setEntry(E.Reductions[I], S.Reductions[I].data());
   return A;
@@ -1353,21 +1368,16 @@ int Launcher::runGathered(Clock::time_point Start) {
   DeviceArgs A(Args);
   abi::Chunk Chunk = K.Loops; // the whole nest
   A.setEntry(E.Chunk, &Chunk);
-  for (size_t I = 0; I < D.Arrays.size(); ++I) {
-    if (!E.Items[I])
-      continue;
-    unsigned Ent = *E.Items[I];
-    if (E.Unused[I]) {
-      A.ignoreEntry(Ent);
-      continue;
-    }
-    void *Base = A.base(Ent);
-    HostShadow *Sh = K.ItemResidents[I] ? ShadowOf(K.ItemResidents[I]) : nullptr;
-    A.setLiteral(Ent, Sh ? Sh->addressOf(Base) : Base);
-  }
-  for (const Entries::Resident &R : E.Residents)
-    if (HostShadow *Sh = ShadowOf(R.Array))
-      A.setLiteral(R.Entry, Sh->addressOf(A.base(R.Entry)));
+  auto InShadow = [&](const ResidentArray &R, void *Base) {
+    HostShadow *Sh = ShadowOf(&R);
+    return Sh ? Sh->addressOf(Base) : Base;
+  };
+  arrayEntries(
+      A,
+      [&](size_t I, void *Base) {
+        return K.ItemResidents[I] ? InShadow(*K.ItemResidents[I], Base) : Base;
+      },
+      InShadow);
   std::vector<std::vector<char>> Reductions(D.Reductions.size());
   for (size_t I = 0; I < D.Reductions.size(); ++I) {
     ScalarType T = reductionType(I);
