@@ -248,6 +248,10 @@ private:
   bool isInvariantExpr(TokenRange R) const;
   std::optional<Bound> boundOf(TokenRange R, int64_t Adjust) const;
   DimUse subscript(TokenRange S, unsigned Use, std::string &Why) const;
+  /// Splits the sum S into its terms, each with its sign (Minus: the sum is
+  /// subtracted); false when S is not a sum of terms.
+  bool terms(TokenRange S, bool Minus,
+             llvm::SmallVectorImpl<std::pair<bool, TokenRange>> &Out) const;
   /// The offset loop whose variable T is, at the use Toks[Use].
   const OffsetLoop *offsetOf(const Token &T, unsigned Use) const {
     const OffsetLoop *Found = nullptr;
@@ -404,6 +408,42 @@ void Analysis::offsetLoops(ArrayRef<CanonicalLoop> BodyLoops) {
   }
 }
 
+bool Analysis::terms(TokenRange S, bool Minus,
+                     SmallVectorImpl<std::pair<bool, TokenRange>> &Out) const {
+  for (unsigned I = S.Begin; I < S.End;) {
+    // Signs: 'i + -1' is 'i - 1'.
+    if (I != S.Begin && !Toks[I].isOneOf(tok::plus, tok::minus))
+      return false;
+    bool Neg = Minus;
+    for (; I < S.End && Toks[I].isOneOf(tok::plus, tok::minus); ++I)
+      Neg ^= Toks[I].is(tok::minus);
+    // The term, up to the next '+' or '-' outside brackets.
+    unsigned End = I;
+    int Depth = 0;
+    for (; End < S.End; ++End) {
+      if (Toks[End].isOneOf(tok::l_paren, tok::l_square))
+        ++Depth;
+      else if (Toks[End].isOneOf(tok::r_paren, tok::r_square))
+        --Depth;
+      else if (Depth == 0 && Toks[End].isOneOf(tok::plus, tok::minus))
+        break;
+    }
+    if (End == I)
+      return false;
+    // A sum in parentheses ('(i - lo)', 'i - (d + 1)') adds its terms.
+    std::optional<unsigned> Close =
+        Toks[I].is(tok::l_paren) ? findClosing(Toks, I, End) : std::nullopt;
+    if (Close && *Close + 1 == End) {
+      if (!terms({I + 1, *Close}, Neg, Out))
+        return false;
+    } else {
+      Out.push_back({Neg, {I, End}});
+    }
+    I = End;
+  }
+  return true;
+}
+
 DimUse Analysis::subscript(TokenRange S, unsigned Use, std::string &Why) const {
   // A sum of terms, each added or subtracted: one loop variable (added),
   // products of integer literals and variables the loop does not change,
@@ -411,25 +451,15 @@ DimUse Analysis::subscript(TokenRange S, unsigned Use, std::string &Why) const {
   DimUse Out;
   std::optional<unsigned> Loop;
   Way W;
-  bool Ok = !S.empty();
   std::string Reason;
-  for (unsigned I = S.Begin; I < S.End && Ok;) {
+  SmallVector<std::pair<bool, TokenRange>, 4> Sums;
+  bool Ok = !S.empty() && terms(S, false, Sums);
+  for (auto [Minus, R] : Sums) {
+    if (!Ok)
+      break;
     Term T;
-    // Signs: 'i + -1' is 'i - 1'.
-    if (I != S.Begin && !Toks[I].isOneOf(tok::plus, tok::minus)) {
-      Ok = false;
-      break;
-    }
-    for (; I < S.End && Toks[I].isOneOf(tok::plus, tok::minus); ++I)
-      T.Minus ^= Toks[I].is(tok::minus);
-    // The term's factors, up to the next '+' or '-'.
-    unsigned End = I;
-    while (End < S.End && !Toks[End].isOneOf(tok::plus, tok::minus))
-      ++End;
-    if (End == I) {
-      Ok = false;
-      break;
-    }
+    T.Minus = Minus;
+    unsigned I = R.Begin, End = R.End;
     SmallVector<unsigned, 4> Factors;
     for (unsigned K = I; K < End; ++K) {
       bool Factor = (K - I) % 2 == 0;
@@ -493,7 +523,6 @@ DimUse Analysis::subscript(TokenRange S, unsigned Use, std::string &Why) const {
         W.Terms.push_back(T);
       }
     }
-    I = End;
   }
   if (!Ok) {
     std::string Loops =

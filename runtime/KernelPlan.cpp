@@ -480,18 +480,23 @@ bool Planner::bounded(const Distribution &X, const abi::Access &Use) const {
   if (touchesNothing(Use) || X.duplicated())
     return true;
   for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm) {
-    bool Whole = true;
-    for (unsigned Pos = 0; Pos < P && Whole; ++Pos) {
+    // Whether every running device holds, and owns, the whole dimension: a
+    // read may then go anywhere in it, a write too (not into a halo cell,
+    // which another device owns).
+    bool Held = true, Owned = true;
+    const IndexSet Section(X.Shape.Section.Dims[Dm]);
+    for (unsigned Pos = 0; Pos < P; ++Pos) {
       if (Out.Work[Pos].Iterations.empty())
         continue;
       std::optional<unsigned> Q = X.positionOf(In.Devices[Pos]);
-      Whole = Q && X.held(*Q).Dims[Dm].contains(
-                       IndexSet(X.Shape.Section.Dims[Dm]));
+      Held &= Q && X.held(*Q).Dims[Dm].contains(Section);
+      Owned &= Q && X.Owned[*Q].Dims[Dm].contains(Section);
     }
-    if (Whole)
-      continue;
-    if (Use.Rank != X.Shape.Rank || Use.Subs[Dm].Kind == Subscript::Unknown ||
-        (Use.Written && Use.Writes[Dm].Kind == Subscript::Unknown))
+    const bool Known = Use.Rank == X.Shape.Rank;
+    if ((!Known || Use.Subs[Dm].Kind == Subscript::Unknown) && !Held)
+      return false;
+    if (Use.Written && (!Known || Use.Writes[Dm].Kind == Subscript::Unknown) &&
+        !Owned)
       return false;
   }
   return true;

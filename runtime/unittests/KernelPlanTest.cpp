@@ -1152,6 +1152,28 @@ TEST(KernelPlan, AnArrayWrittenAtAnUnknownSubscriptRunsOnOneDevice) {
   EXPECT_NE(onHost(K).find("the loop writes it"), std::string::npos);
 }
 
+// A device whose part and halo hold the whole array may read it anywhere,
+// but not write it anywhere: its halo cells are another device's (a loop
+// on one device wrote them, and the writes were lost; found by the
+// differential tester).
+TEST(KernelPlan, AnUnknownWriteNeedsTheWholeArrayOwned) {
+  Distribution X = residentBlock({10, 11}, {{0, 3}, {3, 5}}, {0, 5});
+  X.Halos[0] = {2, 2, Edge::None, Edge::None};
+  Kernel Read({upTo(0, 3)}, {Block}, Topology::line(2));
+  Read.array("y", {Block}, {{0, 3}}).access("y", {at()}, true);
+  Read.access("x", {Subscript()}, false, &X);
+  KernelPlanInput In = Read.input();
+  In.Devices = {10, 11};
+  // Device 10 alone runs (y's parts follow x's first), holding all of x.
+  KernelPlan P;
+  std::string Error;
+  ASSERT_TRUE(planKernel(In, P, Error)) << Error;
+  Kernel Write({upTo(0, 3)}, {Block}, Topology::line(2));
+  Write.access("x", {Subscript()}, true, &X);
+  EXPECT_NE(onHost(Write).find("homp cannot bound the elements of 'x'"),
+            std::string::npos);
+}
+
 // An index the same in every iteration ('x[c]') is checked as one element:
 // read by devices that do not hold it, an array of the kernel is whole on
 // every device (no halo would hold it), a resident one makes the kernel

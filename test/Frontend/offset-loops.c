@@ -39,6 +39,16 @@ void runTime(double *x, double *y, int n, int m) {
 // CHECK: \naccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\naccess 1:x 1 0 0: L 0 0 0 1\n
 // CHECK-SAME: ( long long ) ( void * ) ( x ) , ( ( 0LL ) + ( 0LL ) ) , ( ( 0LL ) + ( ( long long ) ( m ) + ( - 1LL ) ) ) ,
 
+// Sums in parentheses add their terms: 'x[(i - m) + 1]' is i plus 1 - m.
+void parenthesized(double *x, double *y, int n, int m) {
+#pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
+  for (int i = 2; i < n - 2; ++i)
+    y[(i)] += x[(i - m) + 1] - x[-(-i)];
+}
+// CHECK-LABEL: homp region:
+// CHECK: \naccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\naccess 1:x 1 0 0: L 0 0 0 1\n
+// CHECK-SAME: ( long long ) ( void * ) ( x ) , ( ( ( 1LL ) - ( ( long long ) ( m ) ) ) < ( ( 0LL ) ) ? ( ( 1LL ) - ( ( long long ) ( m ) ) ) : ( ( 0LL ) ) ) , ( ( ( 1LL ) - ( ( long long ) ( m ) ) ) > ( ( 0LL ) ) ? ( ( 1LL ) - ( ( long long ) ( m ) ) ) : ( ( 0LL ) ) ) )
+
 void unchecked(double *x, double *y, int n, int m) {
   // expected-warning@+5 {{homp: homp cannot bound which elements of 'x' this loop uses (subscript 'i+k' uses 'k', an inner loop's variable whose range homp cannot bound (its bounds change in the loop, or its body changes it)); every device gets all of 'x'}}
 #pragma omp target device(*) map(to: x[0:n] dist_data(BLOCK) halo(2)) map(tofrom: y[0:n] dist_data(BLOCK))
