@@ -669,16 +669,26 @@ def base_env(work):
 
 
 def run(binary, env, work):
+    """(exit status or "timeout", stdout, stderr); for a hang, stderr holds
+    every thread's stack (gdb), taken before the process is killed."""
     full = base_env(work)
     full.update(env)
+    proc = subprocess.Popen([binary], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=full,
+                            start_new_session=True)
     try:
-        r = subprocess.run([binary], capture_output=True, text=True,
-                           timeout=RUN_TIMEOUT, env=full,
-                           start_new_session=True)
-        return r.returncode, r.stdout, r.stderr
-    except subprocess.TimeoutExpired as e:
-        return "timeout", (e.stdout or b"").decode(errors="replace") \
-            if isinstance(e.stdout, bytes) else (e.stdout or ""), ""
+        out, err = proc.communicate(timeout=RUN_TIMEOUT)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        stacks = ""
+        if shutil.which("gdb"):
+            g = subprocess.run(["gdb", "-q", "-batch", "-p", str(proc.pid),
+                                "-ex", "thread apply all bt 30"],
+                               capture_output=True, text=True, timeout=120)
+            stacks = g.stdout[-20000:]
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return "timeout", out, err[-4000:] + "\n--- stacks ---\n" + stacks
 
 
 def judge(want, got, env):
@@ -721,7 +731,7 @@ def check_case(build, prog, envs, work):
         kind = judge(want, got, env)
         if kind:
             return {"kind": kind, "env": env, "want": want,
-                    "got": got[1], "stderr": got[2][-6000:]}, runs
+                    "got": got[1], "stderr": got[2][-26000:]}, runs
     return None, runs
 
 
