@@ -244,8 +244,8 @@ void checkStandardUpdate(void *Loc, int64_t DeviceId, int32_t N, void **Ptrs,
         partialUpdate(static_cast<int>(DeviceId), Ptrs[K], Sizes[K]);
     if (Why.empty())
       continue;
-    std::fprintf(stderr, "homp: error: 'target update'%s: %s\n",
-                 sourceOf(Loc).c_str(), Why.c_str());
+    message("homp: error: 'target update'%s: %s\n", sourceOf(Loc).c_str(),
+            Why.c_str());
     std::fflush(nullptr);
     std::_Exit(EXIT_FAILURE);
   }

@@ -119,11 +119,10 @@ SavedFile &savedFile() {
                       "profiles can be saved"
                     : "";
       if (Directory || !readProfilesFile(Path, F->Profiles, Error)) {
-        std::fprintf(stderr,
-                     "homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
-                     "without saved profiles, and the file is left as it "
-                     "is\n",
-                     Path.c_str(), Error.c_str());
+        message("homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
+                "without saved profiles, and the file is left as it "
+                "is\n",
+                Path.c_str(), Error.c_str());
         F->Profiles.clear();
       } else {
         F->Write = true;
@@ -156,10 +155,9 @@ void writeSavedProfiles() {
     for (int Try = 0; Try < 1000 && !Lock.try_lock(); ++Try)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (!Lock.owns_lock()) {
-      std::fprintf(stderr,
-                   "homp: warning: HOMP_PROFILES='%s': not written: a loop "
-                   "was being scheduled when the program ended\n",
-                   Path.c_str());
+      message("homp: warning: HOMP_PROFILES='%s': not written: a loop "
+              "was being scheduled when the program ended\n",
+              Path.c_str());
       return;
     }
     for (const auto &[Key, P] : profiles()) {
@@ -204,10 +202,9 @@ void writeSavedProfiles() {
       Out.push_back(Old);
   int Errno = 0;
   if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty())
-    std::fprintf(stderr,
-                 "homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
-                 "AUTO's profiles of this run are lost\n",
-                 Path.c_str(), std::strerror(Errno));
+    message("homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
+            "AUTO's profiles of this run are lost\n",
+            Path.c_str(), std::strerror(Errno));
   if (Dir >= 0)
     close(Dir); // and with it the lock
 }
@@ -752,7 +749,7 @@ double emulationFactor(int Device) {
     std::string Why = emulatedDevicesProblem(settings().Emulate,
                                              deviceEnvironment().NumDevices);
     if (!Why.empty()) {
-      std::fprintf(stderr, "homp: error: %s\n", Why.c_str());
+      message("homp: error: %s\n", Why.c_str());
       std::fflush(nullptr);
       std::_Exit(EXIT_FAILURE);
     }

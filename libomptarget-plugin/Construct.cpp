@@ -23,7 +23,7 @@ ConstructInfo &constructInfo(const char *Descriptor) {
     auto Info = std::make_unique<ConstructInfo>();
     std::string Error;
     if (!abi::decodeDescriptor(Descriptor, Info->Desc, Error)) {
-      std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+      message("homp: error: %s\n", Error.c_str());
       std::exit(EXIT_FAILURE);
     }
     Info->Layout = abi::valueLayout(Info->Desc);
@@ -266,25 +266,23 @@ void refuseHostFallback(const ConstructInfo &Info, const std::string &Why) {
 void constructError(const ConstructInfo &Info, const std::string &Message) {
   refuseHostFallback(Info, Message);
   if (settings().Offload == OffloadPolicy::Mandatory) {
-    std::fprintf(stderr,
-                 "homp: error: region %s: %s (OMP_TARGET_OFFLOAD=MANDATORY)\n",
-                 Info.Location.c_str(), Message.c_str());
+    message("homp: error: region %s: %s (OMP_TARGET_OFFLOAD=MANDATORY)\n",
+            Info.Location.c_str(), Message.c_str());
     stopProgram();
   }
-  std::fprintf(stderr, "homp: warning: region %s: %s; running it on the host\n",
-               Info.Location.c_str(), Message.c_str());
+  message("homp: warning: region %s: %s; running it on the host\n",
+          Info.Location.c_str(), Message.c_str());
 }
 
 void constructFatal(const ConstructInfo &Info, const std::string &Message) {
-  std::fprintf(stderr, "homp: error: region %s: %s\n", Info.Location.c_str(),
-               Message.c_str());
+  message("homp: error: region %s: %s\n", Info.Location.c_str(),
+          Message.c_str());
   stopProgram();
 }
 
 void constructNote(const ConstructInfo &Info, const std::string &Message) {
   if (settings().Info)
-    std::fprintf(stderr, "homp: region %s: %s\n", Info.Location.c_str(),
-                 Message.c_str());
+    message("homp: region %s: %s\n", Info.Location.c_str(), Message.c_str());
 }
 
 } // namespace homp

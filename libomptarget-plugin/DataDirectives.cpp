@@ -350,8 +350,7 @@ void DataRunner::report(const char *What, double Seconds) {
     Title += " (topology " + DI.Topo.str() + ")";
   if (D.SharedMemory)
     Title += "; unified shared memory: the devices use the host's copy";
-  std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
-             stderr);
+  message("%s", formatReport(Title, Seconds, /*Load=*/false, Rows).c_str());
 }
 
 void DataRunner::begin() {

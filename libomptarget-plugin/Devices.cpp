@@ -9,8 +9,6 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
-#include <unistd.h>
 
 extern "C" {
 void __tgt_rtl_init(void);
@@ -19,34 +17,13 @@ void __tgt_rtl_deinit(void);
 
 namespace homp {
 
-namespace {
-
-/// Runs F with stderr going nowhere: a GPU runtime with no GPU of its own
-/// to talk to may say so on stderr, which is no error here.
-template <typename F> void quietly(F &&Fn) {
-  std::fflush(stderr);
-  int Saved = dup(STDERR_FILENO);
-  int Null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (Saved >= 0 && Null >= 0)
-    dup2(Null, STDERR_FILENO);
-  Fn();
-  if (Saved >= 0) {
-    dup2(Saved, STDERR_FILENO);
-    close(Saved);
-  }
-  if (Null >= 0)
-    close(Null);
-}
-
-} // namespace
-
 const Settings &settings() {
   static const Settings S = [] {
     std::string Error;
     std::optional<Settings> Read =
         readSettings([](const char *Name) { return std::getenv(Name); }, Error);
     if (!Read) {
-      std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+      message("homp: error: %s\n", Error.c_str());
       std::exit(EXIT_FAILURE);
     }
     return *Read;
@@ -95,6 +72,8 @@ const DeviceEnvironment &deviceTypes() {
     std::vector<const void *> Probes;
     for (int D = 0; D < E.NumDevices; ++D)
       Probes.push_back(omp_target_alloc(64, D));
+    // A GPU runtime with no GPU of its own to talk to may say so on
+    // stderr, which is no error here.
     quietly([&] { E.Types = typesOfAllocations(Probes); });
     for (int D = 0; D < E.NumDevices; ++D)
       if (Probes[D])

@@ -9,6 +9,8 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
 #define HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
 
+#include "Messages.h"
+
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
 
@@ -34,6 +36,7 @@ const DeviceEnvironment &deviceTypes();
 
 /// The settings of the environment, read once (fatal on invalid values).
 const Settings &settings();
+
 
 /// Whether HOMP_FAULT makes this operation of Device fail (it counts the
 /// operation).

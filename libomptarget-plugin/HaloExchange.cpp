@@ -323,8 +323,7 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
                       (Copies == 1 ? "y" : "ies") + " on " +
                       std::to_string(Rows.size()) +
                       (Rows.size() == 1 ? " device" : " devices");
-  std::fputs(formatReport(Title, Seconds, /*Load=*/false, Rows).c_str(),
-             stderr);
+  message("%s", formatReport(Title, Seconds, /*Load=*/false, Rows).c_str());
 }
 
 } // namespace

@@ -1011,9 +1011,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
 }
 
 void Launcher::rerunOnHost(Slot &S) {
-  std::fprintf(stderr,
-               "homp: warning: region %s: %s; running its part on the host\n",
-               K.Info->Location.c_str(), S.Error.c_str());
+  message("homp: warning: region %s: %s; running its part on the host\n",
+          K.Info->Location.c_str(), S.Error.c_str());
   Slot Again;
   Again.Position = S.Position;
   Again.Device = S.Device;
@@ -1173,7 +1172,7 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
   if (!RerunOf.empty())
     Title += "; the host ran the failed part of " + RerunOf;
   std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
-  std::fputs(Text.c_str(), stderr);
+  message("%s", Text.c_str());
 }
 
 /// A kernel that only works on data resident on its devices, passed by
@@ -1335,10 +1334,9 @@ int Launcher::runGathered(Clock::time_point Start) {
   if (settings().Offload == OffloadPolicy::Mandatory)
     constructFatal(*K.Info, Why + " (OMP_TARGET_OFFLOAD=MANDATORY)");
   if (!K.Info->WarnedGathered.exchange(true))
-    std::fprintf(stderr,
-                 "homp: warning: region %s: %s; running it on the host, with "
-                 "the resident arrays it uses gathered there\n",
-                 K.Info->Location.c_str(), Why.c_str());
+    message("homp: warning: region %s: %s; running it on the host, with "
+            "the resident arrays it uses gathered there\n",
+            K.Info->Location.c_str(), Why.c_str());
   // One shadow per array: its resident parts (or sections) together.
   std::vector<std::pair<ResidentArray *, bool>> Used = residentsUsed();
   std::vector<std::unique_ptr<HostShadow>> Shadows;
@@ -1431,9 +1429,9 @@ int Launcher::runGathered(Clock::time_point Start) {
                         " iterations on the host, with the resident arrays it "
                         "uses gathered there (" +
                         Why + ")";
-    std::fputs(formatReport(Title, secondsSince(Start), /*Load=*/true, {Row})
-                   .c_str(),
-               stderr);
+    message(
+        "%s",
+        formatReport(Title, secondsSince(Start), /*Load=*/true, {Row}).c_str());
   }
   return 0;
 }

@@ -234,8 +234,7 @@ Loaded loadModel() {
   } else {
     L.Model.Source = "calibrated now (not cached: " + Why + ")";
     if (Info && Info->Info)
-      std::fprintf(stderr, "homp: info: the machine model is not cached: %s\n",
-                   Why.c_str());
+      message("homp: info: the machine model is not cached: %s\n", Why.c_str());
   }
   return L;
 }
@@ -292,7 +291,7 @@ const MachineModel &machineModel() {
   std::string Error;
   const MachineModel *M = tryMachineModel(Error);
   if (!M) {
-    std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+    message("homp: error: %s\n", Error.c_str());
     std::exit(EXIT_FAILURE);
   }
   return *M;

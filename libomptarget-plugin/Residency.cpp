@@ -194,7 +194,7 @@ std::vector<ResidentArray *> duplicatesUsed(int Device, int32_t N,
                 std::find(Used.begin(), Used.end(), R) == Used.end();
     std::string Error;
     if (Keep && Refresh && !refreshCopies(*R, {Device}, Error)) {
-      std::fprintf(stderr, "homp: error: %s\n", Error.c_str());
+      message("homp: error: %s\n", Error.c_str());
       std::fflush(nullptr);
       std::_Exit(EXIT_FAILURE);
     }

@@ -41,10 +41,9 @@ Writer *openWriter() {
   auto *W = new Writer(); // outlives static destructors: events come late
   W->File = std::fopen(Path.c_str(), "w");
   if (!W->File) {
-    std::fprintf(stderr,
-                 "homp: error: HOMP_TRACE='%s' cannot be written; expected "
-                 "the path of a file to create\n",
-                 Path.c_str());
+    message("homp: error: HOMP_TRACE='%s' cannot be written; expected "
+            "the path of a file to create\n",
+            Path.c_str());
     // Other threads may be waiting for this writer: exit handlers that
     // wait for them must not run.
     std::fflush(nullptr);

@@ -1,0 +1,29 @@
+//===-- Messages.h - homp's messages on stderr ------------------*- C++ -*-===//
+//
+// Errors, warnings and HOMP_INFO's reports come from any thread: the
+// program's, the devices' proxies. Each is written whole, and never while
+// stderr goes nowhere for a GPU runtime's start-up (quietly), which lost a
+// region's error once: the thread that first asked for the devices' types
+// had stderr on /dev/null while another wrote the error and ended the
+// program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_MESSAGES_H
+#define HOMP_LIBOMPTARGET_PLUGIN_MESSAGES_H
+
+#include <functional>
+
+namespace homp {
+
+/// Writes one of homp's messages (printf's Format and arguments) to
+/// stderr.
+[[gnu::format(printf, 1, 2)]] void message(const char *Format, ...);
+
+/// Runs Fn with stderr going nowhere; homp's messages from other threads
+/// wait until it is back.
+void quietly(const std::function<void()> &Fn);
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_MESSAGES_H
