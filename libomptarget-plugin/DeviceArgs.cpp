@@ -79,6 +79,19 @@ ArgEntry argEntry(const KernelArgs &Args, unsigned K) {
           Args.ArgTypes[K]};
 }
 
+/// Whether an entry of type Type and base Base passes a pointer variable
+/// (DeviceArgs::arrayBase).
+static bool passesPointer(int64_t Type, void *Base) {
+  return (Type & MapPtrAndObj) && !(Type & (MapLiteral | MapPrivate)) &&
+         !(Type & MapMemberOfMask) && Base;
+}
+
+void *DeviceArgs::arrayBase(unsigned K) const {
+  return passesPointer(Types[K], BasePtrs[K])
+             ? *static_cast<void *const *>(BasePtrs[K])
+             : BasePtrs[K];
+}
+
 void DeviceArgs::setLiteral(unsigned K, void *Value) {
   BasePtrs[K] = Value;
   Ptrs[K] = Value;
@@ -115,7 +128,7 @@ std::vector<void *> DeviceArgs::hostParams() const {
   std::vector<void *> Params;
   for (unsigned K = 0; K < Args.NumArgs; ++K)
     if (Types[K] & MapTargetParam)
-      Params.push_back(BasePtrs[K]);
+      Params.push_back(arrayBase(K)); // as libomptarget passes it
   return Params;
 }
 
@@ -143,7 +156,10 @@ std::optional<unsigned> claimItemEntry(int32_t N, void *const *BasePtrs,
         ((Types[K] & MapNonContig) ? BasePtrs[K] == Base : Ptrs[K] == First))
       return Claim(K);
   for (int32_t K = 0; K < N; ++K)
-    if (!Claimed[K] && !(Types[K] & MapNonContig) && BasePtrs[K] == Base &&
+    if (!Claimed[K] && !(Types[K] & MapNonContig) &&
+        (BasePtrs[K] == Base ||
+         (passesPointer(Types[K], BasePtrs[K]) &&
+          *static_cast<void *const *>(BasePtrs[K]) == Base)) &&
         Ptrs[K] <= First &&
         static_cast<const char *>(Ptrs[K]) + Sizes[K] >
             static_cast<const char *>(First))

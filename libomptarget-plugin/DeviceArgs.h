@@ -64,12 +64,20 @@ public:
   const KernelArgs &args() const { return Args; }
   void *base(unsigned K) const { return BasePtrs[K]; }
 
+  /// The host address the kernel's parameter K stands for: the entry's
+  /// base, or for a pointer variable mapped with a section (a global or
+  /// static 'long *p' in 'map(to: p[0:n])': a PTR_AND_OBJ target
+  /// parameter, whose base is the pointer's address) the pointer's value,
+  /// which libomptarget translates and the kernel receives.
+  void *arrayBase(unsigned K) const;
+
   /// Bytes the launch copies to and from the device.
   int64_t bytesIn() const;
   int64_t bytesOut() const;
 
   /// What the kernel receives as parameters when it runs in place on the
-  /// host: the base pointer of each TARGET_PARAM entry, in order.
+  /// host: the base pointer of each TARGET_PARAM entry, in order (the
+  /// pointer's value for one that passes a pointer variable).
   std::vector<void *> hostParams() const;
 
 private:

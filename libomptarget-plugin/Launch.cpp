@@ -455,10 +455,10 @@ void Launcher::arrayEntries(
     if (E.Unused[I])
       A.ignoreEntry(Ent);
     else
-      A.setLiteral(Ent, ItemAddress(I, A.base(Ent)));
+      A.setLiteral(Ent, ItemAddress(I, A.arrayBase(Ent)));
   }
   for (const Entries::Resident &R : E.Residents)
-    A.setLiteral(R.Entry, Resident(*R.Array, A.base(R.Entry)));
+    A.setLiteral(R.Entry, Resident(*R.Array, A.arrayBase(R.Entry)));
 }
 
 DeviceArgs Launcher::argsFor(Slot &S) {

@@ -305,3 +305,52 @@ TEST_F(DeviceArgsTest, WholeEntriesRoundTrip) {
     EXPECT_EQ(argEntry(Again.args(), I), argEntry(D.args(), I)) << I;
   expectOriginalUnchanged();
 }
+
+// A global pointer mapped with a section, 'static int *G; map(to: G[2:4])':
+// clang's entry is PTR_AND_OBJ | TARGET_PARAM with the pointer's address
+// as base, and libomptarget passes the kernel the pointer's value.
+TEST(PointerVariables, PassThePointersValue) {
+  static int Data[8];
+  static int *G = Data;
+  int Other[4];
+  void *BasePtrs[2] = {&G, Other};
+  void *Ptrs[2] = {&G[2], Other};
+  int64_t Sizes[2] = {4 * sizeof(int), sizeof Other};
+  int64_t Types[2] = {MapTo | MapPtrAndObj | MapTargetParam,
+                      MapTo | MapTargetParam};
+  KernelArgs Args;
+  std::memset(&Args, 0, sizeof Args);
+  Args.Version = SupportedKernelArgsVersion;
+  Args.NumArgs = 2;
+  Args.ArgBasePtrs = BasePtrs;
+  Args.ArgPtrs = Ptrs;
+  Args.ArgSizes = Sizes;
+  Args.ArgTypes = Types;
+  DeviceArgs D(Args);
+  EXPECT_EQ(D.arrayBase(0), Data);
+  EXPECT_EQ(D.arrayBase(1), Other);
+  std::vector<void *> Params = D.hostParams();
+  ASSERT_EQ(Params.size(), 2u);
+  EXPECT_EQ(Params[0], Data); // as the kernel's host entry takes it
+  EXPECT_EQ(Params[1], Other);
+  // Once homp passes the device's address, that is what the kernel gets.
+  int Device[8];
+  D.setLiteral(0, Device);
+  EXPECT_EQ(D.arrayBase(0), Device);
+  EXPECT_EQ(D.hostParams()[0], Device);
+
+  // Found by the array it points to: by its first element, or (a section
+  // clang passes whole) by the array and a range that holds the first.
+  std::vector<bool> Claimed(2, false);
+  EXPECT_EQ(claimItemEntry(2, BasePtrs, Ptrs, Sizes, Types, Data, &Data[2],
+                           Claimed),
+            0u);
+  Claimed.assign(2, false);
+  EXPECT_EQ(claimItemEntry(2, BasePtrs, Ptrs, Sizes, Types, Data, &Data[3],
+                           Claimed),
+            0u);
+  Claimed.assign(2, false);
+  EXPECT_EQ(claimItemEntry(2, BasePtrs, Ptrs, Sizes, Types, Data, &Data[6],
+                           Claimed),
+            std::nullopt);
+}
