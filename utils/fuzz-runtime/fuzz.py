@@ -66,6 +66,8 @@ class Gen:
         self.rows = r.choice([6, 9, 16])
         self.cols = r.choice([5, 8, 13])
         self.vecs = [f"v{k}" for k in range(r.randint(2, 4))]
+        # Some vectors are pointers to the heap rather than arrays.
+        self.heap = [a for a in self.vecs if r.random() < 0.3]
         self.mats = [f"m{k}" for k in range(r.randint(0, 2))]
         self.sums = [f"s{k}" for k in range(3)]
         self.checks = 0
@@ -82,7 +84,8 @@ class Gen:
         for _ in range(self.r.randint(1, 5)):
             steps.append(self.step(resident={}, depth=0))
         return {"n": self.n, "rows": self.rows, "cols": self.cols,
-                "vecs": self.vecs, "mats": self.mats, "sums": self.sums,
+                "vecs": self.vecs, "heap": self.heap, "mats": self.mats,
+                "sums": self.sums,
                 "lo": self.r.randint(1, 9), "c": self.r.randint(0, self.n - 1),
                 "checks": self.checks, "fixed_devices": self.fixed_devices,
                 "steps": steps}
@@ -95,7 +98,7 @@ class Gen:
         if depth < 2:
             kinds += ["data"] * 3 + ["enter"] * 2
         if not resident:
-            kinds += ["nowait"] * 2
+            kinds += ["nowait"] * 2 + ["sections"]
         if resident:
             kinds += ["update_from"] * 2 + ["update_to"] * 2
         kind = self.pick(kinds)
@@ -124,6 +127,15 @@ class Gen:
                 k["private"] = False
             return {"kind": "nowait", "kernels": ks,
                     "parallel": self.chance(0.5)}
+        if kind == "sections":
+            # Two host threads at once, each its own vector (and no
+            # struct firstprivate: both would change 'pv').
+            outs = self.r.sample(self.vecs, min(2, len(self.vecs)))
+            ks = [self.kernel({}, only_out=o, allow_red=False,
+                              avoid=set(outs)) for o in outs]
+            for k in ks:
+                k["private"] = False
+            return {"kind": "sections", "kernels": ks}
         if kind == "update_from":
             a = self.pick(list(resident))
             self.checks += 1
@@ -224,6 +236,12 @@ class Gen:
             if a in resident:
                 continue  # the data region's
             d, h = self.dist()
+            # Following the loop's iterations, whatever splits it (a
+            # scheduler's chunks too): for arrays used at the loop's index.
+            at_i = all(x["sub"]["form"] == "off" and x["sub"]["d"] == 0
+                       for x in reads if x["array"] == a)
+            if at_i and not shifted and self.chance(0.2):
+                d, h = "ALIGN(loop)", 0
             need = max([abs(x["sub"]["d"]) for x in reads
                         if x["array"] == a and x["sub"]["form"] == "off"] or
                        [0])
@@ -483,6 +501,15 @@ def emit_step(p, s, out, ind):
                              for m in s["maps"])
             out.append(f"{ind}#pragma omp target exit data "
                        f"device({s['devices']}) {exits}")
+    elif kind == "sections":
+        out.append(f"{ind}#pragma omp parallel sections num_threads(2)")
+        out.append(f"{ind}{{")
+        for k in s["kernels"]:
+            out.append(f"{ind}#pragma omp section")
+            out.append(f"{ind}  {{")
+            emit_kernel(p, k, out, ind + "  ")
+            out.append(f"{ind}  }}")
+        out.append(f"{ind}}}")
     elif kind == "nowait":
         if s["parallel"]:
             out.append(f"{ind}#pragma omp parallel")
@@ -534,7 +561,7 @@ int main(void) {{
   unsigned long check[{checks}] = {{0}};
   struct Pv pv = {{1, 2, 3, 4}};
   (void)lo; (void)c; (void)w; (void)pv;
-  for (int i = 0; i < n; ++i) {{
+{alloc}  for (int i = 0; i < n; ++i) {{
     perm[i] = (int)(((long)i * 7 + 3) % n);
 {init}  }}
   for (int i = 0; i < n; ++i) /* a permutation whatever n */
@@ -555,7 +582,8 @@ int main(void) {{
 def emit(p):
     p = dict(p, labels=0)
     n = p["n"]
-    vecs = ", ".join(f"{a}[N]" for a in p["vecs"])
+    heap = p.get("heap", [])
+    vecs = ", ".join(f"*{a}" if a in heap else f"{a}[N]" for a in p["vecs"])
     mats = "".join(f"static long {m}[R][C];\n" for m in p["mats"])
     hash2 = ""
     if p["mats"]:
@@ -566,9 +594,11 @@ def emit(p):
     init2 = "".join(f"  for (int i = 0; i < R; ++i)\n    for (int j = 0; j < C; "
                     f"++j)\n      {m}[i][j] = (i * 5 + j * {k + 3}) % 17;\n"
                     for k, m in enumerate(p["mats"]))
+    alloc = "".join(f"  {a} = malloc(sizeof(long) * N);\n" for a in heap)
     text = PRELUDE.format(n=n, rows=p["rows"], cols=p["cols"], vecs=vecs,
                           mats=mats, hash2=hash2, lo=p["lo"], c=p["c"],
-                          checks=max(1, p["checks"]), init=init, init2=init2)
+                          checks=max(1, p["checks"]), init=init, init2=init2,
+                          alloc=alloc)
     out = []
     for s in p["steps"]:
         emit_step(p, s, out, "  ")
@@ -884,9 +914,10 @@ def main():
     args = ap.parse_args()
     if args.self_test:
         global PLANT
-        # Every program starts v0 so: the planted one starts it one higher.
-        PLANT = ("v0[i] = (i * 17 + 0) % 101 - 50;",
-                 "v0[i] = (i * 17 + 0) % 101 - 49;")
+        # Every program hashes its arrays so (its kernels may overwrite any
+        # value it starts with): the planted one hashes them otherwise.
+        PLANT = ("h = (h ^ (unsigned long)a[i]) * 1099511628211ul;",
+                 "h = (h ^ (unsigned long)a[i]) * 1099511628213ul;")
     args.build = os.path.abspath(args.build)
     if args.print_seed:
         seed, index = args.print_seed.split(":")
