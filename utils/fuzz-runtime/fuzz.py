@@ -3,8 +3,9 @@
 
 Generates random C programs made of homp constructs (distributed kernels,
 data regions, enter/exit data, target update, halo exchanges, nowait
-kernels, standard single-device kernels, reductions, subscripts of every
-shape), compiles each twice: with hompcc, and as plain sequential C (the
+kernels, data regions as nowait tasks ordered by depend, kernels from two
+host threads at once, standard single-device kernels, reductions,
+subscripts of every shape, static and heap arrays), compiles each twice: with hompcc, and as plain sequential C (the
 same source without -fopenmp, where every pragma is ignored: the program's
 sequential meaning). Runs the homp binary under random HOMP_DEVICES,
 HOMP_SCHEDULE, HOMP_EMULATE, HOMP_FAULT, HOMP_INFO and OMP_TARGET_OFFLOAD
@@ -98,7 +99,7 @@ class Gen:
         if depth < 2:
             kinds += ["data"] * 3 + ["enter"] * 2
         if not resident:
-            kinds += ["nowait"] * 2 + ["sections"]
+            kinds += ["nowait"] * 2 + ["sections", "chain"]
         if resident:
             kinds += ["update_from"] * 2 + ["update_to"] * 2
         kind = self.pick(kinds)
@@ -136,6 +137,20 @@ class Gen:
             for k in ks:
                 k["private"] = False
             return {"kind": "sections", "kernels": ks}
+        if kind == "chain":
+            # A data region in tasks: 'enter data' nowait, a kernel over
+            # the array it made resident, 'exit data', each after the one
+            # before by their depend clauses (each planned when it runs).
+            devices = self.pick(DEVICE_LISTS[:-1])
+            a = self.pick(self.vecs)
+            d, h = self.dist()
+            inner = {a: {"dist": d, "halo": h, "devices": devices,
+                         "stale": False}}
+            k = self.kernel(inner, allow_red=False)
+            k["private"] = False
+            return {"kind": "chain", "devices": devices,
+                    "maps": [{"array": a, "dist": d, "halo": h}],
+                    "kernel": k, "parallel": self.chance(0.5)}
         if kind == "update_from":
             a = self.pick(list(resident))
             self.checks += 1
@@ -447,6 +462,18 @@ def emit_kernel2d(p, k, out, ind):
     out.append(f"{ind}    {k['out']}[i][j] += {rhs};")
 
 
+def nowait_lines(lines, deps):
+    """A kernel's LINES with its target directive made 'nowait DEPS'."""
+    def kernel_directive(line):
+        return line.lstrip().startswith("#pragma omp target ") and \
+            not line.lstrip().startswith(("#pragma omp target update",
+                                          "#pragma omp target data",
+                                          "#pragma omp target enter",
+                                          "#pragma omp target exit"))
+    return [line + f" nowait {deps}" if kernel_directive(line) else line
+            for line in lines]
+
+
 def emit_step(p, s, out, ind):
     kind = s["kind"]
     if kind == "kernel":
@@ -510,6 +537,31 @@ def emit_step(p, s, out, ind):
             emit_kernel(p, k, out, ind + "  ")
             out.append(f"{ind}  }}")
         out.append(f"{ind}}}")
+    elif kind == "chain":
+        a = s["maps"][0]["array"]
+        if s["parallel"]:
+            out.append(f"{ind}#pragma omp parallel")
+            out.append(f"{ind}#pragma omp single")
+            out.append(f"{ind}{{")
+            inner = ind + "  "
+        else:
+            inner = ind
+        enter = [dict(m, map="to") for m in s["maps"]]
+        out.append(f"{inner}#pragma omp target enter data "
+                   f"device({s['devices']}) {map_clauses(p, enter)} "
+                   f"nowait depend(out: {a}[0])")
+        k = s["kernel"]
+        deps = " ".join(sorted({f"depend(inout: {x}[0])"
+                                for x in (a, k["out"])}))
+        lines = []
+        emit_kernel(p, k, lines, inner)
+        out.extend(nowait_lines(lines, deps))
+        out.append(f"{inner}#pragma omp target exit data "
+                   f"device({s['devices']}) map(from: {section(p, a)}) "
+                   f"nowait depend(inout: {a}[0])")
+        out.append(f"{inner}#pragma omp taskwait")
+        if s["parallel"]:
+            out.append(f"{ind}}}")
     elif kind == "nowait":
         if s["parallel"]:
             out.append(f"{ind}#pragma omp parallel")
@@ -521,15 +573,7 @@ def emit_step(p, s, out, ind):
         for k in s["kernels"]:
             lines = []
             emit_kernel(p, k, lines, inner)
-            for j, line in enumerate(lines):
-                if line.lstrip().startswith("#pragma omp target ") and \
-                        not line.lstrip().startswith(("#pragma omp target update",
-                                                      "#pragma omp target data",
-                                                      "#pragma omp target enter",
-                                                      "#pragma omp target exit")):
-                    line += f" nowait depend(inout: {k['out']}[0])"
-                lines[j] = line
-            out.extend(lines)
+            out.extend(nowait_lines(lines, f"depend(inout: {k['out']}[0])"))
         out.append(f"{inner}#pragma omp taskwait")
         if s["parallel"]:
             out.append(f"{ind}}}")
