@@ -397,7 +397,8 @@ def emit_kernel(p, k, out, ind):
     if k["private"]:
         out.append(f"{ind}{{")
         out.append(f"{ind}struct Pv q = {{pv.a + 1, pv.b, pv.c, pv.d}};")
-        priv = " + q.a - q.b"
+        out.append(f"{ind}long double t = pv.c + 0.25L;")
+        priv = " + q.a - q.b + (long)(t * 2)"
     if k["combined"] and not policy.startswith(" distribute"):
         out.append(f"{ind}#pragma omp target teams distribute parallel for "
                    f"{dev} {maps} {' '.join(clauses)}{policy}".rstrip())
@@ -440,7 +441,7 @@ def emit_kernel(p, k, out, ind):
     out.append(f"{ind}}}")
     if k["private"]:
         # Changed after the construct ran, then the block's frame is gone.
-        out.append(f"{ind}q.a = -1000; q.b = 1000;")
+        out.append(f"{ind}q.a = -1000; q.b = 1000; t = -1e9L;")
         out.append(f"{ind}pv.a += 1;")
         out.append(f"{ind}}}")
 
