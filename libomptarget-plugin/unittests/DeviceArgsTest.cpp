@@ -16,6 +16,20 @@ using namespace homp;
 
 namespace {
 
+/// Kernel arguments of N entries in the arrays given.
+KernelArgs argsOf(uint32_t N, void **BasePtrs, void **Ptrs, int64_t *Sizes,
+                  int64_t *Types) {
+  KernelArgs Args;
+  std::memset(&Args, 0, sizeof Args);
+  Args.Version = SupportedKernelArgsVersion;
+  Args.NumArgs = N;
+  Args.ArgBasePtrs = BasePtrs;
+  Args.ArgPtrs = Ptrs;
+  Args.ArgSizes = Sizes;
+  Args.ArgTypes = Types;
+  return Args;
+}
+
 /// Four entries, as clang emits them for
 ///   #pragma omp target teams distribute parallel for map(tofrom: a[2:8])
 ///                                                      map(from: b[0:16])
@@ -221,14 +235,7 @@ TEST(ClaimEntry, FindsEntriesByDataPointer) {
   void *Ptrs[5] = {X, Y, &X[4], &Y[2], X};
   int64_t Sizes[5] = {16, 32, 16, 8, 32};
   int64_t Types[5] = {MapTo, MapFrom, MapTo, MapTo, MapFrom};
-  KernelArgs Args;
-  std::memset(&Args, 0, sizeof Args);
-  Args.Version = SupportedKernelArgsVersion;
-  Args.NumArgs = 5;
-  Args.ArgBasePtrs = BasePtrs;
-  Args.ArgPtrs = Ptrs;
-  Args.ArgSizes = Sizes;
-  Args.ArgTypes = Types;
+  KernelArgs Args = argsOf(5, BasePtrs, Ptrs, Sizes, Types);
   std::vector<bool> Claimed(5, false);
 
   EXPECT_EQ(claimEntry(Args, Y, Claimed), 1u);
@@ -318,14 +325,7 @@ TEST(PointerVariables, PassThePointersValue) {
   int64_t Sizes[2] = {4 * sizeof(int), sizeof Other};
   int64_t Types[2] = {MapTo | MapPtrAndObj | MapTargetParam,
                       MapTo | MapTargetParam};
-  KernelArgs Args;
-  std::memset(&Args, 0, sizeof Args);
-  Args.Version = SupportedKernelArgsVersion;
-  Args.NumArgs = 2;
-  Args.ArgBasePtrs = BasePtrs;
-  Args.ArgPtrs = Ptrs;
-  Args.ArgSizes = Sizes;
-  Args.ArgTypes = Types;
+  KernelArgs Args = argsOf(2, BasePtrs, Ptrs, Sizes, Types);
   DeviceArgs D(Args);
   EXPECT_EQ(D.arrayBase(0), Data);
   EXPECT_EQ(D.arrayBase(1), Other);

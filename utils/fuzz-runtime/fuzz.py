@@ -118,25 +118,14 @@ class Gen:
         if kind in ("data", "enter"):
             return self.region(kind, resident, depth)
         if kind == "nowait":
-            # Kernels that may run at once: none reads another's output.
             # (No struct firstprivates: clang 19 itself adds them twice in
             # a 'nowait' target task.)
-            outs = self.r.sample(self.vecs, min(2, len(self.vecs)))
-            ks = [self.kernel({}, only_out=o, allow_red=False,
-                              avoid=set(outs)) for o in outs]
-            for k in ks:
-                k["private"] = False
-            return {"kind": "nowait", "kernels": ks,
+            return {"kind": "nowait", "kernels": self.concurrent_kernels(),
                     "parallel": self.chance(0.5)}
         if kind == "sections":
-            # Two host threads at once, each its own vector (and no
-            # struct firstprivate: both would change 'pv').
-            outs = self.r.sample(self.vecs, min(2, len(self.vecs)))
-            ks = [self.kernel({}, only_out=o, allow_red=False,
-                              avoid=set(outs)) for o in outs]
-            for k in ks:
-                k["private"] = False
-            return {"kind": "sections", "kernels": ks}
+            # Two host threads at once (and no struct firstprivate: both
+            # would change 'pv').
+            return {"kind": "sections", "kernels": self.concurrent_kernels()}
         if kind == "chain":
             # A data region in tasks: 'enter data' nowait, a kernel over
             # the array it made resident, 'exit data', each after the one
@@ -172,6 +161,16 @@ class Gen:
         if d == "BLOCK" and halo_ok and self.chance(0.6):
             halo = self.r.randint(1, 2)
         return d, halo
+
+    def concurrent_kernels(self):
+        """Two kernels that may run at once: each writes its own vector,
+        which the other does not read, with no firstprivate struct."""
+        outs = self.r.sample(self.vecs, min(2, len(self.vecs)))
+        ks = [self.kernel({}, only_out=o, allow_red=False, avoid=set(outs))
+              for o in outs]
+        for k in ks:
+            k["private"] = False
+        return ks
 
     def region(self, kind, resident, depth):
         devices = self.pick(DEVICE_LISTS[:-1])
@@ -475,6 +474,17 @@ def nowait_lines(lines, deps):
             for line in lines]
 
 
+def open_tasks(s, out, ind):
+    """Opens 'parallel' and 'single' around a step's tasks when it asks
+    (its tasks then run on a team); the indentation inside."""
+    if not s["parallel"]:
+        return ind
+    out.append(f"{ind}#pragma omp parallel")
+    out.append(f"{ind}#pragma omp single")
+    out.append(f"{ind}{{")
+    return ind + "  "
+
+
 def emit_step(p, s, out, ind):
     kind = s["kind"]
     if kind == "kernel":
@@ -540,13 +550,7 @@ def emit_step(p, s, out, ind):
         out.append(f"{ind}}}")
     elif kind == "chain":
         a = s["maps"][0]["array"]
-        if s["parallel"]:
-            out.append(f"{ind}#pragma omp parallel")
-            out.append(f"{ind}#pragma omp single")
-            out.append(f"{ind}{{")
-            inner = ind + "  "
-        else:
-            inner = ind
+        inner = open_tasks(s, out, ind)
         enter = [dict(m, map="to") for m in s["maps"]]
         out.append(f"{inner}#pragma omp target enter data "
                    f"device({s['devices']}) {map_clauses(p, enter)} "
@@ -564,13 +568,7 @@ def emit_step(p, s, out, ind):
         if s["parallel"]:
             out.append(f"{ind}}}")
     elif kind == "nowait":
-        if s["parallel"]:
-            out.append(f"{ind}#pragma omp parallel")
-            out.append(f"{ind}#pragma omp single")
-            out.append(f"{ind}{{")
-            inner = ind + "  "
-        else:
-            inner = ind
+        inner = open_tasks(s, out, ind)
         for k in s["kernels"]:
             lines = []
             emit_kernel(p, k, lines, inner)
