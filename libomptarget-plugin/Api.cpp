@@ -13,13 +13,17 @@
 #include "Handles.h"
 #include "KernelArgs.h"
 #include "Launch.h"
+#include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 
 #include "homp/Version.h"
 
+#include "homp.h"
+
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -119,8 +123,29 @@ int standardKernel(void *Loc, int64_t DeviceId, int64_t Id, int32_t NumTeams,
 
 extern "C" {
 
-/// The homp version, e.g. "0.1.0".
 const char *homp_version(void) { return homp::Version; }
+
+int homp_get_counters(int Device, homp_counters_t *Out, size_t Size) {
+  if (!Out || Device < 0 || Device > omp_get_num_devices())
+    return -1;
+  homp::waitForQueued(Device);
+  homp::DeviceCounters C = homp::counters().of(Device);
+  homp_counters_t All{};
+  All.kernels = C.Kernels;
+  All.queued_kernels = C.QueuedKernels;
+  All.iterations = C.Iterations;
+  All.bytes_in = C.BytesIn;
+  All.bytes_out = C.BytesOut;
+  All.halo_bytes = C.HaloBytes;
+  std::memcpy(Out, &All, std::min(Size, sizeof All));
+  return 0;
+}
+
+void homp_reset_counters(void) {
+  for (int D = 0; D < omp_get_num_devices(); ++D)
+    homp::waitForQueued(D);
+  homp::counters().reset();
+}
 
 /// The marker of a kernel compiled without the homp pass: it runs, whole,
 /// on the first device of its list.

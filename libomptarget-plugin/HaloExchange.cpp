@@ -14,6 +14,7 @@
 #include "HaloExchange.h"
 
 #include "Devices.h"
+#include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 #include "Tracer.h"
@@ -40,8 +41,17 @@ using Clock = std::chrono::steady_clock;
 struct Moved {
   std::vector<int64_t> In, Out;
   std::vector<double> Seconds;
-  std::vector<std::string> Routes; ///< per position, the routes it received by
+  std::vector<unsigned> Routes; ///< per position, the routes it received by
+                                ///< (bit 1 << HaloRoute)
+
+  void size(size_t N) {
+    if (In.empty())
+      *this = {std::vector<int64_t>(N, 0), std::vector<int64_t>(N, 0),
+               std::vector<double>(N, 0), std::vector<unsigned>(N, 0)};
+  }
 };
+
+unsigned routeBit(HaloRoute R) { return 1u << static_cast<unsigned>(R); }
 
 /// How each copy of an update travels, and where the staged ones lie in the
 /// staging buffer.
@@ -92,13 +102,12 @@ char *stagingBuffer(size_t Bytes) {
 
 /// Waits for the work queued on the devices of an update (the barrier
 /// before the calling thread makes its copies).
-void waitForQueuedWork(const Distribution &Dist, const std::string &Where,
-                       bool Trace) {
+void waitForQueuedWork(const Distribution &Dist, const std::string &Where) {
   if (!asyncWorkPending())
     return;
   Clock::time_point Start = Clock::now();
   runOnDevices(Dist.Devices, hostDevice(), [](unsigned) {});
-  if (Trace)
+  if (tracing())
     traceSpan(hostDevice(), "wait", "wait for queued work " + Where, Start);
 }
 
@@ -108,20 +117,29 @@ std::string copyError(const ResidentArray &A, const HaloCopy &H) {
          std::to_string(A.Dist.Devices[H.To]) + " failed";
 }
 
-/// A small update's copies worked out once, for the calling thread to make
-/// when nothing is timed or traced: a solver repeats the same update every
-/// iteration (measured: the bookkeeping of a Jacobi row exchange over 4
-/// devices was 0.5 of its 3.4 us).
+/// A small update's copies worked out once, for the calling thread to make:
+/// a solver repeats the same update every iteration (measured: the
+/// bookkeeping of a Jacobi row exchange over 4 devices was 0.5 of its
+/// 3.4 us).
 struct PreparedUpdate {
   uint64_t ArrayId = 0;
   const std::vector<HaloCopy> *Plan = nullptr;
   struct Op {
     BoxCopy Copy;
-    size_t Index = 0;      ///< into the plan
-    unsigned Position = 0; ///< the device whose copy it is (faults, errors)
+    size_t Index = 0; ///< into the plan
     bool DstStaged = false, SrcStaged = false;
   };
-  std::vector<Op> Ops; ///< the sends into the staging buffer, then receives
+  std::vector<Op> Ops;
+  /// Ops[Begin, End): one position's sends into the staging buffer, or its
+  /// receives; every position's sends first.
+  struct Group {
+    bool Send = false;
+    unsigned Position = 0;
+    size_t Begin = 0, End = 0;
+    int64_t Bytes = 0;
+  };
+  std::vector<Group> Groups;
+  Moved Totals; ///< what the update moves, per position (no Seconds)
   size_t Staged = 0;
   bool Inline = false; ///< small enough for the calling thread
 };
@@ -158,24 +176,39 @@ const PreparedUpdate &prepared(const ResidentArray &A,
   auto StageAt = [&](size_t C) {
     return BoxEnd{reinterpret_cast<char *>(R.Offsets[C]), Host, true};
   };
+  const int64_t ES = Dist.Shape.ElementSize;
+  P.Totals.size(Dist.Devices.size());
   for (bool Send : {true, false})
-    for (size_t C = 0; C < Copies.size(); ++C) {
-      const HaloCopy &H = Copies[C];
-      bool Via = R.Routes[C] == HaloRoute::Staged;
-      if (Send && !Via)
-        continue;
-      PreparedUpdate::Op O;
-      O.Index = C;
-      O.Position = Send ? H.From : H.To;
-      if (Send) {
-        O.Copy = planBoxCopy(Dist.Shape, StageAt(C), H.Src, End(H.From), H.Src);
-        O.DstStaged = true;
-      } else {
-        O.Copy = planBoxCopy(Dist.Shape, End(H.To), H.Dst,
-                             Via ? StageAt(C) : End(H.From), H.Src);
-        O.SrcStaged = Via;
+    for (unsigned Position = 0; Position < Dist.Devices.size(); ++Position) {
+      PreparedUpdate::Group G{Send, Position, P.Ops.size(), 0, 0};
+      for (size_t C = 0; C < Copies.size(); ++C) {
+        const HaloCopy &H = Copies[C];
+        bool Via = R.Routes[C] == HaloRoute::Staged;
+        if ((Send ? H.From : H.To) != Position || (Send && !Via))
+          continue;
+        PreparedUpdate::Op O;
+        O.Index = C;
+        if (Send) {
+          O.Copy =
+              planBoxCopy(Dist.Shape, StageAt(C), H.Src, End(H.From), H.Src);
+          O.DstStaged = true;
+          G.Bytes += H.Src.volume() * ES;
+          P.Totals.Out[Position] += H.Src.volume() * ES;
+        } else {
+          O.Copy = planBoxCopy(Dist.Shape, End(H.To), H.Dst,
+                               Via ? StageAt(C) : End(H.From), H.Src);
+          O.SrcStaged = Via;
+          G.Bytes += H.Dst.volume() * ES;
+          P.Totals.In[Position] += H.Dst.volume() * ES;
+          P.Totals.Routes[Position] |= routeBit(R.Routes[C]);
+          if (!Via) // what its sender sent without the buffer
+            P.Totals.Out[H.From] += H.Src.volume() * ES;
+        }
+        P.Ops.push_back(O);
       }
-      P.Ops.push_back(O);
+      G.End = P.Ops.size();
+      if (G.End > G.Begin)
+        P.Groups.push_back(G);
     }
   if (Cache.size() == Kept)
     Cache.pop_back();
@@ -183,38 +216,52 @@ const PreparedUpdate &prepared(const ResidentArray &A,
   return Cache.front();
 }
 
-/// Runs P's copies of A on the calling thread; false with Error when a
-/// copy fails.
+/// Runs P's copies of A on the calling thread, adding what they moved to
+/// M; false with Error when a copy fails.
 bool runPrepared(const ResidentArray &A, const PreparedUpdate &P,
-                 const std::string &Where, std::string &Error) {
-  waitForQueuedWork(A.Dist, Where, /*Trace=*/false);
+                 const std::string &Where, Moved &M, std::string &Error) {
+  waitForQueuedWork(A.Dist, Where);
   const ptrdiff_t Stage = static_cast<ptrdiff_t>(
       reinterpret_cast<uintptr_t>(stagingBuffer(P.Staged)));
-  for (const PreparedUpdate::Op &O : P.Ops)
-    if (injectedFault(A.Dist.Devices[O.Position], FaultSpec::Copy) ||
-        !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0, O.SrcStaged ? Stage : 0)) {
-      Error = copyError(A, (*P.Plan)[O.Index]);
-      return false;
+  M.size(A.Dist.Devices.size());
+  for (const PreparedUpdate::Group &G : P.Groups) {
+    const int Device = A.Dist.Devices[G.Position];
+    Clock::time_point Start = Clock::now();
+    for (size_t I = G.Begin; I < G.End; ++I) {
+      const PreparedUpdate::Op &O = P.Ops[I];
+      if (injectedFault(Device, FaultSpec::Copy) ||
+          !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0,
+                      O.SrcStaged ? Stage : 0)) {
+        Error = copyError(A, (*P.Plan)[O.Index]);
+        return false;
+      }
     }
+    publishCopy(G.Send ? EventKind::HaloSend : EventKind::HaloReceive, Device,
+                Where, Start, G.Bytes, &A.Name);
+    M.Seconds[G.Position] +=
+        std::chrono::duration<double>(Clock::now() - Start).count();
+  }
+  for (size_t Q = 0; Q < A.Dist.Devices.size(); ++Q) {
+    M.In[Q] += P.Totals.In[Q];
+    M.Out[Q] += P.Totals.Out[Q];
+    M.Routes[Q] |= P.Totals.Routes[Q];
+  }
   return true;
 }
 
-/// Runs Copies on A's devices; false with Error when a copy fails.
+/// Runs Copies on A's devices, adding what they moved to M; false with
+/// Error when a copy fails. Small updates by the calling thread (prepared),
+/// larger ones by each device's proxy.
 bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                const std::string &Where, Moved &M, std::string &Error) {
-  const bool Info = settings().Info, Trace = tracing();
-  if (!Info && !Trace) {
-    const PreparedUpdate &P = prepared(A, Copies);
-    if (P.Inline)
-      return runPrepared(A, P, Where, Error);
-  }
+  const PreparedUpdate &Prepared = prepared(A, Copies);
+  if (Prepared.Inline)
+    return runPrepared(A, Prepared, Where, M, Error);
   const Distribution &Dist = A.Dist;
   const size_t N = Dist.Devices.size();
   const int Host = hostDevice();
   const int64_t ES = Dist.Shape.ElementSize;
-  if (M.In.empty())
-    M = {std::vector<int64_t>(N, 0), std::vector<int64_t>(N, 0),
-         std::vector<double>(N, 0), std::vector<std::string>(N)};
+  M.size(N);
 
   std::vector<BoxEnd> Ends(N);
   for (unsigned P = 0; P < N; ++P)
@@ -244,11 +291,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
       Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
            copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
       M.In[P] += H.Dst.volume() * ES;
-      if (Info) {
-        std::string R = haloRouteName(Routes[C]);
-        if (M.Routes[P].find(R) == std::string::npos)
-          M.Routes[P] += (M.Routes[P].empty() ? "" : ",") + R;
-      }
+      M.Routes[P] |= routeBit(Routes[C]);
     }
     if (!Ok) {
       Failed[P] = 1;
@@ -257,38 +300,23 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
     return Ok;
   };
   auto Work = [&](bool Send, unsigned P) {
-    Clock::time_point Start =
-        Info || Trace ? Clock::now() : Clock::time_point();
+    Clock::time_point Start = Clock::now();
     int64_t Before = Send ? M.Out[P] : M.In[P];
     for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C)
       if (Send ? Copies[C].From == P && Routes[C] == HaloRoute::Staged
                : Copies[C].To == P)
         One(Send, C);
-    int64_t Moved = (Send ? M.Out[P] : M.In[P]) - Before;
-    if (Trace && Moved)
-      traceSpan(Dist.Devices[P], "halo",
-                std::string(Send ? "halo send " : "halo receive ") + Where,
-                Start, {{"bytes", traceNumber(Moved)}, {"array", traceString(A.Name)}});
-    if (Info)
-      M.Seconds[P] +=
-          std::chrono::duration<double>(Clock::now() - Start).count();
+    if (int64_t Moved = (Send ? M.Out[P] : M.In[P]) - Before)
+      publishCopy(Send ? EventKind::HaloSend : EventKind::HaloReceive,
+                  Dist.Devices[P], Where, Start, Moved, &A.Name);
+    M.Seconds[P] += std::chrono::duration<double>(Clock::now() - Start).count();
   };
-  if (R.Staged + R.Direct <= InlineBytes) {
-    // Small halos (a few rows): the copies cost less than handing them to
-    // the proxies. Once every device's queued work is done (the barrier),
-    // this thread makes them all, per device, timed and traced.
-    waitForQueuedWork(Dist, Where, Trace);
-    for (bool Send : {true, false})
-      for (unsigned P = 0; P < N; ++P)
-        Work(Send, P);
-  } else {
-    for (bool Send : {true, false})
-      runOnDevices(
-          Dist.Devices, Host, [&](unsigned P) { Work(Send, P); },
-          std::string(Send ? "wait for the halo sends "
-                           : "wait for the halo receives ") +
-              Where);
-  }
+  for (bool Send : {true, false})
+    runOnDevices(
+        Dist.Devices, Host, [&](unsigned P) { Work(Send, P); },
+        std::string(Send ? "wait for the halo sends "
+                         : "wait for the halo receives ") +
+            Where);
   // Bytes a device sent without the buffer: what its receivers got.
   for (size_t C = 0; C < Copies.size(); ++C)
     if (Routes[C] != HaloRoute::Staged)
@@ -311,7 +339,12 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
     R.Device = A.Dist.Devices[P];
     R.IsHost = R.Device == Host;
     R.Type = deviceTypeName(Env.typeOf(R.Device));
-    R.Work = M.Routes[P].empty() ? "-" : "via " + M.Routes[P];
+    std::string Via;
+    for (HaloRoute Route : {HaloRoute::Local, HaloRoute::Host, HaloRoute::Peer,
+                            HaloRoute::Staged})
+      if (M.Routes[P] & routeBit(Route))
+        Via += (Via.empty() ? "" : ",") + std::string(haloRouteName(Route));
+    R.Work = Via.empty() ? "-" : "via " + Via;
     R.BytesIn = M.In[P];
     R.BytesOut = M.Out[P];
     R.Seconds = M.Seconds[P];
@@ -388,7 +421,7 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
     case abi::HaloDirection::Both:
       break;
     }
-    Moved M; // sized by runCopies when it counts
+    Moved M; // sized by runCopies
     size_t Count = 0;
     bool Ok = true;
     for (unsigned Sides : Steps) {

@@ -5,6 +5,7 @@
 #include "DeviceArgs.h"
 #include "Devices.h"
 #include "Machine.h"
+#include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 #include "Tracer.h"
@@ -157,7 +158,9 @@ private:
   /// map(always, ...) of arrays already on the devices: copies their parts
   /// in before the kernel, out after it.
   void copyAlways(Direction Dir);
-  void runAsync(std::shared_ptr<Launcher> Self);
+  /// Queues the slots' work and returns; HOMP_INFO's report comes when the
+  /// last device is done with the construct that began at Start.
+  void runAsync(std::shared_ptr<Launcher> Self, Clock::time_point Start);
   void keepForReplay(void *Loc, int32_t NumTeams, int32_t ThreadLimit,
                      void *HostPtr) const;
   bool findEntries(std::string &Error);
@@ -207,7 +210,11 @@ private:
   ProductSet ranBy(const Slot &S) const;
   void combineReductions(std::vector<Slot *> &ById);
   void mergeDuplicates(std::vector<Slot *> &ById);
-  void report(std::vector<Slot *> &ById, double Seconds);
+  /// HOMP_INFO's report, printed now or, of asynchronous work, when the
+  /// program waits for its devices (Deferred: deferMessage).
+  void report(std::vector<Slot *> &ById, double Seconds, bool Deferred = false);
+  /// The first line of HOMP_INFO's report, on Devices devices.
+  std::string reportTitle(size_t Devices) const;
   /// The name of the devices' wait for each other in the trace ("" when
   /// not tracing: no string per launch).
   std::string waitName() const {
@@ -494,6 +501,7 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
   for (const LaunchPiece &P : S.Work->Pieces) {
     Clock::time_point Began = Clock::now();
     uint64_t Trip = chunkOfPiece(K.Nest, P, S.Chunk);
+    const int64_t In = S.BytesIn, Out = S.BytesOut;
     int Rc;
     if (S.IsHost) {
       std::vector<void *> Params = A.hostParams();
@@ -520,10 +528,9 @@ void Launcher::launches(Slot &S, DeviceArgs &A) {
                                      HostPtr, &Launch.args());
     }
     ++S.Launches;
-    if (tracing())
-      traceSpan(S.Device, "kernel", "kernel " + K.Info->Location, Began,
-                {{"iterations", traceNumber(static_cast<int64_t>(Trip))},
-                 {"launch", traceNumber(S.Launches)}});
+    publishKernel(S.Device, K.Info->Location, Began, static_cast<int64_t>(Trip),
+                  S.Launches, S.BytesIn - In, S.BytesOut - Out,
+                  /*Queued=*/S.Prebuilt != nullptr);
     if (Rc != 0) {
       S.Status = Slot::FailedBeforeResults;
       S.Error = "device " + std::to_string(S.Device) + " failed to run its part";
@@ -569,9 +576,8 @@ void Launcher::runSlot(Slot &S) {
     // (A scheduled loop's slot runs several parts: the bytes of this one.)
     int64_t Before = S.BytesIn;
     copyIn(S);
-    if (tracing())
-      traceSpan(S.Device, "copy", "copy in " + K.Info->Location, T,
-                {{"bytes", traceNumber(S.BytesIn - Before)}});
+    publishCopy(EventKind::CopyIn, S.Device, K.Info->Location, T,
+                S.BytesIn - Before);
   }
   if (S.Status == Slot::Ok) {
     if (S.Prebuilt) {
@@ -585,9 +591,8 @@ void Launcher::runSlot(Slot &S) {
     Clock::time_point Out = Clock::now();
     int64_t Before = S.BytesOut;
     copyOut(S);
-    if (tracing())
-      traceSpan(S.Device, "copy", "copy out " + K.Info->Location, Out,
-                {{"bytes", traceNumber(S.BytesOut - Before)}});
+    publishCopy(EventKind::CopyOut, S.Device, K.Info->Location, Out,
+                S.BytesOut - Before);
   }
   for (Storage &St : S.Items)
     freeStorage(St);
@@ -1103,7 +1108,8 @@ void Launcher::mergeDuplicates(std::vector<Slot *> &ById) {
   }
 }
 
-void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
+void Launcher::report(std::vector<Slot *> &ById, double Seconds,
+                      bool Deferred) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
   auto RowOf = [&](const Slot &S, const ProductSet &Ran) {
@@ -1149,10 +1155,19 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     Host.Work = describeWork(K.Nest, Ran);
     Rows.push_back(Host);
   }
+  std::string Text =
+      formatReport(reportTitle(ById.size()), Seconds, /*Load=*/true, Rows);
+  if (Deferred)
+    deferMessage(std::move(Text));
+  else
+    message("%s", Text.c_str());
+}
+
+std::string Launcher::reportTitle(size_t Devices) const {
   std::string Title = "region " + K.Info->Location + ": " +
                       std::to_string(K.Nest.iterations()) + " iterations on " +
-                      std::to_string(ById.size()) + " device" +
-                      (ById.size() == 1 ? "" : "s");
+                      std::to_string(Devices) + " device" +
+                      (Devices == 1 ? "" : "s");
   if (K.Topo.rank() > 1)
     Title += " (topology " + K.Topo.str() + ")";
   if (D.SharedMemory)
@@ -1171,8 +1186,9 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
     Title += "; " + Note;
   if (!RerunOf.empty())
     Title += "; the host ran the failed part of " + RerunOf;
-  std::string Text = formatReport(Title, Seconds, /*Load=*/true, Rows);
-  message("%s", Text.c_str());
+  if (!Slots.empty() && Slots.front().Prebuilt)
+    Title += "; asynchronous: the program went on while it ran";
+  return Title;
 }
 
 /// A kernel that only works on data resident on its devices, passed by
@@ -1183,7 +1199,7 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds) {
 /// queues behind it on the same device.
 bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
   // A scheduled loop runs in parts or learns from its times: it waits.
-  if (settings().Info || !D.Reductions.empty() || Slots.empty() || K.Sched)
+  if (!D.Reductions.empty() || Slots.empty() || K.Sched)
     return false;
   for (const abi::Array &A : D.Arrays)
     if (A.Always)
@@ -1224,7 +1240,8 @@ void Launcher::copyAlways(Direction Dir) {
   }
 }
 
-void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
+void Launcher::runAsync(std::shared_ptr<Launcher> Self,
+                        Clock::time_point Start) {
   std::vector<int> Ids;
   Firstprivates = std::make_unique<FirstprivateCopies>(Args);
   for (Slot &S : Slots) {
@@ -1235,13 +1252,24 @@ void Launcher::runAsync(std::shared_ptr<Launcher> Self) {
   if (K.Info->PurePlans && replayAllowed())
     keepForReplay(Loc, NumTeams, ThreadLimit, HostPtr);
   runOnDevicesAsync(
-      Ids, [Self](unsigned I) {
+      Ids,
+      [Self](unsigned I) {
         Slot &S = Self->Slots[I];
         Self->runSlot(S);
         if (S.Status != Slot::Ok)
           constructFatal(*Self->K.Info, S.Error);
       },
-      [Self] {});
+      [Self, Start] {
+        if (!settings().Info)
+          return;
+        std::vector<Slot *> ById;
+        for (Slot &S : Self->Slots)
+          ById.push_back(&S);
+        std::sort(ById.begin(), ById.end(), [](const Slot *A, const Slot *B) {
+          return A->Device < B->Device;
+        });
+        Self->report(ById, secondsSince(Start), /*Deferred=*/true);
+      });
   // Work queued later on these devices runs after this kernel, so the
   // references to the resident arrays can go now: the end of their data
   // region copies them back and frees them behind it.
@@ -1287,6 +1315,7 @@ void Launcher::keepForReplay(void *Loc, int32_t NumTeams,
   }
   P->Plan = K.Plan;
   P->Nest = K.Nest;
+  P->ReportTitle = reportTitle(Slots.size());
   std::lock_guard<std::mutex> Lock(K.Info->PreparedLock);
   K.Info->Prepared = std::move(P);
 }
@@ -1395,12 +1424,9 @@ int Launcher::runGathered(Clock::time_point Start) {
     constructFatal(*K.Info,
                    "the homp pass's host entry does not match the region");
   double Ran = secondsSince(Began);
-  if (tracing())
-    traceSpan(HostId, "kernel", "kernel " + K.Info->Location, Began,
-              {{"iterations",
-                traceNumber(static_cast<int64_t>(Trips ? Nest.iterations()
-                                                       : 0))},
-               {"launch", traceNumber(1)}});
+  publishKernel(HostId, K.Info->Location, Began,
+                static_cast<int64_t>(Trips ? Nest.iterations() : 0), 1, 0, 0,
+                /*Queued=*/false);
   for (size_t I = 0; I < Shadows.size(); ++I) {
     std::string Error;
     if (!scatterShadow(*Shadows[I], Written[I], Error))
@@ -1531,7 +1557,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   };
   if (canRunAsync(Slots)) {
     CopiesChanged();
-    runAsync(std::move(Self));
+    runAsync(std::move(Self), Start);
     return 0;
   }
   CopiesChanged();

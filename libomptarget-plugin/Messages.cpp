@@ -2,8 +2,10 @@
 
 #include "Messages.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
+#include <deque>
 #include <fcntl.h>
 #include <mutex>
 #include <unistd.h>
@@ -18,7 +20,42 @@ std::mutex &messageLock() {
   return *M;
 }
 
+/// The deferred messages (never freed: proxies may defer while the process
+/// exits), and whether there are any (read at every wait for devices).
+struct Deferred {
+  std::mutex M;
+  std::deque<std::string> Texts;
+  std::atomic<bool> Any{false};
+};
+
+Deferred &deferred() {
+  static auto *D = new Deferred;
+  return *D;
+}
+
 } // namespace
+
+void deferMessage(std::string Text) {
+  Deferred &D = deferred();
+  std::lock_guard<std::mutex> Lock(D.M);
+  D.Texts.push_back(std::move(Text));
+  D.Any.store(true, std::memory_order_release);
+}
+
+void printDeferred() {
+  Deferred &D = deferred();
+  if (!D.Any.load(std::memory_order_acquire))
+    return;
+  std::deque<std::string> Texts;
+  {
+    std::lock_guard<std::mutex> Lock(D.M);
+    Texts.swap(D.Texts);
+    D.Any.store(false, std::memory_order_release);
+  }
+  std::lock_guard<std::mutex> Lock(messageLock());
+  for (const std::string &T : Texts)
+    std::fputs(T.c_str(), stderr);
+}
 
 void message(const char *Format, ...) {
   std::lock_guard<std::mutex> Lock(messageLock());

@@ -13,12 +13,24 @@
 #define HOMP_LIBOMPTARGET_PLUGIN_MESSAGES_H
 
 #include <functional>
+#include <string>
 
 namespace homp {
 
 /// Writes one of homp's messages (printf's Format and arguments) to
 /// stderr.
 [[gnu::format(printf, 1, 2)]] void message(const char *Format, ...);
+
+/// Keeps Text, a message about work the program did not wait for (HOMP_INFO's
+/// report of an asynchronous kernel, made by the proxy that finished it),
+/// until the program next waits for its devices (printDeferred): then it
+/// comes where the program's output shows the work done, in the same place
+/// in every run, not wherever a proxy happened to finish.
+void deferMessage(std::string Text);
+
+/// Writes the deferred messages, in the order they were made. Called where
+/// the calling thread has waited for devices (runOnDevices) and at exit.
+void printDeferred();
 
 /// Runs Fn with stderr going nowhere; homp's messages from other threads
 /// wait until it is back.

@@ -804,6 +804,8 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
     for (unsigned I = 0; I < N; ++I)
       traceSpan(Devices[I], "wait", WaitName, Ended[I], End, {});
   }
+  // Reports of the asynchronous work these jobs waited for.
+  printDeferred();
 }
 
 void runOnDevicesAsync(const std::vector<int> &Devices,
@@ -899,7 +901,10 @@ ProxyPool &ProxyPool::get() {
     // reverse order). The handler also lets asynchronous jobs finish.
     (void)omp_get_max_threads();
     auto *P = new ProxyPool();
-    std::atexit([] { ProxyPool::get().shutDown(); });
+    std::atexit([] {
+      ProxyPool::get().shutDown();
+      printDeferred();
+    });
     return P;
   }();
   return *Pool;

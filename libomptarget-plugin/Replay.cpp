@@ -4,11 +4,12 @@
 
 #include "Construct.h"
 #include "Devices.h"
+#include "Observe.h"
 #include "ProxyPool.h"
-#include "Tracer.h"
 
-#include "homp/Trace.h"
+#include "homp/Info.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -24,9 +25,16 @@ bool passedByValue(const ArgEntry &E) {
   return E.Type & (MapLiteral | MapPrivate);
 }
 
+/// What a device's replayed launches did (HOMP_INFO).
+struct Done {
+  int64_t Launches = 0, BytesIn = 0, BytesOut = 0;
+  double Seconds = 0;
+};
+
 /// Device D's launches of P with the arguments A (D's copy of clang's).
 void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
-               DeviceArgs &A) {
+               DeviceArgs &A, Done &Did) {
+  EventClock::time_point Start = EventClock::now();
   const std::vector<LaunchPiece> &Pieces = D.Work->Pieces;
   for (size_t I = 0; I < Pieces.size(); ++I) {
     abi::Chunk Chunk{};
@@ -41,18 +49,49 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
     int64_t Bytes = 0;
     DeviceChunks::Lease Held = P.Info->Chunks.pass(
         Launch, P.ChunkEntry, D.Id, D.InHostMemory, Chunk, Bytes);
-    std::chrono::steady_clock::time_point Began =
-        std::chrono::steady_clock::now();
+    // (libomptarget may rewrite the arrays: what it copies counted before.)
+    Bytes += Launch.bytesIn();
+    const int64_t Back = Launch.bytesOut();
+    EventClock::time_point Began = EventClock::now();
     if (__tgt_target_kernel(P.Loc, D.Id, P.NumTeams, P.ThreadLimit, P.HostPtr,
                             &Launch.args()) != 0)
       constructFatal(*P.Info, "device " + std::to_string(D.Id) +
                                   " failed to run its part");
-    if (tracing())
-      traceSpan(D.Id, "kernel", "kernel " + P.Info->Location, Began,
-                {{"iterations", traceNumber(static_cast<int64_t>(Trip))},
-                 {"launch", traceNumber(static_cast<int64_t>(I + 1))},
-                 {"replayed", traceNumber(1)}});
+    publishKernel(D.Id, P.Info->Location, Began, static_cast<int64_t>(Trip),
+                  static_cast<int64_t>(I + 1), Bytes, Back, /*Queued=*/true,
+                  /*Replayed=*/true);
+    ++Did.Launches;
+    Did.BytesIn += Bytes;
+    Did.BytesOut += Back;
   }
+  Did.Seconds =
+      std::chrono::duration<double>(EventClock::now() - Start).count();
+}
+
+/// HOMP_INFO's report of a replay that began at Start.
+void report(const PreparedLaunch &P, const std::vector<Done> &Did,
+            EventClock::time_point Start) {
+  const DeviceEnvironment &Env = deviceTypes();
+  std::vector<DeviceReport> Rows;
+  for (size_t I = 0; I < P.Devices.size(); ++I) {
+    const PreparedLaunch::Device &D = P.Devices[I];
+    DeviceReport Row;
+    Row.Device = D.Id;
+    Row.Type = deviceTypeName(Env.typeOf(D.Id));
+    Row.Work = describeWork(P.Nest, D.Work->Iterations);
+    Row.Launches = Did[I].Launches;
+    Row.BytesIn = Did[I].BytesIn;
+    Row.BytesOut = Did[I].BytesOut;
+    Row.Seconds = Did[I].Seconds;
+    Rows.push_back(Row);
+  }
+  std::sort(Rows.begin(), Rows.end(),
+            [](const DeviceReport &A, const DeviceReport &B) {
+              return A.Device < B.Device;
+            });
+  double Seconds =
+      std::chrono::duration<double>(EventClock::now() - Start).count();
+  deferMessage(formatReport(P.ReportTitle, Seconds, /*Load=*/true, Rows));
 }
 
 } // namespace
@@ -71,7 +110,7 @@ bool PreparedLaunch::matches(const std::vector<long long> &V,
 
 bool replayAllowed() {
   const Settings &S = settings();
-  return !S.Info && S.Emulate.empty() && S.Faults.empty();
+  return S.Emulate.empty() && S.Faults.empty();
 }
 
 bool replay(const std::shared_ptr<const PreparedLaunch> &P,
@@ -94,8 +133,15 @@ bool replay(const std::shared_ptr<const PreparedLaunch> &P,
     std::vector<int64_t> Room;
     std::vector<DeviceArgs> Args;
     FirstprivateCopies Firstprivates;
+    std::vector<Done> Did;
+    EventClock::time_point Start;
   };
-  auto *L = new Launches{P, {}, {}, FirstprivateCopies(Args)};
+  auto *L = new Launches{P,
+                         {},
+                         {},
+                         FirstprivateCopies(Args),
+                         std::vector<Done>(P->Devices.size()),
+                         EventClock::now()};
   size_t Size = DeviceArgs::entriesSize(Args);
   L->Room.resize(Size * P->Devices.size());
   L->Args.reserve(P->Devices.size());
@@ -109,8 +155,15 @@ bool replay(const std::shared_ptr<const PreparedLaunch> &P,
     L->Firstprivates.apply(A);
   }
   runOnDevicesAsync(
-      Ids, [L](unsigned I) { runDevice(*L->P, L->P->Devices[I], L->Args[I]); },
-      [L] { delete L; });
+      Ids,
+      [L](unsigned I) {
+        runDevice(*L->P, L->P->Devices[I], L->Args[I], L->Did[I]);
+      },
+      [L] {
+        if (settings().Info)
+          report(*L->P, L->Did, L->Start);
+        delete L;
+      });
   return true;
 }
 

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace homp {
@@ -58,6 +59,7 @@ struct PreparedLaunch {
   std::vector<Device> Devices;
   std::shared_ptr<const KernelPlan> Plan;
   LoopNest Nest; ///< with its trip counts
+  std::string ReportTitle; ///< HOMP_INFO's, as the first execution's
 
   /// Whether a marker with these values starts the same launches. The
   /// values only the machine model reads (the body loops' bounds) may
@@ -66,10 +68,10 @@ struct PreparedLaunch {
                uint64_t Generation) const;
 };
 
-/// Whether launches may be kept for later executions: nothing reports
-/// each execution or changes its launches (HOMP_INFO, HOMP_EMULATE,
-/// HOMP_FAULT). HOMP_TRACE shows replayed launches ("replayed" in their
-/// arguments).
+/// Whether launches may be kept for later executions: nothing changes
+/// each execution's launches (HOMP_EMULATE, HOMP_FAULT). HOMP_TRACE shows
+/// replayed launches ("replayed" in their arguments); HOMP_INFO reports
+/// each replay as the first execution was reported.
 bool replayAllowed();
 
 /// Queues P's launches with clang's kernel arguments Args on P's devices,

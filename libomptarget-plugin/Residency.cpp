@@ -3,10 +3,8 @@
 #include "Residency.h"
 
 #include "Devices.h"
+#include "Observe.h"
 #include "ProxyPool.h"
-#include "Tracer.h"
-
-#include "homp/Trace.h"
 
 #include <omp.h>
 
@@ -82,17 +80,15 @@ bool forEachPart(
   return true;
 }
 
-/// Traces a device's copies of a resident array when it goes out of scope
-/// (HOMP_TRACE).
-struct TraceOnReturn {
+/// Publishes a device's copies of a resident array when it goes out of
+/// scope.
+struct PublishOnReturn {
+  EventKind Kind;
   int Device;
   std::string Name;
   std::chrono::steady_clock::time_point Start;
   const int64_t &Bytes;
-  ~TraceOnReturn() {
-    if (tracing())
-      traceSpan(Device, "data", Name, Start, {{"bytes", traceNumber(Bytes)}});
-  }
+  ~PublishOnReturn() { publishCopy(Kind, Device, Name, Start, Bytes); }
 };
 
 ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
@@ -499,9 +495,10 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
         const ResidentArray &A = *Made[I];
         if (!CopyIn[I])
           return true;
-        TraceOnReturn Trace{A.Dist.Devices[P],
-                            "copy in '" + A.Name + "' (" + A.Where + ")",
-                            std::chrono::steady_clock::now(), BytesIn[I][P]};
+        PublishOnReturn Publish{EventKind::DataIn, A.Dist.Devices[P],
+                                "copy in '" + A.Name + "' (" + A.Where + ")",
+                                std::chrono::steady_clock::now(),
+                                BytesIn[I][P]};
         Storage S = storageOf(A, P);
         if (!copyElements(Direction::ToDevice, A.Dist.Shape, A.HostBase, S,
                           inSection(A, A.Dist.held(P)), BytesIn[I][P]) ||
@@ -607,9 +604,10 @@ bool releaseResidents(const std::vector<Release> &Releases,
       [&](size_t G, unsigned P, std::string &Why) {
         const ResidentArray &A = *Gone[G];
         size_t I = Which[G];
-        TraceOnReturn Trace{A.Dist.Devices[P],
-                            "copy out '" + A.Name + "' (" + A.Where + ")",
-                            std::chrono::steady_clock::now(), BytesOut[I][P]};
+        PublishOnReturn Publish{EventKind::DataOut, A.Dist.Devices[P],
+                                "copy out '" + A.Name + "' (" + A.Where + ")",
+                                std::chrono::steady_clock::now(),
+                                BytesOut[I][P]};
         Storage S = storageOf(A, P);
         bool Back = Releases[I].CopyOut &&
                     (!A.Dist.duplicated() || P == Current[G]);
@@ -678,9 +676,13 @@ bool updateResident(const ResidentArray &A, Direction Dir,
           return true;
         if (From && Dir == Direction::FromDevice && P != *From)
           return true;
-        ProductSet What = Dir == Direction::ToDevice
-                              ? inSection(A, A.Dist.held(P))
-                              : A.Dist.Owned[P];
+        const bool In = Dir == Direction::ToDevice;
+        PublishOnReturn Publish{In ? EventKind::DataIn : EventKind::DataOut,
+                                A.Dist.Devices[P],
+                                (In ? "update to '" : "update from '") +
+                                    A.Name + "' (" + A.Where + ")",
+                                std::chrono::steady_clock::now(), Bytes[P]};
+        ProductSet What = In ? inSection(A, A.Dist.held(P)) : A.Dist.Owned[P];
         if (copyElements(Dir, A.Dist.Shape, A.HostBase, storageOf(A, P),
                          What.intersect(Elements), Bytes[P]))
           return true;

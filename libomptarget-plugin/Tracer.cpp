@@ -80,9 +80,38 @@ Writer *writer() {
   return W;
 }
 
+/// Writes E on its device's track, naming the track first.
+void write(TraceEvent E) {
+  Writer &W = *writer();
+  std::lock_guard<std::mutex> Lock(W.M);
+  if (!W.File)
+    return; // after the exit handler closed it
+  if (W.Named.insert(E.Track).second) {
+    int Host = hostDevice();
+    int Device = static_cast<int>(E.Track);
+    W.line(traceTrackName(
+        Device, Device == Host
+                    ? std::string("host")
+                    : "device " + std::to_string(Device) + " (" +
+                          deviceTypeName(deviceTypes().typeOf(Device)) + ")"));
+  }
+  W.line(E);
+  std::fflush(W.File);
+}
+
+/// Writes every event it hears.
+struct TraceListener : EventListener {
+  void onEvent(const Event &E) override { write(traceEventOf(E, Origin)); }
+};
+
 } // namespace
 
 bool tracing() { return !settings().TracePath.empty(); }
+
+EventListener *traceListener() {
+  static TraceListener *L = new TraceListener;
+  return tracing() ? L : nullptr;
+}
 
 void traceSpan(int Device, const char *Category, const std::string &Name,
                Clock::time_point Start,
@@ -96,7 +125,6 @@ void traceSpan(int Device, const char *Category, const std::string &Name,
                std::vector<std::pair<std::string, std::string>> Args) {
   if (!tracing())
     return;
-  Writer &W = *writer();
   TraceEvent E;
   E.Name = Name;
   E.Category = Category;
@@ -105,19 +133,7 @@ void traceSpan(int Device, const char *Category, const std::string &Name,
       std::chrono::duration<double, std::micro>(Start - Origin).count();
   E.DurationUs = std::chrono::duration<double, std::micro>(End - Start).count();
   E.Args = std::move(Args);
-  std::lock_guard<std::mutex> Lock(W.M);
-  if (!W.File)
-    return; // after the exit handler closed it
-  if (W.Named.insert(Device).second) {
-    int Host = hostDevice();
-    W.line(traceTrackName(
-        Device, Device == Host
-                    ? std::string("host")
-                    : "device " + std::to_string(Device) + " (" +
-                          deviceTypeName(deviceTypes().typeOf(Device)) + ")"));
-  }
-  W.line(E);
-  std::fflush(W.File);
+  write(std::move(E));
 }
 
 } // namespace homp

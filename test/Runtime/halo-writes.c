@@ -20,7 +20,7 @@
 // INFO: homp: warning: region {{.*}}halo-writes.c:[[#]]:1: device {{[0-9]}} would write elements [[[#]], [[#]]) of 'y', which it does not own (it owns [{{.*}})): its copies of them are never copied back; running it on the host
 // INFO: homp: region {{.*}}halo-writes.c:[[#]]:1: {{[0-9]+}} iterations on the host, with the resident arrays it uses gathered there (device {{[0-9]}} would write elements {{.*}} of 'y', which it does not own
 // The split that writes only owned elements:
-// INFO: homp: region {{.*}}halo-writes.c:[[#]]:1: {{[0-9]+}} iterations on {{[0-9]}} devices in
+// INFO: homp: region {{.*}}halo-writes.c:[[#]]:1: {{[0-9]+}} iterations on {{[0-9]}} devices; asynchronous: the program went on while it ran in
 // INFO: reading the halo: PASS
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
 // CHECK: labelled: PASS
 // CHECK: owner computes: PASS
 // INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on [[#NDEV + 1]] devices; the SCHED_DYNAMIC loop 'loop1' keeps the split its data region gave it in
-// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on [[DEVICES]]; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes) in
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on [[DEVICES]]; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes); asynchronous: the program went on while it ran in
 
 #include <stdio.h>
 #include <stdlib.h>

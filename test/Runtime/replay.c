@@ -13,8 +13,8 @@
 //            turns
 // HOMP_TRACE shows the repeated launches: 'scalars' runs 10 kernels on each
 // device (on 4 devices, 2503 or 2502 iterations each), the first planned, 9
-// replayed. HOMP_INFO reports every
-// execution, so nothing is replayed under it; the results are the same.
+// replayed, with or without HOMP_INFO (which reports every execution, the
+// replayed ones too).
 // RUN: %hompcc -O2 %s -o %t
 // RUN: %t | FileCheck %s
 // RUN: env HOMP_DEVICES=0,2 %t | FileCheck %s
@@ -22,6 +22,8 @@
 // RUN: env HOMP_INFO=1 %t 2>/dev/null | FileCheck %s
 // RUN: rm -f %t.json && env HOMP_TRACE=%t.json %t scalars | FileCheck %s
 // RUN: %python %S/Inputs/check-trace.py %t.json | FileCheck %s --check-prefixes=TRACE,TRACE-%ndev --allow-unused-prefixes -D#NDEV=%ndev
+// RUN: rm -f %t.info.json && env HOMP_INFO=1 HOMP_TRACE=%t.info.json %t scalars 2>/dev/null | FileCheck %s
+// RUN: %python %S/Inputs/check-trace.py %t.info.json | FileCheck %s --check-prefixes=TRACE,TRACE-%ndev --allow-unused-prefixes -D#NDEV=%ndev
 // CHECK: PASS
 // TRACE: device 0 (CPU) kernel events=10 bytes=0 iterations=[[#mul(10, div(NDEV + 10009, NDEV))]] replayed=9
 // TRACE-4: device 1 (CPU) kernel events=10 bytes=0 iterations=25030 replayed=9

@@ -1,0 +1,36 @@
+//===-- Observe.h - Publishing what libhomp does ----------------*- C++ -*-===//
+//
+// libhomp's events (homp/Events.h) go to one bus: the counters always
+// listen (homp_get_counters), the trace file when HOMP_TRACE names one.
+// Every path publishes the same events whoever listens.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_LIBOMPTARGET_PLUGIN_OBSERVE_H
+#define HOMP_LIBOMPTARGET_PLUGIN_OBSERVE_H
+
+#include "homp/Events.h"
+
+namespace homp {
+
+/// Gives E to every listener.
+void publish(const Event &E);
+
+/// Publishes launch number Launch of Iterations on Device from Start to
+/// now, whose arguments moved Bytes to the device and BytesBack from it.
+void publishKernel(int Device, const std::string &Where,
+                   EventClock::time_point Start, int64_t Iterations,
+                   int64_t Launch, int64_t Bytes, int64_t BytesBack,
+                   bool Queued, bool Replayed = false);
+
+/// Publishes Bytes of Kind on Device from Start to now.
+void publishCopy(EventKind Kind, int Device, const std::string &Name,
+                 EventClock::time_point Start, int64_t Bytes,
+                 const std::string *Array = nullptr);
+
+/// The process's counters.
+EventCounters &counters();
+
+} // namespace homp
+
+#endif // HOMP_LIBOMPTARGET_PLUGIN_OBSERVE_H
