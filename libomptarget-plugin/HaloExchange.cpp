@@ -17,7 +17,6 @@
 #include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
-#include "Tracer.h"
 
 #include "homp/Halo.h"
 #include "homp/Info.h"
@@ -105,10 +104,15 @@ char *stagingBuffer(size_t Bytes) {
 void waitForQueuedWork(const Distribution &Dist, const std::string &Where) {
   if (!asyncWorkPending())
     return;
-  Clock::time_point Start = Clock::now();
+  Event E;
+  E.Kind = EventKind::Wait;
+  E.Device = hostDevice();
+  E.What = "wait for queued work";
+  E.Name = &Where;
+  E.Start = Clock::now();
   runOnDevices(Dist.Devices, hostDevice(), [](unsigned) {});
-  if (tracing())
-    traceSpan(hostDevice(), "wait", "wait for queued work " + Where, Start);
+  E.End = Clock::now();
+  publish(E);
 }
 
 std::string copyError(const ResidentArray &A, const HaloCopy &H) {
@@ -314,9 +318,9 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   for (bool Send : {true, false})
     runOnDevices(
         Dist.Devices, Host, [&](unsigned P) { Work(Send, P); },
-        std::string(Send ? "wait for the halo sends "
-                         : "wait for the halo receives ") +
-            Where);
+        WaitLabel{Send ? "wait for the halo sends"
+                       : "wait for the halo receives",
+                  &Where});
   // Bytes a device sent without the buffer: what its receivers got.
   for (size_t C = 0; C < Copies.size(); ++C)
     if (Routes[C] != HaloRoute::Staged)

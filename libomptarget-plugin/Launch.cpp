@@ -8,7 +8,6 @@
 #include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
-#include "Tracer.h"
 #include "Transfers.h"
 
 #include "homp/CoreShares.h"
@@ -215,11 +214,9 @@ private:
   void report(std::vector<Slot *> &ById, double Seconds, bool Deferred = false);
   /// The first line of HOMP_INFO's report, on Devices devices.
   std::string reportTitle(size_t Devices) const;
-  /// The name of the devices' wait for each other in the trace ("" when
-  /// not tracing: no string per launch).
-  std::string waitName() const {
-    return tracing() ? "wait for the region's end " + K.Info->Location
-                     : std::string();
+  /// The devices' wait for each other at the region's end.
+  WaitLabel regionEnd() const {
+    return {"wait for the region's end", &K.Info->Location};
   }
 
   std::unique_ptr<KernelInstance> Owned;
@@ -598,13 +595,20 @@ void Launcher::runSlot(Slot &S) {
     freeStorage(St);
   // HOMP_EMULATE: the device stays busy as if it were slower.
   double Part = secondsSince(T);
-  Clock::time_point Held = Clock::now();
-  emulateSlowdown(S.Device, Part);
-  if (tracing() && emulationFactor(S.Device) != 1)
-    traceSpan(
-        S.Device, "emulate", "HOMP_EMULATE " + K.Info->Location, Held,
-        {{"part_us", traceNumber(static_cast<int64_t>(Part * 1e6))},
-         {"factor", traceString(std::to_string(emulationFactor(S.Device)))}});
+  if (emulationFactor(S.Device) != 1) {
+    Event E;
+    E.Kind = EventKind::Hold;
+    E.Device = S.Device;
+    E.Name = &K.Info->Location;
+    E.Start = Clock::now();
+    emulateSlowdown(S.Device, Part);
+    E.End = Clock::now();
+    const std::vector<std::pair<std::string, std::string>> Args = {
+        {"part_us", traceNumber(static_cast<int64_t>(Part * 1e6))},
+        {"factor", traceString(std::to_string(emulationFactor(S.Device)))}};
+    E.Args = &Args;
+    publish(E);
+  }
   S.Seconds += secondsSince(T);
 }
 
@@ -782,7 +786,7 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
             runPart(S, IndexSet(*C));
           }
         },
-        waitName(), DeviceJobs::SharedQueue);
+        regionEnd(), DeviceJobs::SharedQueue);
     // When every device failed, what they left of the queue goes to the
     // host with the first failed part.
     for (Slot &S : Slots)
@@ -981,7 +985,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
           RestSeconds[I] += secondsSince(Began);
         }
       },
-      waitName(), DeviceJobs::SharedQueue);
+      regionEnd(), DeviceJobs::SharedQueue);
   // What the rest found of the sample parts, for the next execution of a
   // profile kind (not AUTO's first: its parts give their cores up, its
   // share does not, and AUTO does not sample again).
@@ -1566,7 +1570,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
   else {
     const double Last = K.Info->LastSeconds.load(std::memory_order_relaxed);
     runOnDevices(
-        Ids, HostId, [&](unsigned I) { runShare(Slots[I]); }, waitName(),
+        Ids, HostId, [&](unsigned I) { runShare(Slots[I]); }, regionEnd(),
         Last < LongRegion ? DeviceJobs::Short : DeviceJobs::Long, Last);
   }
 
@@ -1733,13 +1737,19 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
       Shares += (Shares.empty() ? "" : ",") + Id + ":" +
                 std::to_string(R.End - R.Begin);
   }
-  if (tracing())
-    traceSpan(hostDevice(), "schedule",
-              "schedule " + K.Info->Location, Began,
-              {{"schedule", traceString(K.Sched->describe())},
-               {"iterations", traceNumber(K.SchedTrips)},
-               {"shares", traceString(Shares)},
-               {"cut off", traceString(K.CutOff)}});
+  const std::vector<std::pair<std::string, std::string>> Args = {
+      {"schedule", traceString(K.Sched->describe())},
+      {"iterations", traceNumber(K.SchedTrips)},
+      {"shares", traceString(Shares)},
+      {"cut off", traceString(K.CutOff)}};
+  Event E;
+  E.Kind = EventKind::Schedule;
+  E.Device = hostDevice();
+  E.Name = &K.Info->Location;
+  E.Start = Began;
+  E.End = Clock::now();
+  E.Args = &Args;
+  publish(E);
 }
 
 /// Reads K's values and selects its devices (beginKernel): what the

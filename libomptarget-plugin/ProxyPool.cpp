@@ -5,7 +5,7 @@
 #include "ProxyPool.h"
 
 #include "Devices.h"
-#include "Tracer.h"
+#include "Observe.h"
 
 #include "homp/CoreShares.h"
 
@@ -679,9 +679,8 @@ void runHostVersionSafely(const std::function<void()> &F) {
 }
 
 void runOnDevices(const std::vector<int> &Devices, int HostId,
-                  const std::function<void(unsigned)> &Job,
-                  const std::string &WaitName, DeviceJobs Kind,
-                  double Expected) {
+                  const std::function<void(unsigned)> &Job, WaitLabel Wait,
+                  DeviceJobs Kind, double Expected) {
   if (Devices.empty())
     return;
   if (Kind != DeviceJobs::Short && asyncWorkPending()) {
@@ -726,7 +725,7 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   const std::vector<int> Proxies = proxiesOf(Runner);
   Completion Done(static_cast<int>(Proxies.size()));
   // When each job ended; written before done(), read after wait().
-  const bool Traced = tracing() && !WaitName.empty();
+  const bool Traced = Wait.What != nullptr;
   std::vector<std::chrono::steady_clock::time_point> Ended(Traced ? N : 0);
   // The jobs a thread runs: those whose runner is By, in order.
   auto RunAll = [&](int By) {
@@ -800,9 +799,16 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   Done.wait(Kind == DeviceJobs::Short);
   if (Traced) {
     // Every device waits until the last one is done, and the caller sees it.
-    auto End = std::chrono::steady_clock::now();
-    for (unsigned I = 0; I < N; ++I)
-      traceSpan(Devices[I], "wait", WaitName, Ended[I], End, {});
+    Event E;
+    E.Kind = EventKind::Wait;
+    E.What = Wait.What;
+    E.Name = Wait.Where;
+    E.End = std::chrono::steady_clock::now();
+    for (unsigned I = 0; I < N; ++I) {
+      E.Device = Devices[I];
+      E.Start = Ended[I];
+      publish(E);
+    }
   }
   // Reports of the asynchronous work these jobs waited for.
   printDeferred();

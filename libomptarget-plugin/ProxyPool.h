@@ -77,6 +77,13 @@ enum class DeviceJobs {
   SharedQueue,
 };
 
+/// What a collective wait is for: What ("wait for the region's end")
+/// before Where (the construct's location); no wait events without What.
+struct WaitLabel {
+  const char *What = nullptr;
+  const std::string *Where = nullptr;
+};
+
 /// Runs Job(I) for every position I of Devices: on each offload device's
 /// proxy, and on the calling thread for the host (the initial device
 /// HostId) or, when the calling thread may launch kernels itself (the
@@ -84,8 +91,8 @@ enum class DeviceJobs {
 /// devices), for one device. Returns when every job is done. Devices on the
 /// host's CPU share its cores: each job runs its OpenMP teams with its share
 /// of them, on a proxy bound to that share (HOMP_BIND, CoreShares.h).
-/// With HOMP_TRACE and a WaitName, each device's track shows a "wait" span
-/// of that name from the end of its job to the end of the last one.
+/// With a Wait label, each device's wait from the end of its job to the end
+/// of the last one is published (a Wait event: HOMP_TRACE shows it).
 ///
 /// Shared-queue jobs with one thread per device: the calling thread, when it
 /// runs a device's job, is bound to that device's CPUs for it (and given back
@@ -116,8 +123,7 @@ enum class DeviceJobs {
 /// after them: a short job by the proxy that holds them; a long or shared
 /// queue's job waits for them, then runs on the device's own proxy.
 void runOnDevices(const std::vector<int> &Devices, int HostId,
-                  const std::function<void(unsigned)> &Job,
-                  const std::string &WaitName = {},
+                  const std::function<void(unsigned)> &Job, WaitLabel Wait = {},
                   DeviceJobs Kind = DeviceJobs::Short, double Expected = 0);
 
 /// Queues Job(I) for every position I of Devices (offload devices only) on

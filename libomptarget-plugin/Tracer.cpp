@@ -113,27 +113,4 @@ EventListener *traceListener() {
   return tracing() ? L : nullptr;
 }
 
-void traceSpan(int Device, const char *Category, const std::string &Name,
-               Clock::time_point Start,
-               std::vector<std::pair<std::string, std::string>> Args) {
-  if (tracing())
-    traceSpan(Device, Category, Name, Start, Clock::now(), std::move(Args));
-}
-
-void traceSpan(int Device, const char *Category, const std::string &Name,
-               Clock::time_point Start, Clock::time_point End,
-               std::vector<std::pair<std::string, std::string>> Args) {
-  if (!tracing())
-    return;
-  TraceEvent E;
-  E.Name = Name;
-  E.Category = Category;
-  E.Track = Device;
-  E.StartUs =
-      std::chrono::duration<double, std::micro>(Start - Origin).count();
-  E.DurationUs = std::chrono::duration<double, std::micro>(End - Start).count();
-  E.Args = std::move(Args);
-  write(std::move(E));
-}
-
 } // namespace homp

@@ -40,6 +40,10 @@ void EventCounters::onEvent(const Event &E) {
   case EventKind::HaloReceive:
     Add(S.HaloBytes, E.Bytes);
     break;
+  case EventKind::Wait:
+  case EventKind::Schedule:
+  case EventKind::Hold:
+    break;
   }
 }
 
@@ -98,6 +102,18 @@ TraceEvent traceEventOf(const Event &E, EventClock::time_point Origin) {
         (E.Kind == EventKind::HaloSend ? "halo send " : "halo receive ") + Name;
     T.Args = {{"bytes", traceNumber(E.Bytes)},
               {"array", traceString(E.Array ? *E.Array : std::string())}};
+    return T;
+  case EventKind::Wait:
+    T.Category = "wait";
+    T.Name = std::string(E.What ? E.What : "wait") + " " + Name;
+    return T;
+  case EventKind::Schedule:
+  case EventKind::Hold:
+    T.Category = E.Kind == EventKind::Schedule ? "schedule" : "emulate";
+    T.Name =
+        (E.Kind == EventKind::Schedule ? "schedule " : "HOMP_EMULATE ") + Name;
+    if (E.Args)
+      T.Args = *E.Args;
     return T;
   }
   T.Args = {{"bytes", traceNumber(E.Bytes)}};

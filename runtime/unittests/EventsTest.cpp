@@ -58,6 +58,16 @@ TEST(EventsTest, CountersSumEachKindWhereItBelongs) {
   EXPECT_EQ(C.of(0).BytesIn, 0);
 }
 
+TEST(EventsTest, CountersIgnoreWhatMovesNothing) {
+  EventCounters C;
+  for (EventKind K : {EventKind::Wait, EventKind::Schedule, EventKind::Hold}) {
+    Event E = copy(K, 0, 99);
+    C.onEvent(E);
+  }
+  DeviceCounters Z = C.of(0);
+  EXPECT_EQ(Z.Kernels + Z.BytesIn + Z.BytesOut + Z.HaloBytes, 0);
+}
+
 TEST(EventsTest, CountersIgnoreIdsOutsideTheirTable) {
   EventCounters C;
   C.onEvent(kernel(-1, 10, false));
@@ -152,6 +162,30 @@ TEST(EventsTest, TraceSpansNameWhatHappenedWhere) {
   EXPECT_EQ(T.Category, "copy");
   Args = {{"bytes", "8"}};
   EXPECT_EQ(T.Args, Args);
+
+  Event W;
+  W.Kind = EventKind::Wait;
+  W.What = "wait for the region's end";
+  W.Name = &Where;
+  T = traceEventOf(W, Origin);
+  EXPECT_EQ(T.Name, "wait for the region's end f.c:3:1");
+  EXPECT_EQ(T.Category, "wait");
+  EXPECT_TRUE(T.Args.empty());
+
+  const std::vector<std::pair<std::string, std::string>> Chosen = {
+      {"schedule", "\"BLOCK\""}, {"iterations", "10"}};
+  Event S;
+  S.Kind = EventKind::Schedule;
+  S.Name = &Where;
+  S.Args = &Chosen;
+  T = traceEventOf(S, Origin);
+  EXPECT_EQ(T.Name, "schedule f.c:3:1");
+  EXPECT_EQ(T.Category, "schedule");
+  EXPECT_EQ(T.Args, Chosen);
+  S.Kind = EventKind::Hold;
+  T = traceEventOf(S, Origin);
+  EXPECT_EQ(T.Name, "HOMP_EMULATE f.c:3:1");
+  EXPECT_EQ(T.Category, "emulate");
 
   const std::string What = "copy in 'x' (the data region at f.c:2:1)";
   Event D = copy(EventKind::DataIn, 0, 8);

@@ -1,7 +1,8 @@
 //===-- homp/Events.h - What the runtime did, as events ---------*- C++ -*-===//
 //
 // Whatever moves data or runs work publishes an event: a kernel launch, a
-// copy in or out, a halo send or receive, a resident array's copies. Who
+// copy in or out, a halo send or receive, a resident array's copies, a
+// wait, a schedule decided, an emulated device's hold. Who
 // wants to know subscribes: the counters (always; homp_get_counters), the
 // trace file (HOMP_TRACE). Nothing executes differently because someone
 // listens: the event is made and published on every path, and a listener
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace homp {
@@ -36,6 +38,9 @@ enum class EventKind : uint8_t {
   DataOut,     ///< a resident array's copies from a device (exit, update from)
   HaloSend,    ///< a device's halo cells sent (into the staging buffer)
   HaloReceive, ///< a device's halo cells received
+  Wait,        ///< a device, or the host, waiting for the others
+  Schedule,    ///< a loop's schedule decided (on the host's track)
+  Hold,        ///< HOMP_EMULATE holding a device as if it were slower
 };
 
 struct Event {
@@ -45,6 +50,10 @@ struct Event {
   /// was copied ("copy in 'x' (file.c:12)", Data*).
   const std::string *Name = nullptr;
   const std::string *Array = nullptr; ///< Halo*: the array's name
+  /// Wait: what is waited for ("wait for the region's end"), before Name.
+  const char *What = nullptr;
+  /// Schedule, Hold: the trace's arguments (TraceEvent::Args).
+  const std::vector<std::pair<std::string, std::string>> *Args = nullptr;
   int64_t Bytes = 0;      ///< moved (Kernel: its arguments' to the device)
   int64_t BytesBack = 0;  ///< Kernel: its arguments' bytes back
   int64_t Iterations = 0; ///< Kernel: the launch's iterations
