@@ -78,23 +78,20 @@ const char *constructWords(ConstructKind K) {
 LoopCost heldBytes(const DataInstance &DI, const std::string &Label,
                    int64_t Trips) {
   const abi::Descriptor &D = DI.Info->Desc;
-  LoopCost C;
+  std::vector<CostedArray> Arrays;
   for (size_t I = 0; I < D.Arrays.size() && I < DI.Values.Arrays.size(); ++I) {
     const abi::Array &A = D.Arrays[I];
     const ArrayShape &Sh = DI.Values.Arrays[I].Shape;
-    double Bytes = static_cast<double>(Sh.ElementSize) *
-                   static_cast<double>(ProductSet::of(Sh.Section).volume());
-    bool Aligned = false;
+    CostedArray C;
+    C.Bytes = static_cast<double>(Sh.ElementSize) *
+              static_cast<double>(ProductSet::of(Sh.Section).volume());
     for (unsigned Dm = 0; Dm < A.Rank; ++Dm)
-      Aligned |=
+      C.FollowsLoop |=
           A.Dims[Dm].Kind == abi::Policy::Align && A.Dims[Dm].Target == Label;
-    if (Aligned)
-      C.HeldPerIteration +=
-          Bytes / static_cast<double>(std::max<int64_t>(1, Trips));
-    else if (!A.distributed())
-      C.HeldFixed += Bytes;
+    C.Distributed = A.distributed();
+    Arrays.push_back(C); // held, not copied: Ways 0
   }
-  return C;
+  return loopCost(/*FlopsPerIteration=*/1, Trips, Arrays);
 }
 
 /// The loop splits a data region decides for the labelled loops its arrays

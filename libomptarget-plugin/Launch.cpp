@@ -1664,37 +1664,32 @@ KernelInstance::~KernelInstance() {
         constructFatal(*Info, Error);
 }
 
-/// What one iteration of loop L costs, for the model: the bytes of the
-/// arrays aligned with the loop copied in and out per iteration, the bytes
-/// of duplicated arrays copied once per device (and what both hold on a
-/// device, for the memory cap), and the operations the
-/// plugin counted in the body, once per iteration of the loops inside L.
-static LoopCost loopCost(const KernelInstance &K, unsigned L,
-                         const LoopNest &Nest) {
+/// What one iteration of loop L costs, for the model (homp/Model.h's
+/// loopCost): the arrays aligned with the loop and the duplicated ones
+/// (resident arrays never move), and the operations the plugin counted in
+/// the body, once per iteration of the loops inside L.
+static LoopCost kernelLoopCost(const KernelInstance &K, unsigned L,
+                               const LoopNest &Nest) {
   const abi::Descriptor &D = K.Info->Desc;
-  LoopCost C;
-  C.FlopsPerIteration = bodyOperations(D, K.Values.BodyLoops);
+  double Flops = bodyOperations(D, K.Values.BodyLoops);
   for (unsigned I = 0; I < Nest.Rank; ++I)
     if (I != L)
-      C.FlopsPerIteration *= static_cast<double>(std::max<int64_t>(1, Nest.Trips[I]));
+      Flops *= static_cast<double>(std::max<int64_t>(1, Nest.Trips[I]));
+  std::vector<CostedArray> Arrays;
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     if (K.ItemIsResident[I])
       continue; // never moved
     const abi::Array &A = D.Arrays[I];
     const ArrayShape &Sh = K.Values.Arrays[I].Shape;
-    double Bytes = static_cast<double>(Sh.ElementSize) *
-                   static_cast<double>(ProductSet::of(Sh.Section).volume());
-    double Ways = abi::copiesIn(A.Map) + abi::copiesOut(A.Map);
-    double Trips = static_cast<double>(std::max<int64_t>(1, Nest.Trips[L]));
-    if (followsLoop(D, A)) {
-      C.BytesPerIteration += Ways * Bytes / Trips;
-      C.HeldPerIteration += Bytes / Trips;
-    } else if (!A.distributed()) {
-      C.FixedBytes += Ways * Bytes;
-      C.HeldFixed += Bytes;
-    }
+    CostedArray C;
+    C.Bytes = static_cast<double>(Sh.ElementSize) *
+              static_cast<double>(ProductSet::of(Sh.Section).volume());
+    C.Ways = abi::copiesIn(A.Map) + abi::copiesOut(A.Map);
+    C.FollowsLoop = followsLoop(D, A);
+    C.Distributed = A.distributed();
+    Arrays.push_back(C);
   }
-  return C;
+  return loopCost(Flops, Nest.Trips[L], Arrays);
 }
 
 /// Decides the schedule of the nest's first AUTO loop, if it has one, and
@@ -1715,7 +1710,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   Clock::time_point Began = Clock::now();
   K.SchedTrips = Nest.Trips[L];
   K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips,
-                         loopCost(K, L, Nest));
+                         kernelLoopCost(K, L, Nest));
   // A duplicated array mapped back is merged once per device: its parts
   // must not come in pieces.
   for (size_t I = 0; I < D.Arrays.size(); ++I)

@@ -63,6 +63,24 @@ std::vector<double> normalized(std::vector<double> W) {
 
 } // namespace
 
+LoopCost loopCost(double FlopsPerIteration, int64_t Trips,
+                  const std::vector<CostedArray> &Arrays) {
+  LoopCost C;
+  C.FlopsPerIteration = FlopsPerIteration;
+  const double T = static_cast<double>(std::max<int64_t>(1, Trips));
+  for (const CostedArray &A : Arrays) {
+    const double Ways = A.Ways;
+    if (A.FollowsLoop) {
+      C.BytesPerIteration += Ways * A.Bytes / T;
+      C.HeldPerIteration += A.Bytes / T;
+    } else if (!A.Distributed) {
+      C.FixedBytes += Ways * A.Bytes;
+      C.HeldFixed += A.Bytes;
+    }
+  }
+  return C;
+}
+
 double bodyOperations(const abi::Descriptor &D,
                       const std::vector<LoopBounds> &Bounds) {
   size_t N = D.BodyLoops.size();

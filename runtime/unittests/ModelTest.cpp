@@ -403,3 +403,42 @@ TEST(BodyOperations, EmptyLoopsAddNothing) {
   D.Operations = 0;
   EXPECT_EQ(bodyOperations(D, {bounds(5, 0)}), 1);
 }
+
+// A device's share of S iterations of a loop of Trips copies, by loopCost,
+// BytesPerIteration * S + FixedBytes; counted element by element: the rows
+// of the arrays split with the loop that the share holds, each once per
+// way, and every element of the arrays whole on every device.
+TEST(LoopCost, PredictsTheBytesADeviceCopies) {
+  const int64_t Trips = 96, Row = 10 * 8; // 10 doubles per iteration
+  std::vector<CostedArray> Arrays(4);
+  Arrays[0] = {static_cast<double>(Trips * Row), 2, true, false}; // tofrom, aligned
+  Arrays[1] = {static_cast<double>(Trips * Row), 1, true, false}; // to, aligned
+  Arrays[2] = {4000, 1, false, false};                           // duplicated
+  Arrays[3] = {8000, 2, false, true}; // split another way: not counted
+  LoopCost C = loopCost(7, Trips, Arrays);
+  EXPECT_EQ(C.FlopsPerIteration, 7);
+  for (int64_t Share : {0, 1, 13, 48, 96}) {
+    double Copied = 0, Held = 0;
+    for (int64_t I = 0; I < Share; ++I) {
+      Copied += 2 * Row + 1 * Row;
+      Held += 2 * Row;
+    }
+    Copied += 4000;
+    Held += 4000;
+    EXPECT_DOUBLE_EQ(C.BytesPerIteration * Share + C.FixedBytes, Copied)
+        << Share;
+    EXPECT_DOUBLE_EQ(C.HeldPerIteration * Share + C.HeldFixed, Held) << Share;
+  }
+}
+
+TEST(LoopCost, HeldArraysMoveNothing) {
+  // A data region's arrays for the memory cap: held, never copied (Ways 0).
+  std::vector<CostedArray> Arrays = {{800, 0, true, false}, {64, 0, false, false}};
+  LoopCost C = loopCost(1, 100, Arrays);
+  EXPECT_EQ(C.BytesPerIteration, 0);
+  EXPECT_EQ(C.FixedBytes, 0);
+  EXPECT_DOUBLE_EQ(C.HeldPerIteration, 8);
+  EXPECT_DOUBLE_EQ(C.HeldFixed, 64);
+  // No iterations: the whole section per "iteration", not a division by 0.
+  EXPECT_DOUBLE_EQ(loopCost(1, 0, Arrays).HeldPerIteration, 800);
+}

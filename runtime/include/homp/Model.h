@@ -44,6 +44,25 @@ struct LoopCost {
   double HeldPerIteration = 0, HeldFixed = 0;
 };
 
+/// One array of a kernel or a data region, as a loop's cost counts it.
+struct CostedArray {
+  double Bytes = 0; ///< of its section
+  /// Copied in (1), out (1), both (2), or only held (0).
+  int Ways = 0;
+  /// Split with the loop: its bytes count per iteration.
+  bool FollowsLoop = false;
+  /// Split some other way: not whole on every device either, so not counted.
+  bool Distributed = false;
+};
+
+/// What one iteration of a loop of Trips iterations costs (the memory
+/// cap's and the model's inputs), with FlopsPerIteration operations: the
+/// arrays that follow the loop copied and held per iteration (their bytes
+/// over Trips), those not distributed copied and held whole on every
+/// device. The one place kernels and data regions count it.
+LoopCost loopCost(double FlopsPerIteration, int64_t Trips,
+                  const std::vector<CostedArray> &Arrays);
+
 /// The operations of one iteration of a kernel's innermost distributed
 /// loop, from the plugin's count (D.Operations and D.BodyLoops): each body
 /// loop's operations times its trip count (Bounds, by the body loop's index;
