@@ -132,5 +132,9 @@ int main(void) {
   for (int i = 3; i < N - 3; ++i)
     Want[i] = x[i] + 2;
   Bad += check("on the host", y, Want);
+  free(Want);
+  free(x);
+  free(y);
+  free(z);
   return Bad != 0;
 }
