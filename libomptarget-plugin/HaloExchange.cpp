@@ -43,10 +43,13 @@ struct Moved {
   std::vector<unsigned> Routes; ///< per position, the routes it received by
                                 ///< (bit 1 << HaloRoute)
 
-  void size(size_t N) {
-    if (In.empty())
-      *this = {std::vector<int64_t>(N, 0), std::vector<int64_t>(N, 0),
-               std::vector<double>(N, 0), std::vector<unsigned>(N, 0)};
+  /// N positions, each at zero (keeping the vectors' room: an update per
+  /// solver iteration allocates nothing).
+  void reset(size_t N) {
+    In.assign(N, 0);
+    Out.assign(N, 0);
+    Seconds.assign(N, 0);
+    Routes.assign(N, 0);
   }
 };
 
@@ -181,7 +184,7 @@ const PreparedUpdate &prepared(const ResidentArray &A,
     return BoxEnd{reinterpret_cast<char *>(R.Offsets[C]), Host, true};
   };
   const int64_t ES = Dist.Shape.ElementSize;
-  P.Totals.size(Dist.Devices.size());
+  P.Totals.reset(Dist.Devices.size());
   for (bool Send : {true, false})
     for (unsigned Position = 0; Position < Dist.Devices.size(); ++Position) {
       PreparedUpdate::Group G{Send, Position, P.Ops.size(), 0, 0};
@@ -227,10 +230,10 @@ bool runPrepared(const ResidentArray &A, const PreparedUpdate &P,
   waitForQueuedWork(A.Dist, Where);
   const ptrdiff_t Stage = static_cast<ptrdiff_t>(
       reinterpret_cast<uintptr_t>(stagingBuffer(P.Staged)));
-  M.size(A.Dist.Devices.size());
+  // One clock reading per group: where one ends, the next begins.
+  Clock::time_point Start = Clock::now();
   for (const PreparedUpdate::Group &G : P.Groups) {
     const int Device = A.Dist.Devices[G.Position];
-    Clock::time_point Start = Clock::now();
     for (size_t I = G.Begin; I < G.End; ++I) {
       const PreparedUpdate::Op &O = P.Ops[I];
       if (injectedFault(Device, FaultSpec::Copy) ||
@@ -240,10 +243,11 @@ bool runPrepared(const ResidentArray &A, const PreparedUpdate &P,
         return false;
       }
     }
+    const Clock::time_point End = Clock::now();
     publishCopy(G.Send ? EventKind::HaloSend : EventKind::HaloReceive, Device,
-                Where, Start, G.Bytes, &A.Name);
-    M.Seconds[G.Position] +=
-        std::chrono::duration<double>(Clock::now() - Start).count();
+                Where, Start, End, G.Bytes, &A.Name);
+    M.Seconds[G.Position] += std::chrono::duration<double>(End - Start).count();
+    Start = End;
   }
   for (size_t Q = 0; Q < A.Dist.Devices.size(); ++Q) {
     M.In[Q] += P.Totals.In[Q];
@@ -265,7 +269,6 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   const size_t N = Dist.Devices.size();
   const int Host = hostDevice();
   const int64_t ES = Dist.Shape.ElementSize;
-  M.size(N);
 
   std::vector<BoxEnd> Ends(N);
   for (unsigned P = 0; P < N; ++P)
@@ -425,7 +428,8 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
     case abi::HaloDirection::Both:
       break;
     }
-    Moved M; // sized by runCopies
+    thread_local Moved M;
+    M.reset(A->Dist.Devices.size());
     size_t Count = 0;
     bool Ok = true;
     for (unsigned Sides : Steps) {

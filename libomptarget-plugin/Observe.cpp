@@ -50,8 +50,8 @@ void publishKernel(int Device, const std::string &Where,
 }
 
 void publishCopy(EventKind Kind, int Device, const std::string &Name,
-                 EventClock::time_point Start, int64_t Bytes,
-                 const std::string *Array) {
+                 EventClock::time_point Start, EventClock::time_point End,
+                 int64_t Bytes, const std::string *Array) {
   Event E;
   E.Kind = Kind;
   E.Device = Device;
@@ -59,7 +59,7 @@ void publishCopy(EventKind Kind, int Device, const std::string &Name,
   E.Array = Array;
   E.Bytes = Bytes;
   E.Start = Start;
-  E.End = EventClock::now();
+  E.End = End;
   publish(E);
 }
 

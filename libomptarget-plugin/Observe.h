@@ -23,10 +23,15 @@ void publishKernel(int Device, const std::string &Where,
                    int64_t Launch, int64_t Bytes, int64_t BytesBack,
                    bool Queued, bool Replayed = false);
 
-/// Publishes Bytes of Kind on Device from Start to now.
+/// Publishes Bytes of Kind on Device from Start to End (now).
 void publishCopy(EventKind Kind, int Device, const std::string &Name,
-                 EventClock::time_point Start, int64_t Bytes,
-                 const std::string *Array = nullptr);
+                 EventClock::time_point Start, EventClock::time_point End,
+                 int64_t Bytes, const std::string *Array = nullptr);
+inline void publishCopy(EventKind Kind, int Device, const std::string &Name,
+                        EventClock::time_point Start, int64_t Bytes,
+                        const std::string *Array = nullptr) {
+  publishCopy(Kind, Device, Name, Start, EventClock::now(), Bytes, Array);
+}
 
 /// The process's counters.
 EventCounters &counters();
