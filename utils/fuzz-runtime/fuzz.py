@@ -9,8 +9,9 @@ subscripts of every shape, static and heap arrays), compiles each twice:
 with hompcc, and as plain sequential C (the same source without -fopenmp,
 where every pragma is ignored: the program's sequential meaning). Runs
 the homp binary under random HOMP_DEVICES, HOMP_SCHEDULE, HOMP_EMULATE,
-HOMP_FAULT, HOMP_INFO and OMP_TARGET_OFFLOAD and compares its output with the sequential one. A difference, a crash, a
-hang, or an error where none is allowed is a finding: the program, its
+HOMP_FAULT, HOMP_INFO and OMP_TARGET_OFFLOAD and compares its output
+with the sequential one. A difference, a crash, a hang, or an error where
+none is allowed is a finding: the program, its
 environment and both outputs are written to OUT/findings/, then reduced
 (steps, statements and environment variables dropped while the failure
 stays) to OUT/findings/NAME-reduced.c.
