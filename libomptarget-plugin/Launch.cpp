@@ -533,12 +533,7 @@ void Launcher::runAsync(std::shared_ptr<Launcher> Self,
       [Self, Start] {
         if (!settings().Info)
           return;
-        std::vector<Slot *> ById;
-        for (Slot &S : Self->Slots)
-          ById.push_back(&S);
-        std::sort(ById.begin(), ById.end(), [](const Slot *A, const Slot *B) {
-          return A->Device < B->Device;
-        });
+        std::vector<Slot *> ById = Self->slotsById();
         Self->report(ById, secondsSince(Start), /*Deferred=*/true);
       });
   // Work queued later on these devices runs after this kernel, so the
@@ -888,11 +883,7 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
     RerunOf += (RerunOf.empty() ? "" : ", ") + std::to_string(S.Device);
   }
 
-  std::vector<Slot *> ById;
-  for (Slot &S : Slots)
-    ById.push_back(&S);
-  std::sort(ById.begin(), ById.end(),
-            [](const Slot *A, const Slot *B) { return A->Device < B->Device; });
+  std::vector<Slot *> ById = slotsById();
   if (!ById.empty()) {
     combineReductions(ById);
     mergeDuplicates(ById);

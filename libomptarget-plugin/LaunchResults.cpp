@@ -24,6 +24,15 @@
 namespace homp {
 namespace launch {
 
+std::vector<Slot *> Launcher::slotsById() {
+  std::vector<Slot *> ById;
+  for (Slot &S : Slots)
+    ById.push_back(&S);
+  std::sort(ById.begin(), ById.end(),
+            [](const Slot *A, const Slot *B) { return A->Device < B->Device; });
+  return ById;
+}
+
 ProductSet Launcher::ranBy(const Slot &S) const {
   if (!S.Work || (!S.Parts && S.Status == Slot::FailedBeforeResults))
     return ProductSet{K.Nest.Rank, {}};

@@ -187,6 +187,8 @@ private:
   ProductSet ranBy(const Slot &S) const;
   void combineReductions(std::vector<Slot *> &ById);
   void mergeDuplicates(std::vector<Slot *> &ById);
+  /// The slots in the order of their devices' ids (combining, reports).
+  std::vector<Slot *> slotsById();
   /// HOMP_INFO's report, printed now or, of asynchronous work, when the
   /// program waits for its devices (Deferred: deferMessage).
   void report(std::vector<Slot *> &ById, double Seconds, bool Deferred = false);

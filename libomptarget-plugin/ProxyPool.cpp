@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 
 #include <pthread.h>
@@ -726,7 +727,12 @@ void runOnDevices(const std::vector<int> &Devices, int HostId,
   Completion Done(static_cast<int>(Proxies.size()));
   // When each job ended; written before done(), read after wait().
   const bool Traced = Wait.What != nullptr;
-  std::vector<std::chrono::steady_clock::time_point> Ended(Traced ? N : 0);
+  // (In place for the usual few devices: no allocation per region.)
+  std::array<std::chrono::steady_clock::time_point, 8> FewEnded;
+  std::vector<std::chrono::steady_clock::time_point> ManyEnded(
+      Traced && N > FewEnded.size() ? N : 0);
+  std::chrono::steady_clock::time_point *Ended =
+      ManyEnded.empty() ? FewEnded.data() : ManyEnded.data();
   // The jobs a thread runs: those whose runner is By, in order.
   auto RunAll = [&](int By) {
     for (unsigned I = 0; I < N; ++I)

@@ -81,14 +81,26 @@ bool forEachPart(
 }
 
 /// Publishes a device's copies of a resident array when it goes out of
-/// scope.
+/// scope (What: "copy in", "update from", ...).
 struct PublishOnReturn {
   EventKind Kind;
+  const char *What;
   int Device;
-  std::string Name;
+  const ResidentArray &A;
   std::chrono::steady_clock::time_point Start;
   const int64_t &Bytes;
-  ~PublishOnReturn() { publishCopy(Kind, Device, Name, Start, Bytes); }
+  ~PublishOnReturn() {
+    Event E;
+    E.Kind = Kind;
+    E.What = What;
+    E.Device = Device;
+    E.Name = &A.Where;
+    E.Array = &A.Name;
+    E.Bytes = Bytes;
+    E.Start = Start;
+    E.End = std::chrono::steady_clock::now();
+    publish(E);
+  }
 };
 
 ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
@@ -495,8 +507,10 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
         const ResidentArray &A = *Made[I];
         if (!CopyIn[I])
           return true;
-        PublishOnReturn Publish{EventKind::DataIn, A.Dist.Devices[P],
-                                "copy in '" + A.Name + "' (" + A.Where + ")",
+        PublishOnReturn Publish{EventKind::DataIn,
+                                "copy in",
+                                A.Dist.Devices[P],
+                                A,
                                 std::chrono::steady_clock::now(),
                                 BytesIn[I][P]};
         Storage S = storageOf(A, P);
@@ -604,8 +618,10 @@ bool releaseResidents(const std::vector<Release> &Releases,
       [&](size_t G, unsigned P, std::string &Why) {
         const ResidentArray &A = *Gone[G];
         size_t I = Which[G];
-        PublishOnReturn Publish{EventKind::DataOut, A.Dist.Devices[P],
-                                "copy out '" + A.Name + "' (" + A.Where + ")",
+        PublishOnReturn Publish{EventKind::DataOut,
+                                "copy out",
+                                A.Dist.Devices[P],
+                                A,
                                 std::chrono::steady_clock::now(),
                                 BytesOut[I][P]};
         Storage S = storageOf(A, P);
@@ -678,10 +694,11 @@ bool updateResident(const ResidentArray &A, Direction Dir,
           return true;
         const bool In = Dir == Direction::ToDevice;
         PublishOnReturn Publish{In ? EventKind::DataIn : EventKind::DataOut,
+                                In ? "update to" : "update from",
                                 A.Dist.Devices[P],
-                                (In ? "update to '" : "update from '") +
-                                    A.Name + "' (" + A.Where + ")",
-                                std::chrono::steady_clock::now(), Bytes[P]};
+                                A,
+                                std::chrono::steady_clock::now(),
+                                Bytes[P]};
         ProductSet What = In ? inSection(A, A.Dist.held(P)) : A.Dist.Owned[P];
         if (copyElements(Dir, A.Dist.Shape, A.HostBase, storageOf(A, P),
                          What.intersect(Elements), Bytes[P]))

@@ -92,8 +92,12 @@ TraceEvent traceEventOf(const Event &E, EventClock::time_point Origin) {
     break;
   case EventKind::DataIn:
   case EventKind::DataOut:
+    // "copy in 'x' (the data region at f.c:2:1)"
     T.Category = "data";
-    T.Name = Name;
+    T.Name = E.What
+                 ? std::string(E.What) + " '" +
+                       (E.Array ? *E.Array : std::string()) + "' (" + Name + ")"
+                 : Name;
     break;
   case EventKind::HaloSend:
   case EventKind::HaloReceive:

@@ -188,8 +188,11 @@ TEST(EventsTest, TraceSpansNameWhatHappenedWhere) {
   EXPECT_EQ(T.Category, "emulate");
 
   const std::string What = "copy in 'x' (the data region at f.c:2:1)";
+  const std::string Region = "the data region at f.c:2:1";
   Event D = copy(EventKind::DataIn, 0, 8);
-  D.Name = &What;
+  D.What = "copy in";
+  D.Array = &Array;
+  D.Name = &Region;
   T = traceEventOf(D, Origin);
   EXPECT_EQ(T.Name, What);
   EXPECT_EQ(T.Category, "data");

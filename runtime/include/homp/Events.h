@@ -46,11 +46,12 @@ enum class EventKind : uint8_t {
 struct Event {
   EventKind Kind = EventKind::Kernel;
   int Device = 0; ///< the host's id for the host
-  /// The construct's location (Kernel, CopyIn, CopyOut, Halo*), or what
-  /// was copied ("copy in 'x' (file.c:12)", Data*).
+  /// The construct's location, or of Data* what holds the array ("the
+  /// data region at f.c:12:1").
   const std::string *Name = nullptr;
-  const std::string *Array = nullptr; ///< Halo*: the array's name
-  /// Wait: what is waited for ("wait for the region's end"), before Name.
+  const std::string *Array = nullptr; ///< Halo*, Data*: the array's name
+  /// Wait: what is waited for ("wait for the region's end"); Data*: what
+  /// was done ("copy in", "update from").
   const char *What = nullptr;
   /// Schedule, Hold: the trace's arguments (TraceEvent::Args).
   const std::vector<std::pair<std::string, std::string>> *Args = nullptr;
