@@ -53,65 +53,32 @@ void Launcher::runPart(Slot &S, const IndexSet &Iterations) {
   }
 }
 
-/// A CPU offload device runs its share of a scheduled loop (BLOCK, the
-/// model kinds, AUTO's splits) or of an owner-computes loop in sub-parts
-/// of about this many bytes copied in and out, one after the other: each
-/// sub-part's data is still in the core's cache when its kernel reads it and
-/// when it is copied back, and its storage comes back from the storage cache,
-/// each page already touched. Copied whole, a share of megabytes goes through
-/// memory three times and, whenever its size changes (AUTO's learning), faults
-/// in every page of fresh storage.
-constexpr double SubPartBytes = 1 << 20;
-
 int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
   const bool Scheduled = K.Plan->ScheduledLoop >= 0;
   if (S.InHostMemory || !placedInHostPages(S.Device) ||
       (Scheduled && K.Sched->Mode == LoopSchedule::Queue))
     return 1;
-  // A scheduled loop's arrays aligned to it are cut with it (planPart); an
-  // owner-computes loop's arrays split along the loop (cutShare).
-  auto Cut = [&](size_t I) {
-    return Scheduled
-               ? followsLoop(D, D.Arrays[I])
-               : cutAlongLoop(D, K.PlanIn.Accesses, I, itemDist(I), S.PartLoop);
-  };
-  double Bytes = Scheduled ? K.Sched->Cost.BytesPerIteration *
-                                 static_cast<double>(Iterations)
-                           : 0;
-  // What each sub-part copies again: the arrays not cut, whole, and the
-  // halo cells of those that are. An array not cut that is copied back (a
-  // duplicate, merged once per device, or one with a split of its own)
-  // would be copied back by each sub-part, over what the ones before
-  // wrote: never in sub-parts.
-  double Again = 0;
+  std::vector<SubPartArray> Arrays(D.Arrays.size());
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
-    if (K.ItemIsResident[I] || E.Unused[I])
+    SubPartArray &A = Arrays[I];
+    A.Moves = !K.ItemIsResident[I] && !E.Unused[I];
+    if (!A.Moves)
       continue;
     const Distribution &X = S.Plan->Items[I];
-    const ArrayShape &Sh = K.Values.Arrays[I].Shape;
-    const double Element = static_cast<double>(Sh.ElementSize);
-    if (Cut(I)) {
-      const double Held = static_cast<double>(X.held(S.Position).volume());
-      const double Own = static_cast<double>(X.Owned[S.Position].volume());
-      if (abi::copiesIn(D.Arrays[I].Map))
-        Again += Element * (Held - Own);
-      if (!Scheduled)
-        Bytes += Element * (abi::copiesIn(D.Arrays[I].Map) * Held +
-                            abi::copiesOut(D.Arrays[I].Map) * Own);
-      continue;
-    }
-    if (abi::copiesOut(D.Arrays[I].Map))
-      return 1;
-    Again += Element * static_cast<double>(X.held(S.Position).volume());
+    A.In = abi::copiesIn(D.Arrays[I].Map);
+    A.Out = abi::copiesOut(D.Arrays[I].Map);
+    // A scheduled loop's arrays aligned to it are cut with it (planPart);
+    // an owner-computes loop's arrays split along the loop (cutShare).
+    A.Cut = Scheduled ? followsLoop(D, D.Arrays[I])
+                      : cutAlongLoop(D, K.PlanIn.Accesses, I, itemDist(I),
+                                     S.PartLoop);
+    A.ElementSize = static_cast<double>(K.Values.Arrays[I].Shape.ElementSize);
+    A.Held = static_cast<double>(X.held(S.Position).volume());
+    A.Owned = static_cast<double>(X.Owned[S.Position].volume());
   }
-  double Parts = std::floor(Bytes / SubPartBytes);
-  // Copied again, they may add an eighth to the share's copies; sub-parts
-  // that would then be much larger than SubPartBytes gain nothing.
-  if (Again > 0)
-    Parts = std::min(Parts, 1 + Bytes / (8 * Again));
-  if (Parts < 2 || Bytes / Parts > 2 * SubPartBytes)
-    return 1;
-  return std::min<int64_t>(Iterations, static_cast<int64_t>(Parts));
+  return subPartCount(Arrays, Scheduled,
+                      Scheduled ? K.Sched->Cost.BytesPerIteration : 0,
+                      Iterations);
 }
 
 /// Sub-part P of Parts of R.

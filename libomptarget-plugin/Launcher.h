@@ -2,9 +2,11 @@
 //
 // libhomp's private view of a kernel's execution (Launch.h's launchKernel):
 // the devices' slots and the Launcher that runs them. KernelInstance.cpp
-// reads the kernel's values and plans it; Launch.cpp copies, launches,
-// reruns failed parts on the host and runs asynchronously; LaunchParts.cpp
-// runs loops in parts (scheduled loops, sub-parts); LaunchResults.cpp
+// reads the kernel's values and plans it; Launch.cpp runs each device's
+// part as the steps the core lowers it to (homp/Steps.h: allocations,
+// copies, launches), reruns failed parts on the host and runs
+// asynchronously; LaunchParts.cpp runs loops in parts (scheduled loops,
+// sub-parts, their number the core's subPartCount); LaunchResults.cpp
 // combines what the devices brought back and reports it (HOMP_INFO).
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +24,7 @@
 #include "homp/IndexSet.h"
 #include "homp/KernelPlan.h"
 #include "homp/Reduction.h"
+#include "homp/Steps.h"
 
 #include <chrono>
 #include <memory>
@@ -100,6 +103,7 @@ struct Slot {
   std::unique_ptr<DeviceArgs> Prebuilt;
   int64_t BytesIn = 0, BytesOut = 0, Launches = 0;
   double Seconds = 0;
+  Clock::time_point Began; ///< of the part it runs
   /// A device whose part the host ran again stays FailedBeforeResults.
   enum { Ok, FailedBeforeResults, FailedAfterResults, Fatal } Status = Ok;
   std::string Error;
@@ -150,7 +154,6 @@ private:
   bool isDuplicateBack(size_t I) const {
     return itemDist(I).duplicated() && abi::copiesOut(D.Arrays[I].Map);
   }
-  ProductSet itemHeld(const Slot &S, size_t I) const;
   void prepare(Slot &S);
   bool planPart(Slot &S, const IndexSet &Iterations);
   /// Makes Plan, of Iterations of S.PartLoop, S's next part.
@@ -178,10 +181,16 @@ private:
   void runScheduled(const std::vector<int> &Ids);
   void runSampled(const std::vector<int> &Ids);
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
-  void copyIn(Slot &S);
+  /// The steps of S's part (homp/Steps.h's lowerPart).
+  std::vector<Step> stepsOf(const Slot &S) const;
+  /// Runs St, one of S's steps; a launch uses Args, or builds them in Built
+  /// the first time.
+  void runStep(Slot &S, const Step &St, DeviceArgs *&Args,
+               std::optional<DeviceArgs> &Built);
+  bool allocate(Slot &S, const Step &St);
   DeviceArgs argsFor(Slot &S);
-  void launches(Slot &S, DeviceArgs &A);
-  void copyOut(Slot &S);
+  void launch(Slot &S, DeviceArgs &A, const LaunchPiece &P);
+  void hold(Slot &S);
   void rerunOnHost(Slot &S);
   /// The iterations S ran and brought back (none for a part that failed).
   ProductSet ranBy(const Slot &S) const;
