@@ -124,9 +124,9 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
       // An AUTO loop over one topology axis gets shares decided now.
       std::vector<double> Shares;
       if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
-        Shares =
-            dataRegionShares(P, LL.Cut, DI.Devices, Nest.Trips[K],
-                             heldBytes(DI, LL.Label, Nest.Trips[K]), &S.Note);
+        Shares = dataRegionShares(
+            policyContext(), P, LL.Cut, DI.Devices, Nest.Trips[K],
+            heldBytes(DI, LL.Label, Nest.Trips[K]), &S.Note);
       for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos) {
         IndexSet Its =
             !Shares.empty()

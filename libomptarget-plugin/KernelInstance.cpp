@@ -88,7 +88,7 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     if (K.Sched->Mode != LoopSchedule::Shares && !D.Arrays[I].distributed() &&
         abi::copiesOut(D.Arrays[I].Map) && !K.ItemIsResident[I]) {
-      inOneSharePerDevice(*K.Sched, K.Devices, K.SchedTrips,
+      inOneSharePerDevice(policyContext(), *K.Sched, K.Devices, K.SchedTrips,
                           "'" + D.Arrays[I].Name +
                               "' is duplicated and mapped back");
       break;

@@ -293,7 +293,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
       return;
     }
     std::vector<double> Shares =
-        capByMemory(SlotIds, sharesWhenFree(Use, Busy, Left), Left, Sch.Cost);
+        capByMemory(policyContext(), SlotIds, sharesWhenFree(Use, Busy, Left),
+                    Left, Sch.Cost);
     for (size_t I = 0; I < Count; ++I) {
       if (Use[I] > 0 && !(Shares[I] > 0) && Busy[I] <= 0)
         CutOff[I] = true; // the memory cap left it none

@@ -1,0 +1,242 @@
+//===-- SchedulePolicyTest.cpp - How a loop's iterations reach the devices ===//
+//
+// Decides schedules from hand-made contexts (settings read from a map,
+// machine models written here) and checks each against the rule it
+// follows: the kind asked for, HOMP_SCHEDULE over AUTO, AUTO's first
+// execution (the model when a machine file knows every speed, else a
+// sample), its trials in order once it has a split, learning a split from
+// a sample, the memory cap, and HOMP_EMULATE's slower model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/SchedulePolicy.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace homp;
+
+namespace {
+
+using SchedKind = homp::abi::SchedKind;
+
+Settings settingsOf(const std::map<std::string, std::string> &Vars) {
+  std::string Error;
+  std::optional<Settings> S = readSettings(
+      [&](const char *Name) -> const char * {
+        auto It = Vars.find(Name);
+        return It == Vars.end() ? nullptr : It->second.c_str();
+      },
+      Error);
+  EXPECT_TRUE(S) << Error;
+  return S ? *S : Settings();
+}
+
+/// Three offload devices (ids 0, 1, 2) and the host (3), at Gflops each (0:
+/// unknown), with Memory MB each (0: unknown).
+MachineModel modelOf(std::vector<double> Gflops,
+                     std::vector<double> Memory = {}) {
+  MachineModel M;
+  for (size_t I = 0; I < Gflops.size(); ++I) {
+    DeviceModel D;
+    D.Type = I == 3 ? "HOST" : "CPU";
+    D.NoCopies = I == 3;
+    D.Gflops = Gflops[I];
+    D.BandwidthMBs = 1e4;
+    D.MemoryMB = I < Memory.size() ? Memory[I] : 0;
+    M.Devices.push_back(D);
+  }
+  return M;
+}
+
+struct Context {
+  Settings Env;
+  MachineModel Loaded, Model;
+  PolicyContext Ctx;
+  explicit Context(MachineModel M, Settings S = Settings())
+      : Env(std::move(S)), Loaded(M), Model(std::move(M)) {
+    Ctx.Env = &Env;
+    Ctx.Loaded = &Loaded;
+    Ctx.Model = &Model;
+    Ctx.HostId = 3;
+  }
+  Context(const Context &) = delete;
+};
+
+homp::abi::Policy policy(SchedKind Kind) {
+  homp::abi::Policy P;
+  P.Kind = homp::abi::Policy::Auto;
+  P.Sched = Kind;
+  return P;
+}
+
+/// A loop of Flops operations per iteration that copies nothing.
+LoopCost compute(double Flops = 100) {
+  LoopCost C;
+  C.FlopsPerIteration = Flops;
+  return C;
+}
+
+const std::vector<int> Three = {0, 1, 2};
+
+LoopSchedule schedule(const Context &C, SchedKind Kind, int64_t Trips,
+                      LoopProfile *Profile = nullptr,
+                      LoopCost Cost = compute()) {
+  return chooseSchedule(C.Ctx,
+                        scheduleRequest(C.Ctx, policy(Kind), homp::abi::Cutoff(), 3),
+                        Three, Trips, Cost, Profile);
+}
+
+double sum(const std::vector<double> &W) {
+  return std::accumulate(W.begin(), W.end(), 0.0);
+}
+
+TEST(SchedulePolicy, AutoSamplesFirstWhenNoMachineFileKnowsTheSpeeds) {
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopSchedule S = schedule(C, SchedKind::Auto, 1000);
+  EXPECT_TRUE(S.ChoseAuto);
+  EXPECT_EQ(S.Mode, LoopSchedule::Sampled);
+  EXPECT_EQ(S.Kind, SchedKind::ModelProfile);
+  EXPECT_EQ(S.Chunk, 100); // 10% of the loop
+  EXPECT_NE(S.Why.find("first execution: sampling"), std::string::npos)
+      << S.Why;
+  ASSERT_EQ(S.Weights.size(), 3u);
+}
+
+TEST(SchedulePolicy, AutoRunsTheModelWhenAMachineFileKnowsEverySpeed) {
+  Context C(modelOf({10, 20, 30, 0}));
+  LoopSchedule S = schedule(C, SchedKind::Auto, 6000);
+  EXPECT_EQ(S.Mode, LoopSchedule::Shares);
+  EXPECT_EQ(S.Kind, SchedKind::Model2);
+  EXPECT_NE(S.Why.find("first execution: machine model"), std::string::npos);
+  // Nothing copied: shares as the speeds.
+  ASSERT_EQ(S.Weights.size(), 3u);
+  EXPECT_NEAR(S.Weights[0] / sum(S.Weights), 1.0 / 6, 1e-3);
+  EXPECT_NEAR(S.Weights[2] / sum(S.Weights), 3.0 / 6, 1e-3);
+}
+
+TEST(SchedulePolicy, CalibratedSpeedsAreNotAMachineFile) {
+  // A probe kernel's rates say less than a sample of the loop itself.
+  MachineModel M = modelOf({10, 20, 30, 0});
+  M.Calibrated = true;
+  Context C(M);
+  EXPECT_EQ(schedule(C, SchedKind::Auto, 1000).Mode, LoopSchedule::Sampled);
+}
+
+TEST(SchedulePolicy, HompScheduleBlockSplitsAutoLoopsEvenly) {
+  Context C(modelOf({10, 20, 30, 0}), settingsOf({{"HOMP_SCHEDULE", "BLOCK"}}));
+  LoopSchedule S = schedule(C, SchedKind::Auto, 1000);
+  EXPECT_TRUE(S.Block);
+  EXPECT_EQ(S.Weights, (std::vector<double>{1, 1, 1}));
+  EXPECT_EQ(S.Why, "HOMP_SCHEDULE");
+  EXPECT_EQ(S.describe(), "BLOCK (HOMP_SCHEDULE)");
+  // A loop that names its kind keeps it.
+  EXPECT_EQ(schedule(C, SchedKind::Dynamic, 1000).Mode, LoopSchedule::Queue);
+}
+
+TEST(SchedulePolicy, HompScheduleGivesAutoLoopsItsKindAndChunk) {
+  Context C(modelOf({0, 0, 0, 0}),
+            settingsOf({{"HOMP_SCHEDULE", "SCHED_GUIDED,7"}}));
+  LoopSchedule S = schedule(C, SchedKind::Auto, 1000);
+  EXPECT_FALSE(S.ChoseAuto);
+  EXPECT_EQ(S.Kind, SchedKind::Guided);
+  EXPECT_EQ(S.Mode, LoopSchedule::Queue);
+  EXPECT_EQ(S.Chunk, 7);
+}
+
+TEST(SchedulePolicy, DynamicTakesChunksOfTwoPercent) {
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopSchedule S = schedule(C, SchedKind::Dynamic, 1000);
+  EXPECT_EQ(S.Mode, LoopSchedule::Queue);
+  EXPECT_EQ(S.Chunk, 20);
+  EXPECT_EQ(S.Weights, (std::vector<double>{1, 1, 1}));
+  EXPECT_EQ(S.describe(), "SCHED_DYNAMIC, chunks of 20");
+}
+
+TEST(SchedulePolicy, SharesStayWithinTheDevicesMemory) {
+  // Device 1 holds 1 MB; each iteration holds 1 KB: 1000 iterations at
+  // most, of 6000 that equal speeds would give 2000 each.
+  Context C(modelOf({10, 10, 10, 0}, {0, 1, 0}));
+  LoopCost Cost = compute();
+  Cost.HeldPerIteration = 1000;
+  LoopSchedule S = schedule(C, SchedKind::Model1, 6000, nullptr, Cost);
+  ASSERT_EQ(S.Weights.size(), 3u);
+  EXPECT_LE(S.Weights[1] / sum(S.Weights) * 6000, 1000 + 1e-6);
+  EXPECT_EQ(S.Capped, (std::vector<bool>{false, true, false}));
+  EXPECT_NE(S.Why.find("capped by memory: 1"), std::string::npos) << S.Why;
+}
+
+TEST(SchedulePolicy, AutoLearnsASplitFromItsSampleThenRunsItsTrials) {
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopProfile P;
+  LoopSchedule Sample = schedule(C, SchedKind::Auto, 1000, &P);
+  ASSERT_EQ(Sample.Mode, LoopSchedule::Sampled);
+  // Equal sample parts; device 2 three times as fast as device 0, device 1
+  // twice.
+  learnExecution(C.Ctx, P, Sample, Three, 1000, {10, 20, 30}, {1, 1, 1}, 1);
+  ASSERT_TRUE(P.Split);
+  EXPECT_EQ(P.Learned, 1);
+  EXPECT_NEAR(P.Split->ratios()[0], 1.0 / 6, 1e-9);
+  EXPECT_NEAR(P.Split->ratios()[2], 3.0 / 6, 1e-9);
+  // Then the opening: balanced twice, the model, dynamic, alone.
+  std::vector<AutoTrial> Ran;
+  for (int E = 0; E < AutoTrials::Opening; ++E) {
+    LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
+    ASSERT_TRUE(S.Trial);
+    Ran.push_back(*S.Trial);
+    if (*S.Trial == AutoTrial::Balanced)
+      EXPECT_EQ(S.Weights, P.Split->ratios());
+    if (*S.Trial == AutoTrial::Alone)
+      EXPECT_EQ(S.Weights, (std::vector<double>{0, 0, 1}));
+    std::vector<int64_t> Its(3);
+    for (size_t I = 0; I < 3; ++I)
+      Its[I] = static_cast<int64_t>(S.Weights[I] * 1000);
+    learnExecution(C.Ctx, P, S, Three, 1000, Its, {1, 1, 1}, 1);
+  }
+  EXPECT_EQ(Ran, (std::vector<AutoTrial>{
+                     AutoTrial::Balanced, AutoTrial::Balanced, AutoTrial::Model,
+                     AutoTrial::Dynamic, AutoTrial::Alone}));
+}
+
+TEST(SchedulePolicy, AProfileKindCountsWhatEarlierSamplesFound) {
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopProfile P;
+  EXPECT_TRUE(schedule(C, SchedKind::Profile, 1000, &P).SampleBias.empty());
+  learnSampleBias(P, {2, 1, 1}, {1, 1, 1});
+  LoopSchedule S = schedule(C, SchedKind::Profile, 1000, &P);
+  EXPECT_EQ(S.SampleBias.size(), 3u);
+  EXPECT_GT(S.SampleBias[0], 1);
+  EXPECT_NE(S.Why.find("rates corrected by 1 earlier execution"),
+            std::string::npos)
+      << S.Why;
+}
+
+TEST(SchedulePolicy, AnEmulatedSlowDeviceIsSlowerInTheModel) {
+  MachineModel M = emulatedModel(modelOf({0, 0, 0, 0}), {1, 4, 1, 1});
+  // Unknown rates become the nominal one first.
+  EXPECT_DOUBLE_EQ(M.Devices[0].Gflops, NominalGflops);
+  EXPECT_DOUBLE_EQ(M.Devices[1].Gflops, NominalGflops / 4);
+  EXPECT_DOUBLE_EQ(M.Devices[1].BandwidthMBs, 1e4 / 4);
+  // Nothing emulated: the model as it is.
+  EXPECT_DOUBLE_EQ(emulatedModel(modelOf({0, 5, 0, 0}), {}).Devices[0].Gflops,
+                   0);
+}
+
+TEST(SchedulePolicy, DataRegionsSplitAutoLoopsByTheModel) {
+  Context C(modelOf({10, 10, 20, 0}));
+  std::vector<double> S = dataRegionShares(
+      C.Ctx, policy(SchedKind::Auto), homp::abi::Cutoff(), Three, 400, LoopCost());
+  ASSERT_EQ(S.size(), 3u);
+  EXPECT_NEAR(S[2] / sum(S), 0.5, 1e-3);
+  Context Block(modelOf({10, 10, 20, 0}),
+                settingsOf({{"HOMP_SCHEDULE", "BLOCK"}}));
+  EXPECT_EQ(dataRegionShares(Block.Ctx, policy(SchedKind::Auto), homp::abi::Cutoff(),
+                             Three, 400, LoopCost()),
+            (std::vector<double>{1, 1, 1}));
+}
+
+} // namespace
