@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <optional>
 
 namespace homp {
 
@@ -54,41 +55,6 @@ struct Moved {
 };
 
 unsigned routeBit(HaloRoute R) { return 1u << static_cast<unsigned>(R); }
-
-/// How each copy of an update travels, and where the staged ones lie in the
-/// staging buffer.
-struct Routing {
-  std::vector<HaloRoute> Routes;
-  std::vector<size_t> Offsets;
-  size_t Staged = 0, Direct = 0; ///< bytes through the buffer, and not
-};
-
-Routing routeCopies(const ResidentArray &A,
-                    const std::vector<HaloCopy> &Copies) {
-  const Distribution &Dist = A.Dist;
-  const DeviceEnvironment &Env = deviceTypes();
-  const bool ForcePeer = settings().HaloRoute == HaloRouteSetting::Peer;
-  const bool ForceStaged = settings().HaloRoute == HaloRouteSetting::Staged;
-  const int64_t ES = Dist.Shape.ElementSize;
-  Routing R;
-  R.Routes.resize(Copies.size());
-  R.Offsets.assign(Copies.size(), 0);
-  for (size_t C = 0; C < Copies.size(); ++C) {
-    int From = Dist.Devices[Copies[C].From], To = Dist.Devices[Copies[C].To];
-    R.Routes[C] =
-        haloRoute(Env.typeOf(From), Env.typeOf(To), From == To, ForcePeer);
-    if (ForceStaged && R.Routes[C] == HaloRoute::Peer)
-      R.Routes[C] = HaloRoute::Staged;
-    size_t Bytes = static_cast<size_t>(Copies[C].Src.volume() * ES);
-    if (R.Routes[C] == HaloRoute::Staged) {
-      R.Offsets[C] = R.Staged;
-      R.Staged += Bytes;
-    } else {
-      R.Direct += Bytes;
-    }
-  }
-  return R;
-}
 
 /// The staging buffer of the calling thread, at least Bytes long. It lives
 /// on: updates repeat.
@@ -124,34 +90,28 @@ std::string copyError(const ResidentArray &A, const HaloCopy &H) {
          std::to_string(A.Dist.Devices[H.To]) + " failed";
 }
 
-/// A small update's copies worked out once, for the calling thread to make:
-/// a solver repeats the same update every iteration (measured: the
-/// bookkeeping of a Jacobi row exchange over 4 devices was 0.5 of its
-/// 3.4 us).
+/// An update's copies worked out once (a solver repeats the same update
+/// every iteration; measured: the bookkeeping of a Jacobi row exchange over
+/// 4 devices was 0.5 of its 3.4 us): the core's program, and each copy's
+/// omp_target_memcpy[_rect] planned, staged ends at their offsets in the
+/// staging buffer.
 struct PreparedUpdate {
   uint64_t ArrayId = 0;
   const std::vector<HaloCopy> *Plan = nullptr;
+  HaloProgram Program;
   struct Op {
     BoxCopy Copy;
-    size_t Index = 0; ///< into the plan
     bool DstStaged = false, SrcStaged = false;
   };
-  std::vector<Op> Ops;
-  /// Ops[Begin, End): one position's sends into the staging buffer, or its
-  /// receives; every position's sends first.
-  struct Group {
-    bool Send = false;
-    unsigned Position = 0;
-    size_t Begin = 0, End = 0;
-    int64_t Bytes = 0;
-  };
-  std::vector<Group> Groups;
-  Moved Totals; ///< what the update moves, per position (no Seconds)
-  size_t Staged = 0;
+  std::vector<Op> Ops; ///< by Program.Order
+  /// Per position: its group of sends and of receives (-1: none).
+  std::vector<int> SendGroup, ReceiveGroup;
   bool Inline = false; ///< small enough for the calling thread
 };
 
-/// Copies of at most this many bytes in all are made by the calling thread.
+/// Copies of at most this many bytes in all are made by the calling thread,
+/// after waiting for the devices' queues; larger ones by each device's
+/// proxy, where the first step is the barrier.
 constexpr size_t InlineBytes = size_t(1) << 20;
 
 const PreparedUpdate &prepared(const ResidentArray &A,
@@ -167,13 +127,17 @@ const PreparedUpdate &prepared(const ResidentArray &A,
         std::iter_swap(It, Cache.begin());
       return Cache.front();
     }
+  const Distribution &Dist = A.Dist;
+  const size_t N = Dist.Devices.size();
   PreparedUpdate P;
   P.ArrayId = A.Id;
   P.Plan = &Copies;
-  Routing R = routeCopies(A, Copies);
-  P.Staged = R.Staged;
-  P.Inline = R.Staged + R.Direct <= InlineBytes;
-  const Distribution &Dist = A.Dist;
+  std::vector<unsigned> Types(N);
+  for (size_t Q = 0; Q < N; ++Q)
+    Types[Q] = deviceTypes().typeOf(Dist.Devices[Q]);
+  P.Program = haloProgram(Dist, Copies, Types, settings().HaloRoute);
+  const HaloProgram &Pr = P.Program;
+  P.Inline = Pr.Staged + Pr.Direct <= InlineBytes;
   const int Host = hostDevice();
   auto End = [&](unsigned Position) {
     return BoxEnd{static_cast<char *>(A.deviceAddress(Position, A.HostBase)),
@@ -181,158 +145,105 @@ const PreparedUpdate &prepared(const ResidentArray &A,
   };
   // Staged ends are planned at their offsets in the buffer.
   auto StageAt = [&](size_t C) {
-    return BoxEnd{reinterpret_cast<char *>(R.Offsets[C]), Host, true};
+    return BoxEnd{reinterpret_cast<char *>(Pr.Offsets[C]), Host, true};
   };
-  const int64_t ES = Dist.Shape.ElementSize;
-  P.Totals.reset(Dist.Devices.size());
-  for (bool Send : {true, false})
-    for (unsigned Position = 0; Position < Dist.Devices.size(); ++Position) {
-      PreparedUpdate::Group G{Send, Position, P.Ops.size(), 0, 0};
-      for (size_t C = 0; C < Copies.size(); ++C) {
-        const HaloCopy &H = Copies[C];
-        bool Via = R.Routes[C] == HaloRoute::Staged;
-        if ((Send ? H.From : H.To) != Position || (Send && !Via))
-          continue;
-        PreparedUpdate::Op O;
-        O.Index = C;
-        if (Send) {
-          O.Copy =
-              planBoxCopy(Dist.Shape, StageAt(C), H.Src, End(H.From), H.Src);
-          O.DstStaged = true;
-          G.Bytes += H.Src.volume() * ES;
-          P.Totals.Out[Position] += H.Src.volume() * ES;
-        } else {
-          O.Copy = planBoxCopy(Dist.Shape, End(H.To), H.Dst,
-                               Via ? StageAt(C) : End(H.From), H.Src);
-          O.SrcStaged = Via;
-          G.Bytes += H.Dst.volume() * ES;
-          P.Totals.In[Position] += H.Dst.volume() * ES;
-          P.Totals.Routes[Position] |= routeBit(R.Routes[C]);
-          if (!Via) // what its sender sent without the buffer
-            P.Totals.Out[H.From] += H.Src.volume() * ES;
-        }
-        P.Ops.push_back(O);
+  P.SendGroup.assign(N, -1);
+  P.ReceiveGroup.assign(N, -1);
+  for (size_t G = 0; G < Pr.Groups.size(); ++G) {
+    const HaloProgram::Group &Gr = Pr.Groups[G];
+    (Gr.Send ? P.SendGroup : P.ReceiveGroup)[Gr.Position] = static_cast<int>(G);
+    for (size_t I = Gr.Begin; I < Gr.End; ++I) {
+      const size_t C = Pr.Order[I];
+      const HaloCopy &H = Copies[C];
+      const bool Via = Pr.Routes[C] == HaloRoute::Staged;
+      PreparedUpdate::Op O;
+      if (Gr.Send) {
+        O.Copy = planBoxCopy(Dist.Shape, StageAt(C), H.Src, End(H.From), H.Src);
+        O.DstStaged = true;
+      } else {
+        O.Copy = planBoxCopy(Dist.Shape, End(H.To), H.Dst,
+                             Via ? StageAt(C) : End(H.From), H.Src);
+        O.SrcStaged = Via;
       }
-      G.End = P.Ops.size();
-      if (G.End > G.Begin)
-        P.Groups.push_back(G);
+      P.Ops.push_back(O);
     }
+  }
   if (Cache.size() == Kept)
     Cache.pop_back();
   Cache.push_front(std::move(P));
   return Cache.front();
 }
 
-/// Runs P's copies of A on the calling thread, adding what they moved to
-/// M; false with Error when a copy fails.
-bool runPrepared(const ResidentArray &A, const PreparedUpdate &P,
-                 const std::string &Where, Moved &M, std::string &Error) {
-  waitForQueuedWork(A.Dist, Where);
-  const ptrdiff_t Stage = static_cast<ptrdiff_t>(
-      reinterpret_cast<uintptr_t>(stagingBuffer(P.Staged)));
-  // One clock reading per group: where one ends, the next begins.
-  Clock::time_point Start = Clock::now();
-  for (const PreparedUpdate::Group &G : P.Groups) {
-    const int Device = A.Dist.Devices[G.Position];
-    for (size_t I = G.Begin; I < G.End; ++I) {
-      const PreparedUpdate::Op &O = P.Ops[I];
-      if (injectedFault(Device, FaultSpec::Copy) ||
-          !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0,
-                      O.SrcStaged ? Stage : 0)) {
-        Error = copyError(A, (*P.Plan)[O.Index]);
-        return false;
-      }
+/// Runs group G of P's program of A, with the staging buffer at Stage (an
+/// address), from Start on: publishes it and adds its time to M. Returns
+/// when it ended, or std::nullopt with Error when a copy failed.
+std::optional<Clock::time_point>
+runGroup(const ResidentArray &A, const PreparedUpdate &P, size_t G,
+         ptrdiff_t Stage, const std::string &Where, Clock::time_point Start,
+         Moved &M, std::string &Error) {
+  const HaloProgram::Group &Gr = P.Program.Groups[G];
+  const int Device = A.Dist.Devices[Gr.Position];
+  for (size_t I = Gr.Begin; I < Gr.End; ++I) {
+    const PreparedUpdate::Op &O = P.Ops[I];
+    if (injectedFault(Device, FaultSpec::Copy) ||
+        !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0, O.SrcStaged ? Stage : 0)) {
+      Error = copyError(A, (*P.Plan)[P.Program.Order[I]]);
+      return std::nullopt;
     }
-    const Clock::time_point End = Clock::now();
-    publishCopy(G.Send ? EventKind::HaloSend : EventKind::HaloReceive, Device,
-                Where, Start, End, G.Bytes, &A.Name);
-    M.Seconds[G.Position] += std::chrono::duration<double>(End - Start).count();
-    Start = End;
   }
-  for (size_t Q = 0; Q < A.Dist.Devices.size(); ++Q) {
-    M.In[Q] += P.Totals.In[Q];
-    M.Out[Q] += P.Totals.Out[Q];
-    M.Routes[Q] |= P.Totals.Routes[Q];
-  }
-  return true;
+  const Clock::time_point End = Clock::now();
+  publishCopy(Gr.Send ? EventKind::HaloSend : EventKind::HaloReceive, Device,
+              Where, Start, End, Gr.Bytes, &A.Name);
+  M.Seconds[Gr.Position] += std::chrono::duration<double>(End - Start).count();
+  return End;
 }
 
 /// Runs Copies on A's devices, adding what they moved to M; false with
-/// Error when a copy fails. Small updates by the calling thread (prepared),
-/// larger ones by each device's proxy.
+/// Error when a copy fails. Small updates by the calling thread, larger
+/// ones by each device's proxy.
 bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                const std::string &Where, Moved &M, std::string &Error) {
-  const PreparedUpdate &Prepared = prepared(A, Copies);
-  if (Prepared.Inline)
-    return runPrepared(A, Prepared, Where, M, Error);
-  const Distribution &Dist = A.Dist;
-  const size_t N = Dist.Devices.size();
-  const int Host = hostDevice();
-  const int64_t ES = Dist.Shape.ElementSize;
-
-  std::vector<BoxEnd> Ends(N);
-  for (unsigned P = 0; P < N; ++P)
-    Ends[P] = {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
-               Dist.Devices[P], false};
-  const Routing R = routeCopies(A, Copies);
-  const std::vector<HaloRoute> &Routes = R.Routes;
-  const std::vector<size_t> &Offsets = R.Offsets;
-  BoxEnd Stage{stagingBuffer(R.Staged), Host, true};
-
-  std::vector<std::string> Errors(N);
-  std::vector<char> Failed(N, 0);
-  // Copy C's send (into the staging buffer) or receive; false on failure.
-  auto One = [&](bool Send, size_t C) {
-    const HaloCopy &H = Copies[C];
-    bool Via = Routes[C] == HaloRoute::Staged;
-    unsigned P = Send ? H.From : H.To;
-    bool Ok;
-    if (Send) {
-      Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-           copyBox(Dist.Shape, {Stage.Base + Offsets[C], Host, true}, H.Src,
-                   Ends[P], H.Src);
-      M.Out[P] += H.Src.volume() * ES;
-    } else {
-      BoxEnd From =
-          Via ? BoxEnd{Stage.Base + Offsets[C], Host, true} : Ends[H.From];
-      Ok = !injectedFault(Dist.Devices[P], FaultSpec::Copy) &&
-           copyBox(Dist.Shape, Ends[P], H.Dst, From, H.Src);
-      M.In[P] += H.Dst.volume() * ES;
-      M.Routes[P] |= routeBit(Routes[C]);
-    }
-    if (!Ok) {
-      Failed[P] = 1;
-      Errors[P] = copyError(A, H);
-    }
-    return Ok;
-  };
-  auto Work = [&](bool Send, unsigned P) {
+  const PreparedUpdate &P = prepared(A, Copies);
+  const HaloProgram &Pr = P.Program;
+  const ptrdiff_t Stage = static_cast<ptrdiff_t>(
+      reinterpret_cast<uintptr_t>(stagingBuffer(Pr.Staged)));
+  const size_t N = A.Dist.Devices.size();
+  if (P.Inline) {
+    waitForQueuedWork(A.Dist, Where);
+    // One clock reading per group: where one ends, the next begins.
     Clock::time_point Start = Clock::now();
-    int64_t Before = Send ? M.Out[P] : M.In[P];
-    for (size_t C = 0; C < Copies.size() && !Failed[P]; ++C)
-      if (Send ? Copies[C].From == P && Routes[C] == HaloRoute::Staged
-               : Copies[C].To == P)
-        One(Send, C);
-    if (int64_t Moved = (Send ? M.Out[P] : M.In[P]) - Before)
-      publishCopy(Send ? EventKind::HaloSend : EventKind::HaloReceive,
-                  Dist.Devices[P], Where, Start, Moved, &A.Name);
-    M.Seconds[P] += std::chrono::duration<double>(Clock::now() - Start).count();
-  };
-  for (bool Send : {true, false})
-    runOnDevices(
-        Dist.Devices, Host, [&](unsigned P) { Work(Send, P); },
-        WaitLabel{Send ? "wait for the halo sends"
-                       : "wait for the halo receives",
-                  &Where});
-  // Bytes a device sent without the buffer: what its receivers got.
-  for (size_t C = 0; C < Copies.size(); ++C)
-    if (Routes[C] != HaloRoute::Staged)
-      M.Out[Copies[C].From] += Copies[C].Src.volume() * ES;
-  for (size_t P = 0; P < N; ++P)
-    if (Failed[P]) {
-      Error = Errors[P];
-      return false;
+    for (size_t G = 0; G < Pr.Groups.size(); ++G) {
+      std::optional<Clock::time_point> End =
+          runGroup(A, P, G, Stage, Where, Start, M, Error);
+      if (!End)
+        return false;
+      Start = *End;
     }
+  } else {
+    std::vector<std::string> Errors(N);
+    for (bool Send : {true, false})
+      runOnDevices(
+          A.Dist.Devices, hostDevice(),
+          [&](unsigned Q) {
+            const int G = (Send ? P.SendGroup : P.ReceiveGroup)[Q];
+            if (G >= 0 && Errors[Q].empty())
+              runGroup(A, P, static_cast<size_t>(G), Stage, Where, Clock::now(),
+                       M, Errors[Q]);
+          },
+          WaitLabel{Send ? "wait for the halo sends"
+                         : "wait for the halo receives",
+                    &Where});
+    for (const std::string &E : Errors)
+      if (!E.empty()) {
+        Error = E;
+        return false;
+      }
+  }
+  for (size_t Q = 0; Q < N; ++Q) {
+    M.In[Q] += Pr.In[Q];
+    M.Out[Q] += Pr.Out[Q];
+    M.Routes[Q] |= Pr.RoutesIn[Q];
+  }
   return true;
 }
 

@@ -223,6 +223,61 @@ const char *haloRouteName(HaloRoute R) {
   return "?";
 }
 
+HaloProgram haloProgram(const Distribution &Dist,
+                        const std::vector<HaloCopy> &Copies,
+                        const std::vector<unsigned> &Types,
+                        HaloRouteSetting Route) {
+  const size_t N = Dist.Devices.size();
+  const int64_t ES = Dist.Shape.ElementSize;
+  HaloProgram P;
+  P.Routes.resize(Copies.size());
+  P.Offsets.assign(Copies.size(), 0);
+  for (size_t C = 0; C < Copies.size(); ++C) {
+    const unsigned From = Copies[C].From, To = Copies[C].To;
+    HaloRoute R = haloRoute(Types[From], Types[To],
+                            Dist.Devices[From] == Dist.Devices[To],
+                            Route == HaloRouteSetting::Peer);
+    if (Route == HaloRouteSetting::Staged && R == HaloRoute::Peer)
+      R = HaloRoute::Staged;
+    P.Routes[C] = R;
+    const size_t Bytes = static_cast<size_t>(Copies[C].Src.volume() * ES);
+    if (R == HaloRoute::Staged) {
+      P.Offsets[C] = P.Staged;
+      P.Staged += Bytes;
+    } else {
+      P.Direct += Bytes;
+    }
+  }
+  P.In.assign(N, 0);
+  P.Out.assign(N, 0);
+  P.RoutesIn.assign(N, 0);
+  for (bool Send : {true, false})
+    for (unsigned Pos = 0; Pos < N; ++Pos) {
+      HaloProgram::Group G{Send, Pos, P.Order.size(), 0, 0};
+      for (size_t C = 0; C < Copies.size(); ++C) {
+        const HaloCopy &H = Copies[C];
+        const bool Via = P.Routes[C] == HaloRoute::Staged;
+        if ((Send ? H.From : H.To) != Pos || (Send && !Via))
+          continue;
+        const int64_t Bytes = H.Src.volume() * ES;
+        G.Bytes += Bytes;
+        if (Send) {
+          P.Out[Pos] += Bytes;
+        } else {
+          P.In[Pos] += Bytes;
+          P.RoutesIn[Pos] |= 1u << static_cast<unsigned>(P.Routes[C]);
+          if (!Via)
+            P.Out[H.From] += Bytes;
+        }
+        P.Order.push_back(C);
+      }
+      G.End = P.Order.size();
+      if (G.End > G.Begin)
+        P.Groups.push_back(G);
+    }
+  return P;
+}
+
 bool slowCopyDistance(int64_t Distance) {
   int64_t D = ((Distance % PageBytes) + PageBytes) % PageBytes;
   return D > 0 && D < ColorStep;

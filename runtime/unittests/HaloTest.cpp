@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -342,6 +343,128 @@ TEST(Halo, Routes) {
   EXPECT_EQ(haloRoute(TypeHost, TypeCPU, false, /*ForcePeer=*/true),
             HaloRoute::Host);
   EXPECT_STREQ(haloRouteName(HaloRoute::Staged), "staged");
+}
+
+/// Checks P, Copies' program over devices of Types, against what a program
+/// must be: each copy's route that of its ends, staged copies at disjoint
+/// places of a buffer just large enough, each copy received once by its
+/// receiver and, staged, sent once by its sender before any receive, and
+/// the positions' totals their copies' bytes.
+void checkProgram(const Distribution &Dist, const std::vector<HaloCopy> &Copies,
+                  const std::vector<unsigned> &Types, const HaloProgram &P,
+                  HaloRouteSetting Route) {
+  const int64_t ES = Dist.Shape.ElementSize;
+  const size_t N = Dist.Devices.size();
+  std::vector<int64_t> In(N, 0), Out(N, 0);
+  size_t Staged = 0, Direct = 0;
+  std::vector<std::pair<size_t, size_t>> Places;
+  ASSERT_EQ(P.Routes.size(), Copies.size());
+  for (size_t C = 0; C < Copies.size(); ++C) {
+    const HaloCopy &H = Copies[C];
+    HaloRoute R = haloRoute(Types[H.From], Types[H.To], H.From == H.To,
+                            Route == HaloRouteSetting::Peer);
+    if (Route == HaloRouteSetting::Staged && R == HaloRoute::Peer)
+      R = HaloRoute::Staged;
+    EXPECT_EQ(P.Routes[C], R) << "copy " << C;
+    const size_t Bytes = static_cast<size_t>(H.Src.volume() * ES);
+    In[H.To] += Bytes;
+    Out[H.From] += Bytes;
+    if (R == HaloRoute::Staged) {
+      Staged += Bytes;
+      Places.push_back({P.Offsets[C], P.Offsets[C] + Bytes});
+    } else {
+      Direct += Bytes;
+    }
+  }
+  EXPECT_EQ(P.Staged, Staged);
+  EXPECT_EQ(P.Direct, Direct);
+  std::sort(Places.begin(), Places.end());
+  for (size_t I = 0; I < Places.size(); ++I) {
+    EXPECT_LE(Places[I].second, Staged);
+    if (I > 0)
+      EXPECT_LE(Places[I - 1].second, Places[I].first);
+  }
+  std::vector<int> Sent(Copies.size(), 0), Received(Copies.size(), 0);
+  bool Receiving = false;
+  for (const HaloProgram::Group &G : P.Groups) {
+    EXPECT_FALSE(Receiving && G.Send) << "a send after a receive";
+    Receiving |= !G.Send;
+    int64_t Bytes = 0;
+    for (size_t I = G.Begin; I < G.End; ++I) {
+      const size_t C = P.Order[I];
+      EXPECT_EQ(G.Send ? Copies[C].From : Copies[C].To, G.Position);
+      ++(G.Send ? Sent : Received)[C];
+      Bytes += Copies[C].Src.volume() * ES;
+    }
+    EXPECT_EQ(G.Bytes, Bytes);
+  }
+  for (size_t C = 0; C < Copies.size(); ++C) {
+    EXPECT_EQ(Received[C], 1) << "copy " << C;
+    EXPECT_EQ(Sent[C], P.Routes[C] == HaloRoute::Staged ? 1 : 0)
+        << "copy " << C;
+  }
+  EXPECT_EQ(P.In, In);
+  EXPECT_EQ(P.Out, Out);
+}
+
+TEST(Halo, ProgramsRouteStageAndOrderTheCopies) {
+  using namespace homp::abi;
+  // Jacobi by rows over two CPU offload devices, a GPU and the host: rows
+  // of 1026 doubles go peer to peer between the CPU devices, through the
+  // host's buffer between a CPU device and the GPU, in one copy to and
+  // from the host.
+  Case C{{{0, 2050}, {0, 1026}},
+         {Policy::Block, Policy::Full},
+         {{1, 1, Edge::None, Edge::None}},
+         {4}};
+  Distribution Dist = distribute(C);
+  std::vector<HaloCopy> Copies = haloCopies(Dist, 3, SideBoth);
+  const std::vector<unsigned> Types = {TypeCPU, TypeCPU, TypeNVGPU, TypeHost};
+  for (HaloRouteSetting R : {HaloRouteSetting::Auto, HaloRouteSetting::Peer,
+                             HaloRouteSetting::Staged}) {
+    HaloProgram P = haloProgram(Dist, Copies, Types, R);
+    checkProgram(Dist, Copies, Types, P, R);
+    if (R == HaloRouteSetting::Auto) {
+      EXPECT_EQ(P.Staged, 2u * 1026 * 8); // 1 <-> 2
+      EXPECT_EQ(P.RoutesIn[1], (1u << unsigned(HaloRoute::Peer)) |
+                                   (1u << unsigned(HaloRoute::Staged)));
+      EXPECT_EQ(P.RoutesIn[3], 1u << unsigned(HaloRoute::Host));
+    }
+  }
+  // HOMP_HALO_ROUTE=staged: the CPU devices' rows go through the buffer
+  // too; peer: nothing does.
+  EXPECT_EQ(haloProgram(Dist, Copies, Types, HaloRouteSetting::Staged).Staged,
+            4u * 1026 * 8);
+  EXPECT_EQ(haloProgram(Dist, Copies, Types, HaloRouteSetting::Peer).Staged,
+            0u);
+}
+
+TEST(Halo, ProgramsOfPeriodicBlocks) {
+  using namespace homp::abi;
+  // 2-D blocks with corners and periodic edges over 2 x 2 devices of mixed
+  // types; and one device whose periodic halo is a copy within it.
+  Case C{{{0, 9}, {0, 7}},
+         {Policy::Block, Policy::Block},
+         {{1, 1, Edge::Periodic, Edge::Periodic},
+          {2, 1, Edge::Periodic, Edge::Periodic}},
+         {2, 2}};
+  Distribution Dist = distribute(C);
+  std::vector<HaloCopy> Copies = haloCopies(Dist, 3, SideBoth);
+  const std::vector<unsigned> Types = {TypeNVGPU, TypeAMDGPU, TypeCPU,
+                                       TypeNVGPU};
+  checkProgram(Dist, Copies, Types,
+               haloProgram(Dist, Copies, Types, HaloRouteSetting::Auto),
+               HaloRouteSetting::Auto);
+  Case One{{{0, 10}},
+           {Policy::Block},
+           {{2, 2, Edge::Periodic, Edge::Periodic}},
+           {1}};
+  Distribution D1 = distribute(One);
+  std::vector<HaloCopy> Own = haloCopies(D1, 1, SideBoth);
+  HaloProgram P = haloProgram(D1, Own, {TypeCPU}, HaloRouteSetting::Auto);
+  checkProgram(D1, Own, {TypeCPU}, P, HaloRouteSetting::Auto);
+  for (HaloRoute R : P.Routes)
+    EXPECT_EQ(R, HaloRoute::Local);
 }
 
 // storageColors: the addresses each copy reads and writes, worked out from

@@ -12,6 +12,7 @@
 #define HOMP_HALO_H
 
 #include "homp/Distribution.h"
+#include "homp/Environment.h"
 
 #include <map>
 #include <mutex>
@@ -87,6 +88,44 @@ enum class HaloRoute {
 HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
                     bool ForcePeer = false);
 const char *haloRouteName(HaloRoute R);
+
+/// An update's copies as they run: how each travels and in what order.
+/// Copies that go through the host (Staged) are first sent, each into its
+/// place in one staging buffer in host memory; then every position
+/// receives its halo cells (from that buffer, from host memory, or peer to
+/// peer from the sender). Every send comes before any receive: a device
+/// that sends and receives the same cells (a periodic edge) sends the old
+/// values.
+struct HaloProgram {
+  std::vector<HaloRoute> Routes; ///< per copy
+  std::vector<size_t> Offsets;   ///< per copy: a staged one's, in bytes
+  size_t Staged = 0;             ///< the staging buffer's bytes
+  size_t Direct = 0;             ///< bytes that go without it
+  /// One position's sends into the staging buffer, or its receives: the
+  /// copies Order[Begin, End), Bytes in all.
+  struct Group {
+    bool Send = false;
+    unsigned Position = 0;
+    size_t Begin = 0, End = 0;
+    int64_t Bytes = 0;
+  };
+  std::vector<Group> Groups; ///< every position's sends, then receives
+  std::vector<size_t> Order; ///< copy indices, group after group
+  /// Per position: the bytes it receives and sends (sending without the
+  /// buffer: what its receivers get from it), and the routes it receives
+  /// by (bit 1 << HaloRoute).
+  std::vector<int64_t> In, Out;
+  std::vector<unsigned> RoutesIn;
+};
+
+/// The program of Copies of Dist, whose devices have the types Types (per
+/// position, abi::DeviceType bits). Route forces a route between offload
+/// devices (HOMP_HALO_ROUTE): Peer, peer to peer between any two; Staged,
+/// through the host's buffer instead of peer to peer.
+HaloProgram haloProgram(const Distribution &Dist,
+                        const std::vector<HaloCopy> &Copies,
+                        const std::vector<unsigned> &Types,
+                        HaloRouteSetting Route = HaloRouteSetting::Auto);
 
 /// Where a position's part of an array lives, for storageColors.
 enum class PartMemory {
