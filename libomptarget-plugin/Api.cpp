@@ -282,7 +282,7 @@ void checkStandardUpdate(void *Loc, int64_t DeviceId, int32_t N, void **Ptrs,
 class StandardUpdate {
 public:
   StandardUpdate(MapperCall Call, int64_t DeviceId, int32_t N, void **Ptrs,
-                 const int64_t *Types)
+                 const int64_t *Sizes, const int64_t *Types)
       : Device(static_cast<int>(DeviceId == -1 ? omp_get_default_device()
                                                : DeviceId)) {
     if (Call != MapperCall::Update || !anyResident())
@@ -296,13 +296,28 @@ public:
         Written.insert(Written.end(), Used.begin(), Used.end());
       else
         doneWithDuplicates(Used, Device, /*Changed=*/false);
+      if (Types[K] & MapTo)
+        Sent.push_back({Ptrs[K], Sizes[K]});
     }
   }
-  ~StandardUpdate() { doneWithDuplicates(Written, Device, /*Changed=*/true); }
+  /// After libomptarget's copies: the halo cells past the ends of the
+  /// arrays it updated come from the values it copied.
+  ~StandardUpdate() {
+    for (const auto &[Ptr, Size] : Sent) {
+      std::string Error;
+      if (!refillEdgeHalos(Device, Ptr, Size, Error)) {
+        message("homp: error: 'target update': %s\n", Error.c_str());
+        std::fflush(nullptr);
+        std::_Exit(EXIT_FAILURE);
+      }
+    }
+    doneWithDuplicates(Written, Device, /*Changed=*/true);
+  }
 
 private:
   int Device;
   std::vector<ResidentArray *> Written;
+  std::vector<std::pair<const void *, int64_t>> Sent;
 };
 
 } // namespace
@@ -321,7 +336,7 @@ extern "C" {
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
-    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Types);                     \
+    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Sizes, Types);              \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
   }
 
@@ -350,7 +365,7 @@ HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
     waitForQueued(DeviceId);                                                   \
-    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Types);                     \
+    StandardUpdate Copies(Call, DeviceId, N, Ptrs, Sizes, Types);              \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \
          DepList, NoAliasNum, NoAliasList);                                    \
   }

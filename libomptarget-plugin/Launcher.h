@@ -2,12 +2,14 @@
 //
 // libhomp's private view of a kernel's execution (Launch.h's launchKernel):
 // the devices' slots and the Launcher that runs them. KernelInstance.cpp
-// reads the kernel's values and plans it; Launch.cpp runs each device's
-// part as the steps the core lowers it to (homp/Steps.h: allocations,
-// copies, launches), reruns failed parts on the host and runs
-// asynchronously; LaunchParts.cpp runs loops in parts (scheduled loops,
-// sub-parts, their number the core's subPartCount); LaunchResults.cpp
-// combines what the devices brought back and reports it (HOMP_INFO).
+// reads the kernel's values and plans it; LaunchSteps.cpp runs each
+// device's part as the steps the core lowers it to (homp/Steps.h:
+// allocations, copies, launches); Launch.cpp builds the kernel's
+// arguments, reruns failed parts on the host, runs the devices' parts
+// together or asynchronously; LaunchParts.cpp runs loops in parts
+// (scheduled loops, sub-parts, their number the core's subPartCount);
+// LaunchResults.cpp combines what the devices brought back and reports it
+// (HOMP_INFO).
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,6 +6,8 @@
 #include "Observe.h"
 #include "ProxyPool.h"
 
+#include "homp/Steps.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -103,10 +105,6 @@ struct PublishOnReturn {
   }
 };
 
-ProductSet inSection(const ResidentArray &A, const ProductSet &S) {
-  return S.intersect(ProductSet::of(A.Dist.Shape.Section));
-}
-
 /// Position P's storage, or for the host the host's array itself.
 Storage partOf(const ResidentArray &A, unsigned P) {
   if (A.Dist.Devices[P] != hostDevice())
@@ -116,6 +114,30 @@ Storage partOf(const ResidentArray &A, unsigned P) {
   S.Span = A.Dist.Shape.span(ProductSet::of(A.Dist.Shape.Section));
   S.Ptr = A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize;
   return S;
+}
+
+/// Moves the elements Elements of A between the host's memory, where
+/// element [0]...[0] is at Host, and position P's storage, as the core
+/// lowers an update (homp/Steps.h's lowerUpdate): to the device, what it
+/// holds of them and the halo cells past the array's ends whose sources
+/// they are; from it, what it owns of them. Adds the bytes to Bytes.
+bool moveElements(const ResidentArray &A, unsigned P, Direction Dir,
+                  const ProductSet &Elements, char *Host, int64_t &Bytes) {
+  const Storage S = storageOf(A, P);
+  for (const Step &St :
+       lowerUpdate(A.Dist, P, Dir == Direction::ToDevice, Elements)) {
+    const bool Ok =
+        St.Kind == Step::FillEdge
+            ? fillEdgeHalos(
+                  A.Dist, P, Host,
+                  {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
+                   S.Device, false},
+                  Bytes, St.Elements)
+            : copyElements(Dir, A.Dist.Shape, Host, S, St.Elements, Bytes);
+    if (!Ok)
+      return false;
+  }
+  return true;
 }
 
 /// A position of duplicated A whose copy is current (CopiesLock held).
@@ -261,8 +283,8 @@ bool gatherShadow(const ResidentArray &A, HostShadow &Out,
         const ResidentArray &R = *Out.Arrays[I];
         if (R.Dist.duplicated() && P != Current[I])
           return true;
-        if (copyElements(Direction::FromDevice, R.Dist.Shape, Zero,
-                         storageOf(R, P), R.Dist.Owned[P], Bytes[I]))
+        if (moveElements(R, P, Direction::FromDevice,
+                         ProductSet::of(R.Dist.Shape.Section), Zero, Bytes[I]))
           return true;
         Why = "copying '" + R.Name + "' from device " +
               std::to_string(R.Dist.Devices[P]) + " to the host failed";
@@ -281,13 +303,9 @@ bool scatterShadow(HostShadow &S, bool CopyBack, std::string &Error) {
         {S.Arrays.begin(), S.Arrays.end()},
         [&](size_t I, unsigned P, std::string &Why) {
           const ResidentArray &R = *S.Arrays[I];
-          Storage St = storageOf(R, P);
-          if (copyElements(Direction::ToDevice, R.Dist.Shape, Zero, St,
-                           inSection(R, R.Dist.held(P)), Bytes[I]) &&
-              fillEdgeHalos(R.Dist, P, Zero,
-                            {static_cast<char *>(R.deviceAddress(P, R.HostBase)),
-                             St.Device, false},
-                            Bytes[I]))
+          if (moveElements(R, P, Direction::ToDevice,
+                           ProductSet::of(R.Dist.Shape.Section), Zero,
+                           Bytes[I]))
             return true;
           Why = "copying '" + R.Name + "' back to device " +
                 std::to_string(R.Dist.Devices[P]) + " failed";
@@ -362,6 +380,43 @@ void *residentAddressFor(int Device, const void *Host) {
     if (A->Dist.Devices[P] == Device && A->Storage[P])
       return A->deviceAddress(static_cast<unsigned>(P), Host);
   return nullptr;
+}
+
+bool refillEdgeHalos(int Device, const void *Begin, int64_t Bytes,
+                     std::string &Error) {
+  if (!anyResident() || Bytes <= 0)
+    return true;
+  ResidentArray *A = acquireResident(Begin);
+  if (!A)
+    return true;
+  bool Ok = true;
+  std::optional<unsigned> P = A->Dist.positionOf(Device);
+  const ArrayShape &Sh = A->Dist.Shape;
+  const ProductSet Section = ProductSet::of(Sh.Section);
+  if (P && A->Storage[*P] &&
+      A->Dist.held(*P).volume() !=
+          A->Dist.held(*P).intersect(Section).volume()) {
+    // The elements the bytes hold, whole or in part.
+    const int64_t Elem = Sh.ElementSize;
+    const int64_t First =
+        (static_cast<const char *>(Begin) - A->HostBase) / Elem;
+    const int64_t End =
+        (static_cast<const char *>(Begin) + Bytes - A->HostBase + Elem - 1) /
+        Elem;
+    int64_t Moved = 0;
+    const BoxEnd To{static_cast<char *>(A->deviceAddress(*P, A->HostBase)),
+                    Device, false};
+    for (const Box &B : Sh.boxesOf({First, End}))
+      Ok = Ok && fillEdgeHalos(A->Dist, *P, A->HostBase, To, Moved,
+                               ProductSet::of(B).intersect(Section));
+    if (!Ok)
+      Error = "filling the halo cells past the ends of '" + A->Name +
+              "' on device " + std::to_string(Device) + " failed";
+  }
+  std::vector<int64_t> Ignored;
+  std::string Unused;
+  releaseResident(A, false, false, Ignored, Unused);
+  return Ok;
 }
 
 std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
@@ -513,15 +568,11 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
                                 A,
                                 std::chrono::steady_clock::now(),
                                 BytesIn[I][P]};
-        Storage S = storageOf(A, P);
-        if (!copyElements(Direction::ToDevice, A.Dist.Shape, A.HostBase, S,
-                          inSection(A, A.Dist.held(P)), BytesIn[I][P]) ||
-            !fillEdgeHalos(A.Dist, P, A.HostBase,
-                           {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
-                            S.Device, false},
-                           BytesIn[I][P])) {
+        if (!moveElements(A, P, Direction::ToDevice,
+                          ProductSet::of(A.Dist.Shape.Section), A.HostBase,
+                          BytesIn[I][P])) {
           Why = "copying '" + A.Name + "' to device " +
-                std::to_string(S.Device) + " failed";
+                std::to_string(A.Dist.Devices[P]) + " failed";
           return false;
         }
         return true;
@@ -627,9 +678,10 @@ bool releaseResidents(const std::vector<Release> &Releases,
         Storage S = storageOf(A, P);
         bool Back = Releases[I].CopyOut &&
                     (!A.Dist.duplicated() || P == Current[G]);
-        bool Copied = !Back || copyElements(Direction::FromDevice, A.Dist.Shape,
-                                            A.HostBase, S, A.Dist.Owned[P],
-                                            BytesOut[I][P]);
+        bool Copied =
+            !Back || moveElements(A, P, Direction::FromDevice,
+                                  ProductSet::of(A.Dist.Shape.Section),
+                                  A.HostBase, BytesOut[I][P]);
         if (A.Associated[P])
           omp_target_disassociate_ptr(
               A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize, S.Device);
@@ -699,9 +751,9 @@ bool updateResident(const ResidentArray &A, Direction Dir,
                                 A,
                                 std::chrono::steady_clock::now(),
                                 Bytes[P]};
-        ProductSet What = In ? inSection(A, A.Dist.held(P)) : A.Dist.Owned[P];
-        if (copyElements(Dir, A.Dist.Shape, A.HostBase, storageOf(A, P),
-                         What.intersect(Elements), Bytes[P]))
+        // Halo cells past the array's ends come from the updated elements
+        // too (moveElements).
+        if (moveElements(A, P, Dir, Elements, A.HostBase, Bytes[P]))
           return true;
         Why = "updating '" + A.Name + "' on device " +
               std::to_string(A.Dist.Devices[P]) + " failed";

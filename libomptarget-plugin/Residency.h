@@ -82,6 +82,14 @@ void *residentAddressFor(int Device, const void *Host);
 /// when there is no such array.
 std::string partialUpdate(int Device, const void *Begin, int64_t Bytes);
 
+/// After a standard 'target update to' on Device of the host bytes [Begin,
+/// Begin + Bytes), which libomptarget copied into the device's part of an
+/// array homp holds there: fills the part's halo cells past the array's
+/// ends (periodic, reflecting edges) whose sources the update changed.
+/// False with Error when a copy fails.
+bool refillEdgeHalos(int Device, const void *Begin, int64_t Bytes,
+                     std::string &Error);
+
 /// Drops a reference to A. At the last one (or with Force) copies each
 /// device's owned part out when CopyOut, frees the storage and forgets A.
 /// Returns false with Error when a copy fails.

@@ -271,7 +271,7 @@ std::string edgeHalosOnHost(const std::string &Name, bool SharedMemory) {
 }
 
 bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
-                   BoxEnd Device, int64_t &Bytes) {
+                   BoxEnd Device, int64_t &Bytes, const ProductSet &Sources) {
   // Most arrays have no periodic or reflecting edge: nothing to fill.
   if (std::none_of(Dist.Halos.begin(), Dist.Halos.end(),
                    [](const abi::Halo &H) {
@@ -279,9 +279,9 @@ bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
                             H.RightEdge != abi::Edge::None;
                    }))
     return true;
-  const int HostId = hostDevice();
-  for (const HaloCopy &C : edgeHaloCopies(Dist, Position)) {
-    if (!copyBox(Dist.Shape, Device, C.Dst, {Host, HostId, false}, C.Src))
+  const BoxEnd From{Host, hostDevice(), false};
+  for (const HaloCopy &C : edgeHaloCopies(Dist, Position, Sources)) {
+    if (!copyBox(Dist.Shape, Device, C.Dst, From, C.Src))
       return false;
     Bytes += C.Dst.volume() * Dist.Shape.ElementSize;
   }

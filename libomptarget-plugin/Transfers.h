@@ -92,10 +92,11 @@ bool runBoxCopy(const BoxCopy &C, ptrdiff_t DstShift = 0,
 std::string edgeHalosOnHost(const std::string &Name, bool SharedMemory = false);
 
 /// Fills the halo cells past the array's ends (periodic and reflecting
-/// edges) that the device at Position of Dist holds, at Device, from the
-/// host's array at Host. Adds the bytes to Bytes; false when a copy fails.
+/// edges) that the device at Position of Dist holds and whose sources lie
+/// in Sources, at Device, from the host's array at Host. Adds the bytes to
+/// Bytes; false when a copy fails.
 bool fillEdgeHalos(const Distribution &Dist, unsigned Position, char *Host,
-                   BoxEnd Device, int64_t &Bytes);
+                   BoxEnd Device, int64_t &Bytes, const ProductSet &Sources);
 
 } // namespace homp
 

@@ -37,6 +37,62 @@ bool ArrayShape::contiguous(const Box &B) const {
   return true;
 }
 
+/// Appends to Out the boxes of the offsets [B, E) from element Prefix
+/// (indices of dimensions before D fixed), in dimensions D onwards.
+static void boxesFrom(const ArrayShape &S, unsigned D, Box Prefix, int64_t B,
+                      int64_t E, std::vector<Box> &Out) {
+  if (B >= E)
+    return;
+  int64_t Inner = 1; // elements per index of dimension D
+  for (unsigned K = D + 1; K < S.Rank; ++K)
+    Inner *= S.Extent[K];
+  auto Whole = [&](Box X, int64_t First, int64_t End) {
+    X.Dims[D] = {First, End};
+    for (unsigned K = D + 1; K < S.Rank; ++K)
+      X.Dims[K] = {0, S.Extent[K]};
+    Out.push_back(X);
+  };
+  // Floor division: offsets before element [0]...[0] have negative indices.
+  auto Floor = [](int64_t A, int64_t M) {
+    return A / M - ((A % M) < 0 ? 1 : 0);
+  };
+  const int64_t First = Floor(B, Inner), Last = Floor(E - 1, Inner);
+  if (D + 1 == S.Rank) {
+    Whole(Prefix, B, E);
+    return;
+  }
+  Box X = Prefix;
+  if (First == Last) {
+    X.Dims[D] = {First, First + 1};
+    boxesFrom(S, D + 1, X, B - First * Inner, E - First * Inner, Out);
+    return;
+  }
+  // A partial first index, whole indices, a partial last one.
+  int64_t WholeBegin = First, WholeEnd = Last + 1;
+  if (B != First * Inner) {
+    X.Dims[D] = {First, First + 1};
+    boxesFrom(S, D + 1, X, B - First * Inner, Inner, Out);
+    WholeBegin = First + 1;
+  }
+  const bool LastPartial = E != (Last + 1) * Inner;
+  if (LastPartial)
+    WholeEnd = Last;
+  if (WholeBegin < WholeEnd)
+    Whole(Prefix, WholeBegin, WholeEnd);
+  if (LastPartial) {
+    X.Dims[D] = {Last, Last + 1};
+    boxesFrom(S, D + 1, X, 0, E - Last * Inner, Out);
+  }
+}
+
+std::vector<Box> ArrayShape::boxesOf(Range Offsets) const {
+  std::vector<Box> Out;
+  Box Prefix;
+  Prefix.Rank = Rank;
+  boxesFrom(*this, 0, Prefix, Offsets.Begin, Offsets.End, Out);
+  return Out;
+}
+
 std::optional<unsigned> Distribution::positionOf(int DeviceId) const {
   for (unsigned P = 0; P < Devices.size(); ++P)
     if (Devices[P] == DeviceId)

@@ -124,6 +124,31 @@ std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
   return Out;
 }
 
+std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
+                                     unsigned Position,
+                                     const ProductSet &Sources) {
+  std::vector<HaloCopy> Out;
+  for (const HaloCopy &C : edgeHaloCopies(Dist, Position)) {
+    const ProductSet Src = ProductSet::of(C.Src);
+    if (Sources.contains(Src)) {
+      Out.push_back(C);
+      continue;
+    }
+    // Dst is Src translated, or mirrored in a layer one cell thick: each
+    // cell of Src keeps its offset from Src's first in Dst.
+    Src.intersect(Sources).forEachBox([&](const Box &B) {
+      HaloCopy Part = C;
+      Part.Src = B;
+      for (unsigned D = 0; D < B.Rank; ++D)
+        Part.Dst.Dims[D] = {
+            C.Dst.Dims[D].Begin + (B.Dims[D].Begin - C.Src.Dims[D].Begin),
+            C.Dst.Dims[D].Begin + (B.Dims[D].End - C.Src.Dims[D].Begin)};
+      Out.push_back(Part);
+    });
+  }
+  return Out;
+}
+
 std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
                                  unsigned Sides) {
   std::vector<HaloCopy> Out;

@@ -45,7 +45,8 @@ std::vector<Step> lowerPart(const PartInput &In) {
           Step E;
           E.Kind = Step::FillEdge;
           E.Array = I;
-          Steps.push_back(E);
+          E.Elements = ProductSet::of(X.Shape.Section);
+          Steps.push_back(std::move(E));
         }
       }
     }
@@ -84,6 +85,36 @@ std::vector<Step> lowerPart(const PartInput &In) {
     Step H;
     H.Kind = Step::Hold;
     Steps.push_back(H);
+  }
+  return Steps;
+}
+
+std::vector<Step> lowerUpdate(const Distribution &X, unsigned Position,
+                              bool ToDevice, const ProductSet &Elements) {
+  std::vector<Step> Steps;
+  const ProductSet Section = ProductSet::of(X.Shape.Section);
+  Step C;
+  C.Kind = ToDevice ? Step::CopyIn : Step::CopyOut;
+  if (!ToDevice) {
+    C.Elements = X.Owned[Position].intersect(Elements);
+    if (!C.Elements.empty())
+      Steps.push_back(std::move(C));
+    return Steps;
+  }
+  const ProductSet Held = X.held(Position);
+  const ProductSet InSection = Held.intersect(Section);
+  C.Elements = InSection.intersect(Elements);
+  if (!C.Elements.empty())
+    Steps.push_back(std::move(C));
+  // Cells past the ends (periodic, reflecting edges) are held: their
+  // sources are elements of the section, which the update may have
+  // changed.
+  if (InSection.volume() != Held.volume()) {
+    Step E;
+    E.Kind = Step::FillEdge;
+    E.Elements = Elements.intersect(Section);
+    if (!E.Elements.empty())
+      Steps.push_back(std::move(E));
   }
   return Steps;
 }

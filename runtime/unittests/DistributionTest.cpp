@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -1021,5 +1023,54 @@ TEST(ArrayShape, ContiguousWhenTheOffsetsAreConsecutive) {
         }
     EXPECT_GT(Contiguous, 0u);
     EXPECT_LT(Contiguous, Total);
+  }
+}
+
+namespace {
+
+/// Every element of B, by offset.
+void offsetsOf(const ArrayShape &S, const Box &B, std::vector<int64_t> &Out) {
+  Index I{};
+  std::function<void(unsigned)> Walk = [&](unsigned D) {
+    if (D == S.Rank) {
+      Out.push_back(S.offset(I));
+      return;
+    }
+    for (I[D] = B.Dims[D].Begin; I[D] < B.Dims[D].End; ++I[D])
+      Walk(D + 1);
+  };
+  Walk(0);
+}
+
+} // namespace
+
+TEST(ArrayShape, BoxesOfARunOfMemoryHoldExactlyItsElements) {
+  // Every run of offsets in [-30, 70) of arrays of rank 1 to 3.
+  for (const std::vector<int64_t> &Extents : std::vector<std::vector<int64_t>>{
+           {0}, {0, 7}, {0, 1}, {0, 3, 4}, {0, 1, 5}, {0, 4, 1}}) {
+    ArrayShape S;
+    S.Rank = static_cast<unsigned>(Extents.size());
+    for (unsigned D = 1; D < S.Rank; ++D)
+      S.Extent[D] = Extents[D];
+    for (int64_t B = -30; B < 70; B += 3)
+      for (int64_t E = B; E <= 70; E += 5) {
+        std::vector<Box> Boxes = S.boxesOf({B, E});
+        EXPECT_LE(Boxes.size(), 2 * S.Rank - 1);
+        std::vector<int64_t> Got;
+        for (const Box &X : Boxes) {
+          EXPECT_FALSE(X.empty());
+          for (unsigned D = 1; D < S.Rank; ++D) {
+            EXPECT_GE(X.Dims[D].Begin, 0);
+            EXPECT_LE(X.Dims[D].End, S.Extent[D]);
+          }
+          offsetsOf(S, X, Got);
+        }
+        std::vector<int64_t> Want;
+        for (int64_t O = B; O < E; ++O)
+          Want.push_back(O);
+        // In order, each once: the boxes are disjoint and cover the run.
+        EXPECT_EQ(Got, Want)
+            << "rank " << S.Rank << ", [" << B << ", " << E << ")";
+      }
   }
 }

@@ -224,6 +224,29 @@ TEST(Halo, EdgeCellsOfAPartComeFromTheWholeArray) {
             Fill Got = performed(edgeHaloCopies(Dist, P), Rank);
             EXPECT_TRUE(Got == Want)
                 << Devices << " devices, position " << P << ", rank " << Rank;
+            // After an update of some elements, the cells whose sources
+            // they are, and no others.
+            for (Range Updated : {Range{0, 11}, Range{0, 3}, Range{9, 11},
+                                  Range{4, 6}, Range{10, 11}}) {
+              Box U = Dist.Shape.Section;
+              U.Dims[0] = Updated;
+              const ProductSet Sources = ProductSet::of(U);
+              Fill Some;
+              for (const auto &Filled : Want) {
+                const Cell &Src = Filled.second.second;
+                Box One;
+                One.Rank = Rank;
+                for (unsigned D = 0; D < Rank; ++D)
+                  One.Dims[D] = {Src[D], Src[D] + 1};
+                if (Sources.contains(ProductSet::of(One)))
+                  Some.insert(Filled);
+              }
+              EXPECT_TRUE(performed(edgeHaloCopies(Dist, P, Sources), Rank) ==
+                          Some)
+                  << Devices << " devices, position " << P << ", rank " << Rank
+                  << ", updated [" << Updated.Begin << ", " << Updated.End
+                  << ")";
+            }
           }
         }
 }

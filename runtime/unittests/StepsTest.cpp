@@ -198,6 +198,39 @@ TEST(Steps, ADeviceHoldingNothingOfAnArrayAllocatesNothing) {
   EXPECT_EQ(text(lowerPart(partOf(Plan, 2, {ToFrom}))), (Lines{"launch 0"}));
 }
 
+TEST(Steps, AnUpdateToCopiesWhatTheDeviceHoldsOfTheElements) {
+  // Device 1 holds [9, 21) of a halo of 1: an update of [0, 12) reaches
+  // its part and its left halo cell.
+  Distribution X = distribute(Policy::Block, 30, 1);
+  EXPECT_EQ(text(lowerUpdate(X, 1, true, set({0, 12}))),
+            (Lines{"in 0 " + set({9, 12}).str()}));
+  // Nothing of them on device 2.
+  EXPECT_TRUE(lowerUpdate(X, 2, true, set({0, 12})).empty());
+  // From the device: what it owns of them.
+  EXPECT_EQ(text(lowerUpdate(X, 1, false, set({0, 12}))),
+            (Lines{"out 0 " + set({10, 12}).str()}));
+}
+
+TEST(Steps, AnUpdateToRefillsEdgeCellsFromTheUpdatedElements) {
+  // Periodic: device 0 holds [-1, 11), its cell -1 standing for element
+  // 29; device 2 holds [19, 31), its cell 30 for element 0.
+  Distribution X = distribute(Policy::Block, 30, 1, homp::abi::Edge::Periodic);
+  EXPECT_EQ(text(lowerUpdate(X, 0, true, set({0, 30}))),
+            (Lines{
+                "in 0 " + set({0, 11}).str(),
+                "edge 0",
+            }));
+  // The executor fills only the cells whose sources were updated: the
+  // FillEdge carries the updated elements.
+  std::vector<Step> Last = lowerUpdate(X, 2, true, set({0, 5}));
+  ASSERT_EQ(Last.size(), 1u);
+  EXPECT_EQ(Last[0].Kind, Step::FillEdge);
+  EXPECT_EQ(Last[0].Elements, set({0, 5}));
+  // A device without edge cells fills nothing.
+  EXPECT_EQ(text(lowerUpdate(X, 1, true, set({0, 30}))),
+            (Lines{"in 0 " + set({9, 21}).str()}));
+}
+
 TEST(Steps, WhatRunsAfterAFailure) {
   for (Step::KindTy K : {Step::Alloc, Step::CopyIn, Step::FillEdge,
                          Step::Launch, Step::CopyOut, Step::Free, Step::Hold})

@@ -41,6 +41,11 @@ struct ArrayShape {
   /// Whether the rows of dimension d >= 1 of S lie back to back (S covers
   /// whole rows of every inner dimension).
   bool contiguous(const Box &B) const;
+  /// The elements whose offsets lie in Offsets (a run of memory, as a
+  /// standard 'target update' names it), as at most 2 x Rank - 1 disjoint
+  /// boxes in the order of their elements; indices of dimensions d >= 1
+  /// within [0, Extent[d]).
+  std::vector<Box> boxesOf(Range Offsets) const;
 };
 
 /// How one array is spread over the devices of a construct.

@@ -55,6 +55,13 @@ std::vector<HaloCopy> haloCopies(const Distribution &Dist, unsigned Dims,
 std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
                                      unsigned Position);
 
+/// edgeHaloCopies of the cells whose sources lie in Sources (the elements
+/// a 'target update' changed): each copy whole, cut down to those cells,
+/// or left out.
+std::vector<HaloCopy> edgeHaloCopies(const Distribution &Dist,
+                                     unsigned Position,
+                                     const ProductSet &Sources);
+
 /// haloCopies of one distribution, computed once per dimensions and sides
 /// (an array's halo updates repeat: every Jacobi iteration has one).
 class HaloPlanCache {

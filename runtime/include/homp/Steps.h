@@ -28,13 +28,15 @@ namespace homp {
 /// Piece: the piece of the device's DeviceWork it launches.
 struct Step {
   enum KindTy : uint8_t {
-    Alloc,    ///< storage for the elements Span of Array (part and halo)
-    CopyIn,   ///< Elements of Array from the host's array to the storage
-    FillEdge, ///< Array's halo cells past its ends, from the host's array
-    Launch,   ///< piece Piece
-    CopyOut,  ///< Elements of Array back: to the host's array, or ToStage
-    Free,     ///< Array's storage
-    Hold,     ///< HOMP_EMULATE: the device stays busy as if it were slower
+    Alloc,  ///< storage for the elements Span of Array (part and halo)
+    CopyIn, ///< Elements of Array from the host's array to the storage
+    /// Array's halo cells past its ends whose sources lie in Elements,
+    /// from the host's array
+    FillEdge,
+    Launch,  ///< piece Piece
+    CopyOut, ///< Elements of Array back: to the host's array, or ToStage
+    Free,    ///< Array's storage
+    Hold,    ///< HOMP_EMULATE: the device stays busy as if it were slower
   } Kind = Launch;
   /// CopyOut: to the device's staging copy of the array (a duplicate copied
   /// back, merged with the other devices' when the kernel is done).
@@ -42,7 +44,7 @@ struct Step {
   unsigned Array = 0;
   unsigned Piece = 0;
   Range Span;          ///< Alloc
-  ProductSet Elements; ///< CopyIn, CopyOut
+  ProductSet Elements; ///< CopyIn, CopyOut, FillEdge
 };
 
 /// What lowering needs to know of one array of the kernel.
@@ -85,6 +87,15 @@ struct PartInput {
 /// step before succeeded; CopyOut unless a step before the copies out
 /// failed; Free and Hold always.
 std::vector<Step> lowerPart(const PartInput &In);
+
+/// The steps of 'target update' of the elements Elements of an array
+/// resident as X (Array 0), on the device at Position: to the device, the
+/// CopyIn of what it holds of them (its halo cells among them), then the
+/// FillEdge of its cells past the array's ends whose sources are among
+/// them; from the device, the CopyOut of what it owns of them. None when
+/// nothing of them concerns the device.
+std::vector<Step> lowerUpdate(const Distribution &X, unsigned Position,
+                              bool ToDevice, const ProductSet &Elements);
 
 /// Whether a step of Kind runs once steps have failed: Failed, a step
 /// before the part's results reached the host (an allocation, a copy in, a
