@@ -1,9 +1,8 @@
-
-
 //===-- ProxyPool.cpp - One host thread per device ------------------------===//
 
 #include "ProxyPool.h"
 
+#include "CpuPlacement.h"
 #include "Devices.h"
 #include "Observe.h"
 
@@ -25,6 +24,8 @@
 #include <sched.h>
 
 namespace homp {
+
+using namespace placement;
 
 namespace {
 
@@ -251,229 +252,6 @@ std::atomic<int> AsyncPending{0};
 /// Whether this is the program's main thread (libhomp is loaded there).
 pthread_t MainThread = pthread_self();
 bool onMainThread() { return pthread_equal(pthread_self(), MainThread); }
-
-/// The process's CPUs, read when libhomp is loaded (on the program's
-/// thread, before any proxy is bound).
-std::vector<int> readProcessCpus() {
-  std::vector<int> Cpus;
-  for (int Size = 1024; Size <= 1 << 18; Size *= 2) {
-    cpu_set_t *Set = CPU_ALLOC(Size);
-    const size_t Bytes = CPU_ALLOC_SIZE(Size);
-    CPU_ZERO_S(Bytes, Set);
-    const bool Read = sched_getaffinity(0, Bytes, Set) == 0;
-    for (int C = 0; Read && C < Size; ++C)
-      if (CPU_ISSET_S(C, Bytes, Set))
-        Cpus.push_back(C);
-    CPU_FREE(Set);
-    if (Read || errno != EINVAL) // EINVAL: the set is too small
-      break;
-  }
-  return Cpus;
-}
-const std::vector<int> ProcessCpus = readProcessCpus();
-
-/// The CPUs of the Share-th of Shares shares of the process's CPUs
-/// (CoreShares.h); empty when proxies are not bound: the device is not on
-/// the host's cores (Share < 0), the process has one CPU, or HOMP_BIND says
-/// not to.
-std::vector<int> shareCpus(int Share, int Shares) {
-  if (Share < 0 || ProcessCpus.size() < 2 || !settings().Bind)
-    return {};
-  return coreShare(Share, Shares, ProcessCpus);
-}
-
-/// Lets Thread run on Cpus only (not empty). The system may refuse.
-void setCpus(pthread_t Thread, const std::vector<int> &Cpus) {
-  const int Size = *std::max_element(Cpus.begin(), Cpus.end()) + 1;
-  cpu_set_t *Set = CPU_ALLOC(Size);
-  const size_t Bytes = CPU_ALLOC_SIZE(Size);
-  CPU_ZERO_S(Bytes, Set);
-  for (int C : Cpus)
-    CPU_SET_S(C, Bytes, Set);
-  pthread_setaffinity_np(Thread, Bytes, Set);
-  CPU_FREE(Set);
-}
-
-/// Binds the calling thread to Cpus while it lives, then gives it back the
-/// CPUs it had (the program's own binding, if any).
-class CallerCpus {
-public:
-  explicit CallerCpus(const std::vector<int> &Cpus) {
-    Saved = pthread_getaffinity_np(pthread_self(), sizeof Before, &Before) == 0;
-    if (Saved)
-      setCpus(pthread_self(), Cpus);
-  }
-  ~CallerCpus() {
-    if (Saved)
-      pthread_setaffinity_np(pthread_self(), sizeof Before, &Before);
-  }
-  CallerCpus(const CallerCpus &) = delete;
-  CallerCpus &operator=(const CallerCpus &) = delete;
-
-private:
-  cpu_set_t Before;
-  bool Saved = false;
-};
-
-/// Counts the releases of bound proxies (TailRelease): a proxy binds itself
-/// again at its next job after one.
-std::atomic<unsigned> Releases{0};
-
-/// On a proxy: binds its thread to shareCpus(Share, Shares), unless it is
-/// bound there already or that is empty. The kernels' OpenMP workers are
-/// libomp's to place. A binding the system refuses leaves the thread where
-/// it was.
-thread_local std::tuple<int, int, unsigned> Bound{-1, 0, 0};
-void bindToShare(int Share, int Shares) {
-  const std::tuple<int, int, unsigned> Wanted{
-      Share, Shares, Releases.load(std::memory_order_acquire)};
-  if (Bound == Wanted)
-    return;
-  std::vector<int> Cpus = shareCpus(Share, Shares);
-  if (Cpus.empty())
-    return;
-  Bound = Wanted;
-  setCpus(pthread_self(), Cpus);
-}
-
-/// On a proxy: lets its thread run on every CPU of the process; its next
-/// bindToShare binds it again.
-void unbindSelf() {
-  Bound = {-1, 0, 0};
-  setCpus(pthread_self(), ProcessCpus);
-}
-
-/// The proxies of one long run bound to shares of the host's cores: once
-/// the jobs bound to some CPUs are all done while others still run, the
-/// threads still running may run on every CPU of the process, so the idle
-/// CPUs take a part of their work. Bound devices of equal work do not end
-/// together: their copies of the same array sit differently in the caches
-/// (measured: a matmul of 1024 on 4 devices and 2 cores, two devices on one
-/// core took 4.0 s, the other core's 2.4 and 1.4 s). Only in runs expected
-/// to take 10 ms or more, or from 10 ms into a run: the threads move back
-/// at their next job, and in a loop of kernels of a few ms that cost more
-/// than it gained (Jacobi 2050 x 1026 on 4 devices and 2 cores, 510 against
-/// 522 ms). Only the proxies' threads are let go: a device's other OpenMP
-/// threads (when the devices are fewer than the CPUs) stay where libomp put
-/// them.
-class TailRelease {
-public:
-  /// Group[K]: the first CPU of the share proxy K is bound to, -1 when not
-  /// bound; CallerGroup: that of the device whose jobs the calling thread
-  /// runs, -1 when it runs none or not a bound device's. Expected: how long
-  /// the run is expected to take.
-  TailRelease(std::vector<int> Group, int CallerGroup, double Expected)
-      : Group(std::move(Group)), CallerGroup(CallerGroup),
-        Thread(this->Group.size()), State(this->Group.size(), Waiting),
-        From(std::chrono::steady_clock::now() +
-             (Expected >= 0.01 ? std::chrono::milliseconds(0)
-                               : std::chrono::milliseconds(10))) {
-    for (int G : this->Group)
-      if (G >= 0)
-        ++Left[G];
-    if (CallerGroup >= 0)
-      ++Left[CallerGroup];
-  }
-  /// When the jobs still running may be released.
-  std::chrono::steady_clock::time_point from() const { return From; }
-  /// On proxy K as its job starts: binds it to Share of Shares, or to every
-  /// CPU once the others are released. Under the lock, so that a release
-  /// comes before or after it, never in between.
-  void started(size_t K, int Share, int Shares) {
-    std::lock_guard<std::mutex> Lock(M);
-    Thread[K] = pthread_self();
-    State[K] = Running;
-    if (Released)
-      unbindSelf();
-    else
-      bindToShare(Share, Shares);
-  }
-  /// On proxy K as its job ends.
-  void finished(size_t K) {
-    std::lock_guard<std::mutex> Lock(M);
-    State[K] = Done;
-    if (Group[K] >= 0)
-      --Left[Group[K]];
-    releaseIfIdle();
-  }
-  /// On the calling thread when its own jobs end.
-  void callerDone() {
-    std::lock_guard<std::mutex> Lock(M);
-    if (CallerGroup >= 0)
-      --Left[CallerGroup];
-    releaseIfIdle();
-  }
-  /// On the calling thread from from() on: the CPUs done before then.
-  void check() {
-    std::lock_guard<std::mutex> Lock(M);
-    releaseIfIdle();
-  }
-
-private:
-  enum Step { Waiting, Running, Done };
-
-  /// With M held: releases the jobs not done once some CPUs have none.
-  void releaseIfIdle() {
-    if (Released || std::chrono::steady_clock::now() < from() ||
-        std::none_of(Left.begin(), Left.end(),
-                     [](const auto &G) { return G.second == 0; }))
-      return;
-    Released = std::find(State.begin(), State.end(), Waiting) != State.end();
-    for (size_t J = 0; J < State.size(); ++J)
-      if (State[J] == Running) {
-        Released = true;
-        setCpus(Thread[J], ProcessCpus);
-      }
-    if (Released)
-      Releases.fetch_add(1, std::memory_order_release);
-  }
-
-  std::mutex M;
-  std::vector<int> Group;
-  const int CallerGroup;
-  std::vector<pthread_t> Thread;
-  std::vector<Step> State;
-  std::map<int, int> Left; ///< per group, the jobs not done
-  const std::chrono::steady_clock::time_point From;
-  bool Released = false;
-};
-
-/// The OpenMP threads each of Devices devices uses when it runs on the
-/// host's cores: an equal share of the processors, at most what the program
-/// would use by default (OMP_NUM_THREADS).
-int cpuThreadsPerDevice(int Devices) {
-  static const int Procs = omp_get_num_procs();
-  static const int Default = omp_get_max_threads();
-  return std::max(1, std::min(Default, Procs / std::max(1, Devices)));
-}
-
-/// On a proxy (inside its parallel region): the kernels' regions get Threads
-/// threads, nested regions being allowed only when there is more than one.
-void useThreadsOnProxy(int Threads) {
-  omp_set_num_threads(Threads);
-  omp_set_max_active_levels(Threads > 1 ? 2 : 1);
-}
-
-/// Runs F as a proxy runs its jobs, one level deep in OpenMP's nesting:
-/// kernels of CPU offload devices, and regions' host versions, fork teams,
-/// and libomp 19 keeps a worker's record of the teams it last served.
-/// Forked at the outermost level by the program's thread after a proxy's
-/// had been, such a worker took the inner parallel region's reduction for
-/// a teams reduction and stopped the program ("Assertion failure at
-/// kmp_csupport.cpp(3588)"; found by the differential tester).
-void runAtProxyLevel(int Threads, const std::function<void()> &F) {
-  if (omp_get_level() != 0) {
-    F();
-    return;
-  }
-#pragma omp parallel num_threads(1)
-  {
-    useThreadsOnProxy(Threads);
-    F();
-  }
-}
-
-
 
 /// The proxy (named by its device) that holds each device's queued
 /// asynchronous jobs, while it holds any: the device's later jobs go to the

@@ -3,6 +3,8 @@
 // Each device's launches and copies are issued by its own proxy thread, so
 // the devices of a region work at the same time (DESIGN.md: plain threads,
 // not OpenMP workers, because of the libomp trap with host-plugin kernels).
+// Where the proxies of devices on the host's CPU run, and with how many
+// OpenMP threads, is CpuPlacement.h's.
 //
 //===----------------------------------------------------------------------===//
 
