@@ -163,6 +163,15 @@ std::vector<Code> topologyDims(const NamedTopology &N);
 void declareTopology(TopologyTable &Table, llvm::ArrayRef<clang::Token> Toks,
                      const TopologySpec &T);
 
+/// What a construct's 'topology(...)' clause T (parsed from Toks) gives it
+/// in Topo and Dims: a named topology's, looked up in Table (an unknown
+/// name is reported at Where, and false), or T itself, declared under its
+/// name for later constructs. 'topology(target)' changes nothing.
+bool useTopology(TopologyTable &Table, llvm::ArrayRef<clang::Token> Toks,
+                 clang::SourceLocation Where, const TopologySpec &T,
+                 Diagnostics &Diags, TopologySpec &Topo,
+                 std::vector<Code> &Dims);
+
 /// The declaration of libhomp's entry point Name, as emitted code declares
 /// it: 'extern Result Name(Params)', with Name as its symbol.
 std::string declareEntry(llvm::StringRef Name, llvm::StringRef Result,

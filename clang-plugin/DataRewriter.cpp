@@ -83,22 +83,10 @@ bool DataRewriter::clauses() {
   for (const Clause &C : Dir->Clauses)
     if (C.Name == "topology" && C.HasParens) {
       std::optional<TopologySpec> T = parseTopology(Body, C.Args, Diags);
-      if (!T)
+      if (!T || !useTopology(RC.Topologies, Body,
+                             Body[C.Args.Begin].getLocation(), *T, Diags, Topo,
+                             V.TopologyDims))
         return false;
-      if (!T->Reference.empty()) {
-        auto It = RC.Topologies.find(T->Reference);
-        if (It == RC.Topologies.end()) {
-          Diags.report(Body[C.Args.Begin].getLocation(), Diag::UnknownTopology)
-              << T->Reference;
-          return false;
-        }
-        Topo.T = It->second.T;
-        V.TopologyDims = topologyDims(It->second);
-      } else if (!T->Target) {
-        Topo = *T;
-        V.TopologyDims = topologyDims(Body, Topo);
-        declareTopology(RC.Topologies, Body, Topo);
-      }
     }
   MapItemParser Parser(PP, Body, Diags, RC.Ctx, Topo.T, RC.Topologies);
   bool Ok = true;

@@ -95,6 +95,28 @@ void declareTopology(TopologyTable &Table, ArrayRef<Token> Toks,
     N.Dims.emplace_back(Toks.begin() + R.Begin, Toks.begin() + R.End);
 }
 
+bool useTopology(TopologyTable &Table, ArrayRef<Token> Toks,
+                 SourceLocation Where, const TopologySpec &T,
+                 Diagnostics &Diags, TopologySpec &Topo,
+                 std::vector<Code> &Dims) {
+  if (T.Target)
+    return true; // the construct's own: nothing to say
+  if (!T.Reference.empty()) {
+    auto It = Table.find(T.Reference);
+    if (It == Table.end()) {
+      Diags.report(Where, Diag::UnknownTopology) << T.Reference;
+      return false;
+    }
+    Topo.T = It->second.T;
+    Dims = topologyDims(It->second);
+    return true;
+  }
+  Topo = T;
+  Dims = topologyDims(Toks, Topo);
+  declareTopology(Table, Toks, Topo);
+  return true;
+}
+
 void setLocation(Preprocessor &PP, SourceLocation Loc, abi::Descriptor &D) {
   PresumedLoc P = PP.getSourceManager().getPresumedLoc(Loc);
   D.File = P.isValid() ? P.getFilename() : "<unknown>";

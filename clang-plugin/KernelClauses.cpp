@@ -242,25 +242,9 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
 
 bool Rewriter::topologyClause(const Clause &C) {
   std::optional<TopologySpec> T = parseTopology(Body, C.Args, Diags);
-  if (!T)
-    return false;
-  if (T->Target)
-    return true; // the construct's own: nothing to say
-  if (!T->Reference.empty()) {
-    auto It = RC.Topologies.find(T->Reference);
-    if (It == RC.Topologies.end()) {
-      Diags.report(Body[C.Args.Begin].getLocation(), Diag::UnknownTopology)
-          << T->Reference;
-      return false;
-    }
-    Topo.T = It->second.T;
-    V.TopologyDims = topologyDims(It->second);
-    return true;
-  }
-  Topo = *T;
-  V.TopologyDims = topologyDims(Body, Topo);
-  declareTopology(RC.Topologies, Body, Topo);
-  return true;
+  return T && useTopology(RC.Topologies, Body,
+                          Body[C.Args.Begin].getLocation(), *T, Diags, Topo,
+                          V.TopologyDims);
 }
 
 bool Rewriter::targetClauses() {

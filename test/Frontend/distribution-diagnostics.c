@@ -62,6 +62,10 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
   // expected-error@+1 {{homp: no topology named 'grid' is declared before this directive}}
 #pragma omp target device(*) topology(grid) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;
+  // The same of a data region.
+  // expected-error@+1 {{homp: no topology named 'mesh' is declared before this directive}}
+#pragma omp target data device(*) topology(mesh) map(tofrom: y[0:n] dist_data(BLOCK))
+  { y[0] = 1; }
 
   // An item's device list: ids only.
   // expected-error@+1 {{homp: malformed 'topology' of a distributed item; expected '[*]', 'target', the construct's topology's name, or device ids separated by commas}}
