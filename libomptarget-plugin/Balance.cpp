@@ -243,8 +243,7 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
         Profile = &It->second;
     }
   }
-  LoopSchedule S = chooseSchedule(Ctx, R, Devices, Trips, C, Profile);
-  return S;
+  return chooseSchedule(Ctx, R, Devices, Trips, C, Profile);
 }
 
 void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,

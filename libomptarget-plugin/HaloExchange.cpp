@@ -54,8 +54,6 @@ struct Moved {
   }
 };
 
-unsigned routeBit(HaloRoute R) { return 1u << static_cast<unsigned>(R); }
-
 /// The staging buffer of the calling thread, at least Bytes long. It lives
 /// on: updates repeat.
 char *stagingBuffer(size_t Bytes) {
@@ -260,7 +258,7 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
     std::string Via;
     for (HaloRoute Route : {HaloRoute::Local, HaloRoute::Host, HaloRoute::Peer,
                             HaloRoute::Staged})
-      if (M.Routes[P] & routeBit(Route))
+      if (M.Routes[P] & haloRouteBit(Route))
         Via += (Via.empty() ? "" : ",") + std::string(haloRouteName(Route));
     R.Work = Via.empty() ? "-" : "via " + Via;
     R.BytesIn = M.In[P];

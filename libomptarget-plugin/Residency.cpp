@@ -393,9 +393,7 @@ bool refillEdgeHalos(int Device, const void *Begin, int64_t Bytes,
   std::optional<unsigned> P = A->Dist.positionOf(Device);
   const ArrayShape &Sh = A->Dist.Shape;
   const ProductSet Section = ProductSet::of(Sh.Section);
-  if (P && A->Storage[*P] &&
-      A->Dist.held(*P).volume() !=
-          A->Dist.held(*P).intersect(Section).volume()) {
+  if (P && A->Storage[*P] && A->Dist.holdsPastEnds(*P)) {
     // The elements the bytes hold, whole or in part.
     const int64_t Elem = Sh.ElementSize;
     const int64_t First =

@@ -117,6 +117,12 @@ ProductSet Distribution::held(unsigned Position) const {
   return H;
 }
 
+bool Distribution::holdsPastEnds(unsigned Position) const {
+  const ProductSet Held = held(Position);
+  return Held.intersect(ProductSet::of(Shape.Section)).volume() !=
+         Held.volume();
+}
+
 bool Distribution::duplicated() const {
   return std::none_of(Split.begin(), Split.end(), [](bool B) { return B; });
 }

@@ -290,7 +290,7 @@ HaloProgram haloProgram(const Distribution &Dist,
           P.Out[Pos] += Bytes;
         } else {
           P.In[Pos] += Bytes;
-          P.RoutesIn[Pos] |= 1u << static_cast<unsigned>(P.Routes[C]);
+          P.RoutesIn[Pos] |= haloRouteBit(P.Routes[C]);
           if (!Via)
             P.Out[H.From] += Bytes;
         }

@@ -33,7 +33,7 @@ std::vector<Step> lowerPart(const PartInput &In) {
       S.Span = X.Shape.span(Held);
       Steps.push_back(S);
       Allocated.push_back(I);
-      // Cells past the ends (periodic, reflecting edges) are held.
+      // X.holdsPastEnds(Pos), from the sets at hand (once per part).
       const bool Edges = InSection.volume() != Held.volume();
       if (A.In || (A.Out && X.duplicated())) {
         Step C;
@@ -101,15 +101,13 @@ std::vector<Step> lowerUpdate(const Distribution &X, unsigned Position,
       Steps.push_back(std::move(C));
     return Steps;
   }
-  const ProductSet Held = X.held(Position);
-  const ProductSet InSection = Held.intersect(Section);
-  C.Elements = InSection.intersect(Elements);
+  C.Elements = X.held(Position).intersect(Section).intersect(Elements);
   if (!C.Elements.empty())
     Steps.push_back(std::move(C));
   // Cells past the ends (periodic, reflecting edges) are held: their
   // sources are elements of the section, which the update may have
   // changed.
-  if (InSection.volume() != Held.volume()) {
+  if (X.holdsPastEnds(Position)) {
     Step E;
     E.Kind = Step::FillEdge;
     E.Elements = Elements.intersect(Section);

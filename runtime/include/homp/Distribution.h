@@ -69,6 +69,9 @@ struct Distribution {
   /// section when Whole). A halo at a global edge that is periodic or
   /// reflecting lies past the section.
   ProductSet held(unsigned Position) const;
+  /// Whether the device at Position holds halo cells past the array's ends
+  /// (periodic and reflecting edges), which copies of the section miss.
+  bool holdsPastEnds(unsigned Position) const;
   /// Whether every device that holds a part owns every element (nothing
   /// is split).
   bool duplicated() const;

@@ -95,6 +95,10 @@ enum class HaloRoute {
 HaloRoute haloRoute(unsigned FromType, unsigned ToType, bool SameDevice,
                     bool ForcePeer = false);
 const char *haloRouteName(HaloRoute R);
+/// R as a bit of a set of routes (HaloProgram::RoutesIn).
+inline unsigned haloRouteBit(HaloRoute R) {
+  return 1u << static_cast<unsigned>(R);
+}
 
 /// An update's copies as they run: how each travels and in what order.
 /// Copies that go through the host (Staged) are first sent, each into its
@@ -120,7 +124,7 @@ struct HaloProgram {
   std::vector<size_t> Order; ///< copy indices, group after group
   /// Per position: the bytes it receives and sends (sending without the
   /// buffer: what its receivers get from it), and the routes it receives
-  /// by (bit 1 << HaloRoute).
+  /// by (haloRouteBit).
   std::vector<int64_t> In, Out;
   std::vector<unsigned> RoutesIn;
 };
