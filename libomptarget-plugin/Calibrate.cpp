@@ -3,13 +3,13 @@
 #include "Calibrate.h"
 
 #include "GpuInfo.h"
+#include "OffloadTransport.h"
 #include "Probe.h"
 #include "ProbeLibrary.h"
 
 #include "homp/Abi.h"
 
 #include <dlfcn.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -34,7 +34,8 @@ double seconds(std::chrono::steady_clock::time_point Start) {
 double timeCopy(void *Dst, const void *Src, size_t Bytes, int DstDevice,
                 int SrcDevice) {
   auto Start = std::chrono::steady_clock::now();
-  if (omp_target_memcpy(Dst, Src, Bytes, 0, 0, DstDevice, SrcDevice) != 0)
+  Transport &T = offloadTransport();
+  if (!T.wait(T.copy(bytesCopy(Dst, DstDevice, Src, SrcDevice, Bytes))))
     return -1;
   return seconds(Start);
 }
@@ -42,7 +43,8 @@ double timeCopy(void *Dst, const void *Src, size_t Bytes, int DstDevice,
 /// Fills D's latency and bandwidth; "" or what went wrong.
 std::string measure(int Device, int Host, DeviceModel &D) {
   std::vector<char> Buffer(LargeBytes, 1);
-  void *Storage = omp_target_alloc(LargeBytes, Device);
+  size_t Bytes = LargeBytes;
+  void *Storage = offloadTransport().allocate(Device, Bytes, false);
   if (!Storage)
     return "cannot allocate 8 MiB";
   std::string Problem;
@@ -59,7 +61,7 @@ std::string measure(int Device, int Host, DeviceModel &D) {
     FromDevice = std::min(
         FromDevice, timeCopy(Buffer.data(), Storage, LargeBytes, Host, Device));
   }
-  omp_target_free(Storage, Device);
+  offloadTransport().release(Device, Storage, Bytes, false);
   if (!Problem.empty() || ToDevice < 0 || FromDevice < 0 ||
       std::any_of(Small.begin(), Small.end(), [](double T) { return T < 0; }))
     return "a copy failed";

@@ -3,6 +3,7 @@
 #include "DeviceChunks.h"
 
 #include "Devices.h"
+#include "OffloadTransport.h"
 
 #include <omp.h>
 
@@ -38,7 +39,8 @@ DeviceChunks::Lease DeviceChunks::acquire(int Device, const abi::Chunk &C,
   if (!Held.owns_lock() || Cp->Failed)
     return L;
   if (!Cp->Address) {
-    Cp->Address = omp_target_alloc(sizeof(abi::Chunk), Device);
+    size_t Bytes = sizeof(abi::Chunk);
+    Cp->Address = offloadTransport().allocate(Device, Bytes, false);
     if (!Cp->Address) {
       Cp->Failed = true;
       return L;
@@ -46,8 +48,9 @@ DeviceChunks::Lease DeviceChunks::acquire(int Device, const abi::Chunk &C,
   }
   if (!Cp->Valid || !abi::sameChunk(Cp->Held, C)) {
     Cp->Valid = false;
-    if (omp_target_memcpy(Cp->Address, &C, sizeof C, 0, 0, Device,
-                          hostDevice()) != 0)
+    Transport &T = offloadTransport();
+    if (!T.wait(
+            T.copy(bytesCopy(Cp->Address, Device, &C, hostDevice(), sizeof C))))
       return L;
     Cp->Held = C;
     Cp->Valid = true;

@@ -15,6 +15,7 @@
 
 #include "Devices.h"
 #include "Observe.h"
+#include "OffloadTransport.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 
@@ -22,13 +23,10 @@
 #include "homp/Info.h"
 #include "homp/Trace.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
-#include <memory>
 #include <optional>
 
 namespace homp {
@@ -54,18 +52,6 @@ struct Moved {
   }
 };
 
-/// The staging buffer of the calling thread, at least Bytes long. It lives
-/// on: updates repeat.
-char *stagingBuffer(size_t Bytes) {
-  thread_local std::unique_ptr<char[]> Buffer;
-  thread_local size_t BufferSize = 0;
-  if (BufferSize < Bytes) {
-    Buffer.reset(new char[Bytes]);
-    BufferSize = Bytes;
-  }
-  return Buffer.get();
-}
-
 /// Waits for the work queued on the devices of an update (the barrier
 /// before the calling thread makes its copies).
 void waitForQueuedWork(const Distribution &Dist, const std::string &Where) {
@@ -90,20 +76,13 @@ std::string copyError(const ResidentArray &A, const HaloCopy &H) {
 
 /// An update's copies worked out once (a solver repeats the same update
 /// every iteration; measured: the bookkeeping of a Jacobi row exchange over
-/// 4 devices was 0.5 of its 3.4 us): the core's program, and each copy's
-/// omp_target_memcpy[_rect] planned, staged ends at their offsets in the
-/// staging buffer.
+/// 4 devices was 0.5 of its 3.4 us): the core's program and its copies
+/// planned for the transport.
 struct PreparedUpdate {
   uint64_t ArrayId = 0;
   const std::vector<HaloCopy> *Plan = nullptr;
   HaloProgram Program;
-  struct Op {
-    BoxCopy Copy;
-    bool DstStaged = false, SrcStaged = false;
-  };
-  std::vector<Op> Ops; ///< by Program.Order
-  /// Per position: its group of sends and of receives (-1: none).
-  std::vector<int> SendGroup, ReceiveGroup;
+  std::vector<PlannedHaloCopy> Planned; ///< by Program.Order
   bool Inline = false; ///< small enough for the calling thread
 };
 
@@ -136,62 +115,34 @@ const PreparedUpdate &prepared(const ResidentArray &A,
   P.Program = haloProgram(Dist, Copies, Types, settings().HaloRoute);
   const HaloProgram &Pr = P.Program;
   P.Inline = Pr.Staged + Pr.Direct <= InlineBytes;
-  const int Host = hostDevice();
-  auto End = [&](unsigned Position) {
-    return BoxEnd{static_cast<char *>(A.deviceAddress(Position, A.HostBase)),
-                  Dist.Devices[Position], false};
-  };
-  // Staged ends are planned at their offsets in the buffer.
-  auto StageAt = [&](size_t C) {
-    return BoxEnd{reinterpret_cast<char *>(Pr.Offsets[C]), Host, true};
-  };
-  P.SendGroup.assign(N, -1);
-  P.ReceiveGroup.assign(N, -1);
-  for (size_t G = 0; G < Pr.Groups.size(); ++G) {
-    const HaloProgram::Group &Gr = Pr.Groups[G];
-    (Gr.Send ? P.SendGroup : P.ReceiveGroup)[Gr.Position] = static_cast<int>(G);
-    for (size_t I = Gr.Begin; I < Gr.End; ++I) {
-      const size_t C = Pr.Order[I];
-      const HaloCopy &H = Copies[C];
-      const bool Via = Pr.Routes[C] == HaloRoute::Staged;
-      PreparedUpdate::Op O;
-      if (Gr.Send) {
-        O.Copy = planBoxCopy(Dist.Shape, StageAt(C), H.Src, End(H.From), H.Src);
-        O.DstStaged = true;
-      } else {
-        O.Copy = planBoxCopy(Dist.Shape, End(H.To), H.Dst,
-                             Via ? StageAt(C) : End(H.From), H.Src);
-        O.SrcStaged = Via;
-      }
-      P.Ops.push_back(O);
-    }
-  }
+  std::vector<BoxEnd> Ends(N);
+  for (unsigned Q = 0; Q < N; ++Q)
+    Ends[Q] = {static_cast<char *>(A.deviceAddress(Q, A.HostBase)),
+               Dist.Devices[Q], false};
+  P.Planned = planHaloCopies(Dist.Shape, Copies, Pr, Ends, transport().host());
   if (Cache.size() == Kept)
     Cache.pop_back();
   Cache.push_front(std::move(P));
   return Cache.front();
 }
 
-/// Runs group G of P's program of A, with the staging buffer at Stage (an
-/// address), from Start on: publishes it and adds its time to M. Returns
-/// when it ended, or std::nullopt with Error when a copy failed.
+/// Runs group G of P's program of A, with the staging buffer at Stage,
+/// from Start on: publishes it and adds its time to M. Returns when it
+/// ended, or std::nullopt with Error when a copy failed.
 std::optional<Clock::time_point>
 runGroup(const ResidentArray &A, const PreparedUpdate &P, size_t G,
-         ptrdiff_t Stage, const std::string &Where, Clock::time_point Start,
+         const char *Stage, const std::string &Where, Clock::time_point Start,
          Moved &M, std::string &Error) {
   const HaloProgram::Group &Gr = P.Program.Groups[G];
-  const int Device = A.Dist.Devices[Gr.Position];
-  for (size_t I = Gr.Begin; I < Gr.End; ++I) {
-    const PreparedUpdate::Op &O = P.Ops[I];
-    if (injectedFault(Device, FaultSpec::Copy) ||
-        !runBoxCopy(O.Copy, O.DstStaged ? Stage : 0, O.SrcStaged ? Stage : 0)) {
-      Error = copyError(A, (*P.Plan)[P.Program.Order[I]]);
-      return std::nullopt;
-    }
+  size_t Failed = 0;
+  if (!runHaloGroup(transport(), P.Program, P.Planned, G, Stage, Failed)) {
+    Error = copyError(A, (*P.Plan)[Failed]);
+    return std::nullopt;
   }
   const Clock::time_point End = Clock::now();
-  publishCopy(Gr.Send ? EventKind::HaloSend : EventKind::HaloReceive, Device,
-              Where, Start, End, Gr.Bytes, &A.Name);
+  publishCopy(Gr.Send ? EventKind::HaloSend : EventKind::HaloReceive,
+              A.Dist.Devices[Gr.Position], Where, Start, End, Gr.Bytes,
+              &A.Name);
   M.Seconds[Gr.Position] += std::chrono::duration<double>(End - Start).count();
   return End;
 }
@@ -203,8 +154,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
                const std::string &Where, Moved &M, std::string &Error) {
   const PreparedUpdate &P = prepared(A, Copies);
   const HaloProgram &Pr = P.Program;
-  const ptrdiff_t Stage = static_cast<ptrdiff_t>(
-      reinterpret_cast<uintptr_t>(stagingBuffer(Pr.Staged)));
+  const char *Stage = transport().staging(Pr.Staged);
   const size_t N = A.Dist.Devices.size();
   if (P.Inline) {
     waitForQueuedWork(A.Dist, Where);
@@ -223,7 +173,7 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
       runOnDevices(
           A.Dist.Devices, hostDevice(),
           [&](unsigned Q) {
-            const int G = (Send ? P.SendGroup : P.ReceiveGroup)[Q];
+            const int G = (Send ? Pr.SendGroup : Pr.ReceiveGroup)[Q];
             if (G >= 0 && Errors[Q].empty())
               runGroup(A, P, static_cast<size_t>(G), Stage, Where, Clock::now(),
                        M, Errors[Q]);

@@ -7,9 +7,9 @@
 #include "Devices.h"
 #include "Machine.h"
 #include "Observe.h"
+#include "OffloadTransport.h"
 #include "ProxyPool.h"
 #include "Residency.h"
-#include "Transfers.h"
 
 #include "homp/CoreShares.h"
 #include "homp/Info.h"

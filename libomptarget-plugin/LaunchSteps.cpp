@@ -14,8 +14,8 @@
 #include "DeviceArgs.h"
 #include "Devices.h"
 #include "Observe.h"
+#include "OffloadTransport.h"
 #include "ProxyPool.h"
-#include "Transfers.h"
 
 #include "homp/Halo.h"
 #include "homp/Trace.h"
@@ -81,8 +81,8 @@ bool Launcher::allocate(Slot &S, const Step &St) {
       return false;
     }
   }
-  if (!allocateStorage(S.Device, V.Shape, St.Span, S.Items[I], S.Error,
-                       pageOffset(S, I, St.Span))) {
+  if (!allocateStorage(transport(), S.Device, V.Shape, St.Span, S.Items[I],
+                       S.Error, pageOffset(S, I, St.Span))) {
     S.Error += " for its part of '" + D.Arrays[I].Name + "'";
     S.Status = Slot::FailedBeforeResults;
     return false;
@@ -147,16 +147,14 @@ void Launcher::runStep(Slot &S, const Step &St, DeviceArgs *&Args,
     allocate(S, St);
     return;
   case Step::CopyIn:
-    if (!copyElements(Direction::ToDevice, V->Shape, V->Base, S.Items[I],
-                      St.Elements, S.BytesIn))
+    if (!copyElements(transport(), Direction::ToDevice, V->Shape, V->Base,
+                      S.Items[I], St.Elements, S.BytesIn))
       Failed("to");
     return;
   case Step::FillEdge:
-    if (!fillEdgeHalos(S.Plan->Items[I], S.Position, V->Base,
-                       {static_cast<char *>(deviceAddress(V->Shape, V->Base,
-                                                          S.Items[I], V->Base)),
-                        S.Device, false},
-                       S.BytesIn, St.Elements))
+    if (!fillEdgeHalos(transport(), S.Plan->Items[I], S.Position, V->Base,
+                       storageEnd(V->Shape, S.Items[I]), S.BytesIn,
+                       St.Elements))
       Failed("to");
     return;
   case Step::Launch:
@@ -172,13 +170,13 @@ void Launcher::runStep(Slot &S, const Step &St, DeviceArgs *&Args,
       Range Span = V->Shape.span(ProductSet::of(V->Shape.Section));
       Host = S.Staging[I].data() - Span.Begin * V->Shape.ElementSize;
     }
-    if (!copyElements(Direction::FromDevice, V->Shape, Host, S.Items[I],
-                      St.Elements, S.BytesOut))
+    if (!copyElements(transport(), Direction::FromDevice, V->Shape, Host,
+                      S.Items[I], St.Elements, S.BytesOut))
       Failed("back from");
     return;
   }
   case Step::Free:
-    freeStorage(S.Items[I]);
+    freeStorage(transport(), S.Items[I]);
     return;
   case Step::Hold:
     hold(S);

@@ -19,9 +19,9 @@
 #include "DeviceArgs.h"
 #include "Devices.h"
 #include "Launch.h"
+#include "OffloadTransport.h"
 #include "ProxyPool.h"
 #include "Residency.h"
-#include "Transfers.h"
 
 #include "homp/IndexSet.h"
 #include "homp/KernelPlan.h"

@@ -128,12 +128,10 @@ bool moveElements(const ResidentArray &A, unsigned P, Direction Dir,
        lowerUpdate(A.Dist, P, Dir == Direction::ToDevice, Elements)) {
     const bool Ok =
         St.Kind == Step::FillEdge
-            ? fillEdgeHalos(
-                  A.Dist, P, Host,
-                  {static_cast<char *>(A.deviceAddress(P, A.HostBase)),
-                   S.Device, false},
-                  Bytes, St.Elements)
-            : copyElements(Dir, A.Dist.Shape, Host, S, St.Elements, Bytes);
+            ? fillEdgeHalos(transport(), A.Dist, P, Host,
+                            storageEnd(A.Dist.Shape, S), Bytes, St.Elements)
+            : copyElements(transport(), Dir, A.Dist.Shape, Host, S, St.Elements,
+                           Bytes);
     if (!Ok)
       return false;
   }
@@ -177,13 +175,13 @@ bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
   bool Ok = true;
   int64_t Bytes = 0;
   onDevice(A.Dist.Devices[From], [&] {
-    Ok = copyElements(Direction::FromDevice, Sh, Zero, partOf(A, From), All,
-                      Bytes);
+    Ok = copyElements(transport(), Direction::FromDevice, Sh, Zero,
+                      partOf(A, From), All, Bytes);
   });
   for (unsigned P : Stale)
     onDevice(A.Dist.Devices[P], [&] {
-      Ok = Ok && copyElements(Direction::ToDevice, Sh, Zero, partOf(A, P), All,
-                              Bytes);
+      Ok = Ok && copyElements(transport(), Direction::ToDevice, Sh, Zero,
+                              partOf(A, P), All, Bytes);
     });
   if (!Ok) {
     Error = "bringing the copies of '" + A.Name + "' (" + A.Where +
@@ -318,8 +316,8 @@ bool scatterShadow(HostShadow &S, bool CopyBack, std::string &Error) {
       const ResidentArray &R = *S.Arrays[I];
       for (unsigned P = 0; P < R.Dist.Devices.size(); ++P)
         if (R.Dist.Devices[P] == Host)
-          Ok = copyElements(Direction::ToDevice, R.Dist.Shape, Zero,
-                            partOf(R, P), R.Dist.Owned[P], Bytes[I]);
+          Ok = copyElements(transport(), Direction::ToDevice, R.Dist.Shape,
+                            Zero, partOf(R, P), R.Dist.Owned[P], Bytes[I]);
       std::lock_guard<std::mutex> Lock(R.CopiesLock);
       R.Stale.clear();
     }
@@ -405,7 +403,7 @@ bool refillEdgeHalos(int Device, const void *Begin, int64_t Bytes,
     const BoxEnd To{static_cast<char *>(A->deviceAddress(*P, A->HostBase)),
                     Device, false};
     for (const Box &B : Sh.boxesOf({First, End}))
-      Ok = Ok && fillEdgeHalos(A->Dist, *P, A->HostBase, To, Moved,
+      Ok = Ok && fillEdgeHalos(transport(), A->Dist, *P, A->HostBase, To, Moved,
                                ProductSet::of(B).intersect(Section));
     if (!Ok)
       Error = "filling the halo cells past the ends of '" + A->Name +
@@ -456,7 +454,7 @@ void freeAll(ResidentArray &A) {
   for (size_t P = 0; P < A.Storage.size(); ++P)
     if (A.Storage[P]) {
       Storage S = storageOf(A, static_cast<unsigned>(P));
-      freeStorage(S);
+      freeStorage(transport(), S);
       A.Storage[P] = nullptr;
     }
 }
@@ -515,11 +513,10 @@ bool allocateParts(ResidentArray &A, const std::vector<ResidentArray *> &Others,
     if (A.Dist.Devices[P] == Host)
       continue;
     Storage S;
-    if (!allocateStorage(A.Dist.Devices[P], A.Dist.Shape, A.Spans[P], S,
-                         Error,
-                         Memory[P] == PartMemory::Colored
-                             ? std::optional<int64_t>(Colors[P])
-                             : std::nullopt)) {
+    if (!allocateStorage(
+            transport(), A.Dist.Devices[P], A.Dist.Shape, A.Spans[P], S, Error,
+            Memory[P] == PartMemory::Colored ? std::optional<int64_t>(Colors[P])
+                                             : std::nullopt)) {
       Error += " for its part of '" + A.Name + "'";
       freeAll(A);
       return false;
@@ -591,7 +588,7 @@ makeResidents(std::vector<std::unique_ptr<ResidentArray>> Arrays,
     if (!R) {
       Error = "'" + Name + "' overlaps an array that is already distributed";
       for (Storage &S : Parts)
-        freeStorage(S);
+        freeStorage(transport(), S);
       for (size_t J = I + 1; J < Arrays.size(); ++J)
         freeAll(*Arrays[J]);
       return {};
@@ -683,7 +680,7 @@ bool releaseResidents(const std::vector<Release> &Releases,
         if (A.Associated[P])
           omp_target_disassociate_ptr(
               A.HostBase + S.Span.Begin * A.Dist.Shape.ElementSize, S.Device);
-        freeStorage(S);
+        freeStorage(transport(), S);
         if (!Copied)
           Why = "copying '" + A.Name + "' back from device " +
                 std::to_string(S.Device) + " failed";

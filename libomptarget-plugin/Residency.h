@@ -10,7 +10,7 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H
 #define HOMP_LIBOMPTARGET_PLUGIN_RESIDENCY_H
 
-#include "Transfers.h"
+#include "OffloadTransport.h"
 
 #include "homp/DataEnvironment.h"
 

@@ -276,6 +276,8 @@ HaloProgram haloProgram(const Distribution &Dist,
   P.In.assign(N, 0);
   P.Out.assign(N, 0);
   P.RoutesIn.assign(N, 0);
+  P.SendGroup.assign(N, -1);
+  P.ReceiveGroup.assign(N, -1);
   for (bool Send : {true, false})
     for (unsigned Pos = 0; Pos < N; ++Pos) {
       HaloProgram::Group G{Send, Pos, P.Order.size(), 0, 0};
@@ -297,10 +299,60 @@ HaloProgram haloProgram(const Distribution &Dist,
         P.Order.push_back(C);
       }
       G.End = P.Order.size();
-      if (G.End > G.Begin)
-        P.Groups.push_back(G);
+      if (G.End == G.Begin)
+        continue;
+      (Send ? P.SendGroup : P.ReceiveGroup)[Pos] =
+          static_cast<int>(P.Groups.size());
+      P.Groups.push_back(G);
     }
   return P;
+}
+
+std::vector<PlannedHaloCopy> planHaloCopies(const ArrayShape &Shape,
+                                            const std::vector<HaloCopy> &Copies,
+                                            const HaloProgram &Program,
+                                            const std::vector<BoxEnd> &Ends,
+                                            int Host) {
+  // Staged ends are planned at their offsets in the buffer.
+  auto StageAt = [&](size_t C) {
+    return BoxEnd{reinterpret_cast<char *>(Program.Offsets[C]), Host, true};
+  };
+  std::vector<PlannedHaloCopy> Planned;
+  Planned.reserve(Program.Order.size());
+  for (const HaloProgram::Group &G : Program.Groups)
+    for (size_t I = G.Begin; I < G.End; ++I) {
+      const size_t C = Program.Order[I];
+      const HaloCopy &H = Copies[C];
+      const bool Via = Program.Routes[C] == HaloRoute::Staged;
+      PlannedHaloCopy O;
+      if (G.Send) {
+        O.Copy = planBoxCopy(Shape, StageAt(C), H.Src, Ends[H.From], H.Src);
+        O.DstStaged = true;
+      } else {
+        O.Copy = planBoxCopy(Shape, Ends[H.To], H.Dst,
+                             Via ? StageAt(C) : Ends[H.From], H.Src);
+        O.SrcStaged = Via;
+      }
+      Planned.push_back(O);
+    }
+  return Planned;
+}
+
+bool runHaloGroup(Transport &T, const HaloProgram &Program,
+                  const std::vector<PlannedHaloCopy> &Planned, size_t G,
+                  const char *Stage, size_t &Failed) {
+  const HaloProgram::Group &Gr = Program.Groups[G];
+  const ptrdiff_t At =
+      static_cast<ptrdiff_t>(reinterpret_cast<uintptr_t>(Stage));
+  CopyBatch Batch(T);
+  for (size_t I = Gr.Begin; I < Gr.End && !Batch.failedYet(); ++I) {
+    const PlannedHaloCopy &O = Planned[I];
+    Batch.copy(O.Copy.shifted(O.DstStaged ? At : 0, O.SrcStaged ? At : 0));
+  }
+  if (Batch.wait())
+    return true;
+  Failed = Program.Order[Gr.Begin + *Batch.firstFailed()];
+  return false;
 }
 
 bool slowCopyDistance(int64_t Distance) {

@@ -490,6 +490,132 @@ TEST(Halo, ProgramsOfPeriodicBlocks) {
     EXPECT_EQ(R, HaloRoute::Local);
 }
 
+namespace {
+
+/// Runs the halo program of Dist's update (Dims, Sides) on a memory
+/// transport, every device's storage holding its owned cells of an array
+/// whose every cell holds its own offset, and checks each device's storage
+/// cell by cell: owned cells unchanged, each halo cell the update fills
+/// holding its source's value (expected()), every other cell never
+/// written.
+void runOnTransport(const Distribution &Dist, unsigned Dims, unsigned Sides,
+                    const std::vector<unsigned> &Types, HaloRouteSetting R) {
+  const ArrayShape &Sh = Dist.Shape;
+  const unsigned N = static_cast<unsigned>(Dist.Devices.size());
+  MemoryTransport T(static_cast<int>(N));
+  const Range All = Sh.span(ProductSet::of(Sh.Section));
+  std::vector<int64_t> Host(static_cast<size_t>(All.End));
+  for (int64_t O = 0; O < All.End; ++O)
+    Host[static_cast<size_t>(O)] = O;
+  char *Zero = reinterpret_cast<char *>(Host.data());
+  std::vector<Storage> St(N);
+  std::vector<BoxEnd> Ends(N);
+  for (unsigned P = 0; P < N; ++P) {
+    std::string Error;
+    ASSERT_TRUE(allocateStorage(T, Dist.Devices[P], Sh, Sh.span(Dist.held(P)),
+                                St[P], Error))
+        << Error;
+    int64_t Bytes = 0;
+    ASSERT_TRUE(copyElements(T, Direction::ToDevice, Sh, Zero, St[P],
+                             Dist.Owned[P], Bytes));
+    Ends[P] = storageEnd(Sh, St[P]);
+  }
+  const std::vector<HaloCopy> Copies = haloCopies(Dist, Dims, Sides);
+  const HaloProgram Pr = haloProgram(Dist, Copies, Types, R);
+  const std::vector<PlannedHaloCopy> Planned =
+      planHaloCopies(Sh, Copies, Pr, Ends, T.host());
+  const char *Stage = T.staging(Pr.Staged);
+  for (size_t G = 0; G < Pr.Groups.size(); ++G) {
+    size_t Failed = 0;
+    ASSERT_TRUE(runHaloGroup(T, Pr, Planned, G, Stage, Failed))
+        << "copy " << Failed;
+  }
+  EXPECT_TRUE(T.errors().empty()) << T.errors().front();
+  EXPECT_EQ(T.unwaited(), 0u);
+  const Fill Want = expected(Dist, Dims, Sides);
+  for (unsigned P = 0; P < N; ++P) {
+    const int64_t *Dev = static_cast<const int64_t *>(St[P].Ptr);
+    Dist.held(P).forEachBox([&](const Box &B) {
+      Cell C{};
+      std::function<void(unsigned)> Walk = [&](unsigned D) {
+        if (D < Sh.Rank) {
+          for (C[D] = B.Dims[D].Begin; C[D] < B.Dims[D].End; ++C[D])
+            Walk(D + 1);
+          return;
+        }
+        const int64_t Got = Dev[Sh.offset(C) - St[P].Span.Begin];
+        bool Owned = true;
+        for (unsigned E = 0; E < Sh.Rank; ++E)
+          Owned &= Dist.Owned[P].Dims[E].contains(C[E]);
+        auto It = Want.find({P, C});
+        if (Owned)
+          EXPECT_EQ(Got, Sh.offset(C));
+        else if (It != Want.end())
+          EXPECT_EQ(Got, Sh.offset(It->second.second))
+              << "device " << P << " cell " << Sh.offset(C);
+        else
+          EXPECT_EQ(static_cast<uint64_t>(Got), 0xA5A5A5A5A5A5A5A5u)
+              << "device " << P << " cell " << Sh.offset(C)
+              << " written, though the update does not fill it";
+      };
+      Walk(0);
+    });
+    freeStorage(T, St[P]);
+  }
+  EXPECT_TRUE(T.errors().empty());
+}
+
+} // namespace
+
+TEST(Halo, ProgramsRunOnATransportFillExactlyTheHalos) {
+  using namespace homp::abi;
+  const std::vector<Case> Cases = {
+      {{{0, 23}},
+       {Policy::Block},
+       {{2, 1, Edge::Periodic, Edge::Reflecting}},
+       {4}},
+      {{{3, 40}}, {Policy::Block}, {{3, 3, Edge::None, Edge::Periodic}}, {3}},
+      {{{0, 12}, {0, 9}},
+       {Policy::Block, Policy::Full},
+       {{1, 1, Edge::None, Edge::None}},
+       {4}},
+      {{{0, 9}, {0, 7}},
+       {Policy::Block, Policy::Block},
+       {{1, 1, Edge::Periodic, Edge::Periodic},
+        {2, 1, Edge::Periodic, Edge::Reflecting}},
+       {2, 2}},
+      {{{0, 6}, {0, 9}, {0, 8}},
+       {Policy::Block, Policy::Block, Policy::Full},
+       {{1, 1, Edge::Periodic, Edge::None}, {1, 2, Edge::None, Edge::None}},
+       {2, 2}},
+      {{{0, 10}},
+       {Policy::Block},
+       {{2, 2, Edge::Periodic, Edge::Periodic}},
+       {1}},
+  };
+  for (const Case &C : Cases) {
+    const Distribution Dist = distribute(C);
+    const unsigned N = static_cast<unsigned>(Dist.Devices.size());
+    // CPU offload devices (peer to peer), and GPUs of two vendors (staged
+    // between them).
+    std::vector<unsigned> Cpus(N, TypeCPU), Mixed(N);
+    for (unsigned P = 0; P < N; ++P)
+      Mixed[P] = P % 2 ? TypeAMDGPU : TypeNVGPU;
+    const unsigned AllDims = (1u << C.Section.size()) - 1;
+    for (unsigned Dims = 1; Dims <= AllDims; ++Dims)
+      for (unsigned Sides : {SideLeft, SideRight, SideBoth})
+        for (HaloRouteSetting R :
+             {HaloRouteSetting::Auto, HaloRouteSetting::Staged,
+              HaloRouteSetting::Peer})
+          for (const std::vector<unsigned> *Types : {&Cpus, &Mixed}) {
+            SCOPED_TRACE("dims " + std::to_string(Dims) + " sides " +
+                         std::to_string(Sides) + " route " +
+                         std::to_string(int(R)));
+            runOnTransport(Dist, Dims, Sides, *Types, R);
+          }
+  }
+}
+
 // storageColors: the addresses each copy reads and writes, worked out from
 // the placement, element by element as the layout puts them.
 namespace {

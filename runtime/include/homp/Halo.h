@@ -13,6 +13,7 @@
 
 #include "homp/Distribution.h"
 #include "homp/Environment.h"
+#include "homp/Transport.h"
 
 #include <map>
 #include <mutex>
@@ -121,6 +122,9 @@ struct HaloProgram {
     int64_t Bytes = 0;
   };
   std::vector<Group> Groups; ///< every position's sends, then receives
+  /// Per position: the index in Groups of its sends, of its receives
+  /// (-1: none).
+  std::vector<int> SendGroup, ReceiveGroup;
   std::vector<size_t> Order; ///< copy indices, group after group
   /// Per position: the bytes it receives and sends (sending without the
   /// buffer: what its receivers get from it), and the routes it receives
@@ -137,6 +141,31 @@ HaloProgram haloProgram(const Distribution &Dist,
                         const std::vector<HaloCopy> &Copies,
                         const std::vector<unsigned> &Types,
                         HaloRouteSetting Route = HaloRouteSetting::Auto);
+
+/// A halo program's copy planned for a transport: between the positions'
+/// storage, or, at a staged end, at its offset in the staging buffer (moved
+/// by the buffer's address when it runs).
+struct PlannedHaloCopy {
+  BoxCopy Copy;
+  bool DstStaged = false, SrcStaged = false;
+};
+
+/// Program's copies of Copies of an array of Shape, in Program.Order, where
+/// Ends gives each position's storage (its element [0]...[0] and device)
+/// and Host is the staging buffer's device.
+std::vector<PlannedHaloCopy> planHaloCopies(const ArrayShape &Shape,
+                                            const std::vector<HaloCopy> &Copies,
+                                            const HaloProgram &Program,
+                                            const std::vector<BoxEnd> &Ends,
+                                            int Host);
+
+/// Runs group G of Program through T, its copies (Planned) started
+/// together, with the staging buffer at Stage. False when a copy failed,
+/// with its index in Program's copies in Failed; the copies after one that
+/// failed as it started do not start.
+bool runHaloGroup(Transport &T, const HaloProgram &Program,
+                  const std::vector<PlannedHaloCopy> &Planned, size_t G,
+                  const char *Stage, size_t &Failed);
 
 /// Where a position's part of an array lives, for storageColors.
 enum class PartMemory {
