@@ -16,6 +16,7 @@
 #include "homp/CoreShares.h"
 #include "homp/Info.h"
 #include "homp/Partition.h"
+#include "homp/RateSplit.h"
 #include "homp/Reduction.h"
 #include "homp/Scheduler.h"
 
@@ -181,47 +182,22 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
   runSampled(Ids);
 }
 
-/// The profile kinds: a sample [0, Chunk) split by the weights, then the
-/// rest [Chunk, N) by the rates measured. HOMP'16 waits for the whole
-/// sample before splitting the rest: the devices done first sit idle until
-/// the slowest is done (one device of two 4 times slower: 1.15 to 1.25
-/// times the ideal). Here a device done with its sample while others still
-/// run theirs takes the next piece of the rest, as large as its sample
-/// part, and the last device to finish its sample splits what is left by
-/// the rates measured so far, each device's share counted from when it
-/// will be free (sharesWhenFree). A device's sample part counts in its
-/// rate for what the region's earlier executions found it worth
-/// (SampleBias: the device's rate on the rest over its rate on its sample
-/// part); its pieces count as they are, being the rest's iterations.
+/// The profile kinds: a sample split by the weights, then the rest by the
+/// rates measured (homp/RateSplit.h), each device's parts on its own
+/// thread.
 void Launcher::runSampled(const std::vector<int> &Ids) {
   const LoopSchedule &Sch = *K.Sched;
   const int64_t N = K.SchedTrips;
   const size_t Count = Slots.size();
-  std::vector<double> Weights;
+  RateSplit::Input In;
+  In.N = N;
+  In.Chunk = Sch.Chunk;
+  In.Cutoff = Sch.Cutoff.value_or(0);
   std::vector<int> SlotIds;
   for (const Slot &S : Slots) {
-    Weights.push_back(Sch.Weights[S.Position]);
+    In.Weights.push_back(Sch.Weights[S.Position]);
     SlotIds.push_back(S.Device);
   }
-  // Guarded by M. Per slot (every slot has a weight above 0: the others
-  // take no part): iterations and seconds of the parts it has finished;
-  // the piece it runs (size 0: none) and when it began.
-  std::mutex M;
-  int64_t Next = std::min(Sch.Chunk, N); // the rest not handed out yet
-  size_t Sampling = Count;               // devices still in their sample
-  std::vector<int64_t> Done(Count, 0), Piece(Count, 0);
-  std::vector<double> Seconds(Count, 0);
-  std::vector<Clock::time_point> PieceBegan(Count);
-  std::vector<bool> Out(Count, false); // a part failed: no more for it
-  std::optional<std::vector<Range>> Rest;
-  int64_t Unclaimed = N; // every device failed: what is left of the rest
-  std::vector<bool> CutOff(Count, false), TookPieces(Count, false);
-  // Per slot: the iterations and seconds of its sample part, and of its
-  // part of the rest (the pieces and its share), which tell the region's
-  // next executions how far the sample's rate was from the rest's.
-  std::vector<int64_t> SampleDone(Count, 0), RestDone(Count, 0);
-  std::vector<double> SampleSeconds(Count, 0), RestSeconds(Count, 0);
-  std::vector<double> SlotBias; // none learned yet: 1 (correctedSampleRates)
   // The pieces' correction only where each device on the host's cores has
   // one of its own: on shared cores, pieces run time-sliced while other
   // devices sample, and their rate says little of the share's (learning it
@@ -230,80 +206,20 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   const bool OwnCores =
       static_cast<size_t>(hostCoreDevices(SlotIds, deviceTypes())) <=
       processCpus().size();
-  std::vector<double> SlotPieceBias;
   for (const Slot &S : Slots) {
-    SlotBias.push_back(
+    In.SampleBias.push_back(
         S.Position < Sch.SampleBias.size() ? Sch.SampleBias[S.Position] : 1.0);
-    SlotPieceBias.push_back(OwnCores && S.Position < Sch.PieceBias.size()
-                                ? Sch.PieceBias[S.Position]
-                                : 1.0);
+    In.PieceBias.push_back(OwnCores && S.Position < Sch.PieceBias.size()
+                               ? Sch.PieceBias[S.Position]
+                               : 1.0);
   }
-  // Per slot: the iterations and seconds of the pieces it ran.
-  std::vector<int64_t> PieceDone(Count, 0);
-  std::vector<double> PieceSeconds(Count, 0);
-
-  // Under M, once the last sample is done: each working device's share of
-  // [Next, N), by its rate and when it will be free.
-  auto SplitRest = [&] {
-    std::vector<Range> Parts(Count, Range{Next, Next});
-    const int64_t Left = N - Next;
-    // The sample parts and the pieces count for what the region's earlier
-    // executions found them worth against the share (SampleBias,
-    // PieceBias): a sample's first iterations may cost less than the
-    // loop's, and small parts run slower than a share (each copies and
-    // launches on its own).
-    std::vector<double> Rates = correctedSampleRates(
-        Done, SampleDone, Seconds, Weights, SlotBias, SlotPieceBias);
-    std::vector<double> Working;
-    {
-      std::vector<double> Measured = sampleRates(Done, Seconds, Weights);
-      for (size_t I = 0; I < Count; ++I)
-        if (!Out[I])
-          Working.push_back(Measured[I]);
-    }
-    if (Working.empty()) {
-      Unclaimed = Next;
-      Rest = std::move(Parts);
-      return;
-    }
-    // The cutoff compares the devices' rates as measured (also when the
-    // pieces left nothing to split, not when the sample was the whole
-    // loop): a device it cuts runs nothing of the rest, so a correction
-    // that cut it could never be learned again. sampleRates predicts a
-    // device that finished nothing from its weight; with nothing measured
-    // at all, the rates are equal.
-    std::vector<double> Kept = sharesByRates(Working, Sch.Cutoff.value_or(0));
-    std::vector<double> Use(Count, 0), Busy(Count, 0);
-    Clock::time_point Now = Clock::now();
-    for (size_t I = 0, W = 0; I < Count; ++I) {
-      if (Out[I])
-        continue;
-      double Rate = Rates[I] > 0 ? Rates[I] : 1;
-      if (!(Kept[W++] > 0)) {
-        CutOff[I] = Sch.Chunk < N;
-        continue;
-      }
-      Use[I] = Rate;
-      if (Piece[I] > 0)
-        Busy[I] = static_cast<double>(Piece[I]) / Rate -
-                  std::chrono::duration<double>(Now - PieceBegan[I]).count();
-    }
-    if (Left <= 0) {
-      Rest = std::move(Parts);
-      return;
-    }
-    std::vector<double> Shares =
-        capByMemory(policyContext(), SlotIds, sharesWhenFree(Use, Busy, Left),
-                    Left, Sch.Cost);
-    for (size_t I = 0; I < Count; ++I) {
-      if (Use[I] > 0 && !(Shares[I] > 0) && Busy[I] <= 0)
-        CutOff[I] = true; // the memory cap left it none
-      Range P = weightedBlockPart(Left, Shares, I);
-      Parts[I] = {Next + P.Begin, Next + P.End};
-    }
-    Next = N;
-    Rest = std::move(Parts);
+  In.Cap = [&](std::vector<double> Shares, int64_t Left) {
+    return capByMemory(policyContext(), SlotIds, Shares, Left, Sch.Cost);
   };
+  RateSplit Split(std::move(In));
+  std::mutex M; // guards Split, but for each device's restFinished
+  const Clock::time_point Start = Clock::now();
+  auto Now = [&] { return secondsSince(Start); };
 
   runOnDevices(
       Ids, HostId,
@@ -320,52 +236,29 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         // processes each: a median of 1.03 ms an execution after learning,
         // 0.91 with the yield).
         auto Run = [&](Range R) {
+          Clock::time_point Began = Clock::now();
           runRange(S, R, 1);
           if (Sch.ChoseAuto)
             sched_yield();
+          return secondsSince(Began);
         };
-        // Under M: what a part that ran tells of the device's rate.
-        auto Finished = [&](Range R, Clock::time_point Began) {
-          Out[I] = S.Status != Slot::Ok;
-          if (!Out[I]) {
-            Done[I] += R.size();
-            Seconds[I] += secondsSince(Began);
-          }
-        };
-        Range Sample = weightedBlockPart(std::min(Sch.Chunk, N), Weights, I);
-        Clock::time_point Began = Clock::now();
-        Run(Sample);
-        const int64_t PieceSize = std::max<int64_t>(1, Sample.size());
+        const double Sampled = Run(Split.sample(I));
         std::unique_lock<std::mutex> Lock(M);
-        Finished(Sample, Began);
-        SampleDone[I] = Done[I];
-        SampleSeconds[I] = Seconds[I];
-        if (--Sampling == 0)
-          SplitRest();
-        while (!Rest && !Out[I] && Next < N) {
-          Range R{Next, std::min(N, Next + PieceSize)};
-          Next = R.End;
-          Piece[I] = R.size();
-          TookPieces[I] = true;
-          PieceBegan[I] = Began = Clock::now();
+        Split.sampleFinished(I, Sampled, S.Status == Slot::Ok, Now());
+        while (std::optional<Range> R = Split.nextPiece(I, Now())) {
           Lock.unlock();
-          Run(R);
+          const double Took = Run(*R);
           Lock.lock();
-          Piece[I] = 0;
-          Finished(R, Began);
+          Split.pieceFinished(I, *R, Took, S.Status == Slot::Ok);
         }
-        PieceDone[I] = Done[I] - SampleDone[I];
-        PieceSeconds[I] = Seconds[I] - SampleSeconds[I];
-        if (!Rest)
+        if (!Split.restSplit())
           return;
-        Range Mine = (*Rest)[I];
+        const Range Mine = Split.restOf(I);
         Lock.unlock();
-        Began = Clock::now();
+        Clock::time_point Began = Clock::now();
         runRange(S, Mine, subParts(S, Mine.size()));
-        if (S.Status == Slot::Ok && Mine.size() > 0) {
-          RestDone[I] += Mine.size();
-          RestSeconds[I] += secondsSince(Began);
-        }
+        if (S.Status == Slot::Ok && Mine.size() > 0)
+          Split.restFinished(I, Mine.size(), secondsSince(Began));
       },
       regionEnd(), DeviceJobs::SharedQueue);
   // What the rest found of the sample parts, for the next execution of a
@@ -376,10 +269,8 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         ObservedPieces(K.Devices.size(), 0);
     for (size_t I = 0; I < Count; ++I)
       if (Slots[I].Status == Slot::Ok) {
-        Observed[Slots[I].Position] = sampleBiasObservation(
-            SampleDone[I], SampleSeconds[I], RestDone[I], RestSeconds[I]);
-        ObservedPieces[Slots[I].Position] = sampleBiasObservation(
-            PieceDone[I], PieceSeconds[I], RestDone[I], RestSeconds[I]);
+        Observed[Slots[I].Position] = Split.observedSampleBias(I);
+        ObservedPieces[Slots[I].Position] = Split.observedPieceBias(I);
       }
     recordSampleBias(*K.Info, K.Devices, N, Observed, ObservedPieces);
   }
@@ -387,16 +278,16 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and
   // leaves it out of the imbalance unless it ran pieces of the rest too.
   for (size_t I = 0; I < Count; ++I)
-    if (CutOff[I] && Slots[I].Status == Slot::Ok) {
+    if (Split.cutOff(I) && Slots[I].Status == Slot::Ok) {
       K.CutOff += (K.CutOff.empty() ? "" : ", ") + deviceLabel(Slots[I].Device);
-      Slots[I].CutOff = !TookPieces[I];
+      Slots[I].CutOff = !Split.tookPieces(I);
     }
   // When every device failed, what no device took goes to the host with
   // the first failed part.
-  if (Unclaimed < N)
+  if (Split.unclaimed() < N)
     for (Slot &S : Slots)
       if (S.Status == Slot::FailedBeforeResults) {
-        S.Failed = S.Failed.unite(IndexSet(Range{Unclaimed, N}));
+        S.Failed = S.Failed.unite(IndexSet(Range{Split.unclaimed(), N}));
         break;
       }
 }
