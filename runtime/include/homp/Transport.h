@@ -10,7 +10,7 @@
 // transport) overlaps them without its callers changing.
 //
 // libhomp's transport is the offload runtime's omp_target_memcpy[_rect]
-// (libomptarget-plugin/OffloadTransport.h). MemoryTransport, here, keeps
+// (libomptarget-plugin/transport/OffloadTransport.h). MemoryTransport, here, keeps
 // every device's memory in the host's and runs a copy only when it is
 // waited for: the core's tests run the planned copies end to end on it,
 // and see a copy to the wrong device, out of its storage, or never waited
