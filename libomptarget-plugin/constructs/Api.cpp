@@ -13,6 +13,7 @@
 #include "Handles.h"
 #include "KernelArgs.h"
 #include "Launch.h"
+#include "Libomptarget.h"
 #include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
@@ -33,38 +34,6 @@
 #include <vector>
 
 using namespace homp;
-
-extern "C" {
-void __tgt_target_data_begin_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                    void **Bases, void **Ptrs, int64_t *Sizes,
-                                    int64_t *Types, void **Names,
-                                    void **Mappers);
-void __tgt_target_data_end_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                  void **Bases, void **Ptrs, int64_t *Sizes,
-                                  int64_t *Types, void **Names, void **Mappers);
-void __tgt_target_data_update_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                     void **Bases, void **Ptrs, int64_t *Sizes,
-                                     int64_t *Types, void **Names,
-                                     void **Mappers);
-void __tgt_target_data_begin_nowait_mapper(void *Loc, int64_t DeviceId,
-                                           int32_t N, void **Bases,
-                                           void **Ptrs, int64_t *Sizes,
-                                           int64_t *Types, void **Names,
-                                           void **Mappers, int32_t DepNum,
-                                           void *DepList, int32_t NoAliasNum,
-                                           void *NoAliasList);
-void __tgt_target_data_end_nowait_mapper(void *Loc, int64_t DeviceId,
-                                         int32_t N, void **Bases, void **Ptrs,
-                                         int64_t *Sizes, int64_t *Types,
-                                         void **Names, void **Mappers,
-                                         int32_t DepNum, void *DepList,
-                                         int32_t NoAliasNum,
-                                         void *NoAliasList);
-void __tgt_target_data_update_nowait_mapper(
-    void *Loc, int64_t DeviceId, int32_t N, void **Bases, void **Ptrs,
-    int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
-    int32_t DepNum, void *DepList, int32_t NoAliasNum, void *NoAliasList);
-}
 
 namespace {
 

@@ -6,6 +6,7 @@
 
 #include "Devices.h"
 #include "KernelArgs.h"
+#include "Libomptarget.h"
 #include "Machine.h"
 #include "ProxyPool.h"
 #include "Residency.h"
@@ -19,20 +20,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-
-extern "C" {
-void __tgt_target_data_begin_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                    void **Bases, void **Ptrs, int64_t *Sizes,
-                                    int64_t *Types, void **Names,
-                                    void **Mappers);
-void __tgt_target_data_end_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                  void **Bases, void **Ptrs, int64_t *Sizes,
-                                  int64_t *Types, void **Names, void **Mappers);
-void __tgt_target_data_update_mapper(void *Loc, int64_t DeviceId, int32_t N,
-                                     void **Bases, void **Ptrs, int64_t *Sizes,
-                                     int64_t *Types, void **Names,
-                                     void **Mappers);
-}
 
 namespace homp {
 

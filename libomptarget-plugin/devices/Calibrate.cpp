@@ -2,6 +2,7 @@
 
 #include "Calibrate.h"
 
+#include "Devices.h"
 #include "GpuInfo.h"
 #include "OffloadTransport.h"
 #include "Probe.h"
@@ -202,6 +203,18 @@ MachineModel calibrate(const DeviceEnvironment &Env) {
           "is loaded";
   else
     Path = probeLibraryPath(Env, Why);
+  // Loading the probe library registers its offload images, under the
+  // dynamic loader's lock, and registering takes libomptarget's lock of
+  // its image tables. A device's first construct takes that lock and, with
+  // it held, loads the program's images onto the device, which on CPU
+  // offload devices is a dlopen: a kernel of the program starting on
+  // another thread meanwhile waited for the loader's lock and we for
+  // libomptarget's (a hang found by the differential tester, utils/
+  // fuzz-runtime: a nowait kernel's first launch while an AUTO loop
+  // calibrated). With every device's images loaded first, no construct
+  // takes that lock to load anything while the library is loaded.
+  if (!Path.empty())
+    loadRegisteredImages();
   HompProbeKernel *Offload = Path.empty() ? nullptr : loadProbe(Path, Why);
   std::vector<RateProbe> Probes;
   for (int Id = 0; Id <= Env.NumDevices; ++Id) {

@@ -3,6 +3,7 @@
 #include "Devices.h"
 
 #include "GpuInfo.h"
+#include "Libomptarget.h"
 
 #include <omp.h>
 
@@ -46,6 +47,21 @@ const DeviceEnvironment &deviceEnvironment() {
     return E;
   }();
   return Env;
+}
+
+void loadRegisteredImages() {
+  // libomptarget 19's ident_t: flags (KMP_IDENT_KMPC), then the source as
+  // ";file;function;line;column;;".
+  struct Ident {
+    int32_t Reserved1, Flags, Reserved2, Reserved3;
+    const char *Source;
+  };
+  static Ident Loc{0, 2, 0, 0, ";libhomp;loadRegisteredImages;0;0;;"};
+  // A data construct of nothing: libomptarget's check of the device before
+  // any construct loads what is pending.
+  for (int D = 0; D < deviceEnvironment().NumDevices; ++D)
+    __tgt_target_data_begin_mapper(&Loc, D, 0, nullptr, nullptr, nullptr,
+                                   nullptr, nullptr, nullptr);
 }
 
 bool injectedFault(int Device, FaultSpec::OpKind Op) {

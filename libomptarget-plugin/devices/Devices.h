@@ -37,6 +37,9 @@ const DeviceEnvironment &deviceTypes();
 /// The settings of the environment, read once (fatal on invalid values).
 const Settings &settings();
 
+/// Has libomptarget load onto every device the offload images registered
+/// and not loaded there yet (it does so at a device's first construct).
+void loadRegisteredImages();
 
 /// Whether HOMP_FAULT makes this operation of Device fail (it counts the
 /// operation).

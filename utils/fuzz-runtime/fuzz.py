@@ -759,7 +759,8 @@ def run(binary, env, work):
             g = subprocess.run(["gdb", "-q", "-batch", "-p", str(proc.pid),
                                 "-ex", "thread apply all bt 30"],
                                capture_output=True, text=True, timeout=120)
-            stacks = g.stdout[-20000:]
+            # Every thread's: the one a hang waits on may be any of them.
+            stacks = g.stdout[-200000:]
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         return "timeout", out, err[-4000:] + "\n--- stacks ---\n" + stacks
