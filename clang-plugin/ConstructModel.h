@@ -3,7 +3,7 @@
 // What the plugin knows of a construct that uses homp's extensions: the
 // descriptor it will hand libhomp (homp/Abi.h) and, for each of the
 // descriptor's run-time values, the code that computes it. The parsers
-// fill it (MapItems.cpp, KernelRewriter.cpp, DataRewriter.cpp), the
+// fill it (MapItems.cpp, KernelAnalysis.cpp, DataRewriter.cpp), the
 // emitter writes it out (Emitter.cpp).
 //
 //===----------------------------------------------------------------------===//

@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelRewriterImpl.h"
+#include "KernelModel.h"
 
 namespace homp {
 namespace kernel {
 
-std::string Rewriter::spell(ArrayRef<Token> Toks, TokenRange R) const {
+std::string Analysis::spell(ArrayRef<Token> Toks, TokenRange R) const {
   std::string S;
   for (unsigned I = R.Begin; I < R.End; ++I)
     S += PP.getSpelling(Toks[I]);
@@ -20,7 +20,7 @@ std::string Rewriter::spell(ArrayRef<Token> Toks, TokenRange R) const {
 
 //===--- Analysis ---------------------------------------------------------===//
 
-bool Rewriter::targetWords() {
+bool Analysis::targetWords() {
   // 'parallel target ...' (HOMP'16) is 'target ...' issued concurrently,
   // which homp always does; 'parallel for target' is 'target parallel for'.
   SmallVector<std::string, 6> W;
@@ -48,7 +48,7 @@ bool Rewriter::targetWords() {
   return true;
 }
 
-bool Rewriter::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
+bool Analysis::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
   TokenRange Args = C.Args;
   if (C.Name == "dist_schedule")
     Args.Begin += 2; // 'target :'
@@ -69,7 +69,7 @@ bool Rewriter::loopPolicyClause(ArrayRef<Token> Toks, const Clause &C) {
   return LoopPolicies.has_value();
 }
 
-bool Rewriter::cutoffClause(ArrayRef<Token> Toks, const Clause &C) {
+bool Analysis::cutoffClause(ArrayRef<Token> Toks, const Clause &C) {
   if (Cut) {
     Diags.report(Toks[C.All.Begin].getLocation(), Diag::TwoClauses) << "cutoff";
     return false;
@@ -88,7 +88,7 @@ bool Rewriter::cutoffClause(ArrayRef<Token> Toks, const Clause &C) {
   return true;
 }
 
-bool Rewriter::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
+bool Analysis::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
   std::optional<int64_t> N =
       C.Args.size() == 1 ? integerLiteral(Toks[C.Args.Begin]) : std::nullopt;
   if (!N || *N < 1)
@@ -109,7 +109,7 @@ static const char *const OrderedLoop =
 
 /// Clauses of the distributed loop that need the iterations before a
 /// device's own: reported, false.
-bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
+bool Analysis::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
   const char *What =
       C.Name == "linear" ? "'linear' on a distributed loop (each device's part "
                            "would start the variable from its initial value)"
@@ -124,7 +124,7 @@ bool Rewriter::unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C) {
   return false;
 }
 
-bool Rewriter::distScheduleModifier(ArrayRef<Token> Toks, const Clause &C) {
+bool Analysis::distScheduleModifier(ArrayRef<Token> Toks, const Clause &C) {
   if (C.Name != "dist_schedule" || isTargetModifier(Toks, C, "target") ||
       isTargetModifier(Toks, C, "teams"))
     return true;
@@ -142,7 +142,7 @@ bool Rewriter::distScheduleModifier(ArrayRef<Token> Toks, const Clause &C) {
   return false;
 }
 
-bool Rewriter::orderedWord(const Directive &Dir) {
+bool Analysis::orderedWord(const Directive &Dir) {
   // 'parallel for ordered': without parentheses the clause reads as a word
   // of the directive's name (a directive that starts with it is 'ordered').
   std::optional<unsigned> W = Dir.findWord("ordered");
@@ -185,13 +185,13 @@ static std::optional<TokenRange> reductionOpRange(ArrayRef<Token> Toks,
 }
 
 /// The operator of reduction clause C, if it is one homp combines.
-std::optional<abi::ReductionOp> Rewriter::reductionOp(ArrayRef<Token> Toks,
+std::optional<abi::ReductionOp> Analysis::reductionOp(ArrayRef<Token> Toks,
                                                       const Clause &C) const {
   std::optional<TokenRange> OpRange = reductionOpRange(Toks, C);
   return OpRange ? reductionOpNamed(spell(Toks, *OpRange)) : std::nullopt;
 }
 
-bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
+bool Analysis::reductionClause(ArrayRef<Token> Toks, const Clause &C,
                                bool OnTarget) {
   std::optional<unsigned> Colon = findTopLevel(Toks, C.Args, tok::colon);
   if (!Colon) // malformed: clang reports it
@@ -240,14 +240,14 @@ bool Rewriter::reductionClause(ArrayRef<Token> Toks, const Clause &C,
   return true;
 }
 
-bool Rewriter::topologyClause(const Clause &C) {
+bool Analysis::topologyClause(const Clause &C) {
   std::optional<TopologySpec> T = parseTopology(Body, C.Args, Diags);
   return T && useTopology(RC.Topologies, Body,
                           Body[C.Args.Begin].getLocation(), *T, Diags, Topo,
                           V.TopologyDims);
 }
 
-bool Rewriter::targetClauses() {
+bool Analysis::targetClauses() {
   if (!clausesAppearOnce(Body, Target->Clauses, Diags))
     return false;
   if (TargetWords.isLoop() && !orderedWord(*Target))
@@ -332,7 +332,7 @@ bool Rewriter::targetClauses() {
   return Ok;
 }
 
-bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
+bool Analysis::innerDirective(unsigned Begin, unsigned End) {
   InnerBegin = Begin;
   InnerEnd = End;
   ArrayRef<Token> Toks = Stmt.slice(Begin + 1, End - Begin - 2);
@@ -391,7 +391,7 @@ bool Rewriter::innerDirective(unsigned Begin, unsigned End) {
 ///   directive reduces: homp combines the loop's reductions across devices
 ///   (a variable the teams reduce and the loop's threads update unreduced
 ///   is a race in each team besides).
-bool Rewriter::teamsReductions() {
+bool Analysis::teamsReductions() {
   if (!TeamsDirective) {
     bool Ok = true;
     if (!TargetWords.isLoop() && mergesWithTeams())
@@ -429,6 +429,48 @@ bool Rewriter::teamsReductions() {
     }
   }
   return true;
+}
+
+/// Whether the loop directive, a 'distribute' one, merges with the teams
+/// before it into OpenMP's combined 'teams distribute ...' construct:
+/// - OpenMP applies the combined construct's reductions to its teams too,
+///   where the split form leaves 's' shared by the teams, which race on it
+///   (a wrong sum on a GPU, whose teams run at once: seen on an H200);
+/// - a reduction of the teams, split, hangs a CPU offload device's kernel
+///   (libomp 19 waits at its end for the other thread of the proxy's
+///   parallel region, ProxyPool.cpp), and the combined construct's does not.
+/// Teams written on their own directive ('target', 'teams', 'distribute
+/// parallel for') merge with the loop directive; those of the target line
+/// ('target teams', 'distribute parallel for') take it in.
+/// (Not where the loop directive has an 'if' for another construct than
+/// its own: merged, it would become valid and mean something else.)
+bool KernelModel::mergesWithTeams() const {
+  if (!Inner || Inner->Words.empty() || Inner->Words[0].Name != "distribute")
+    return false;
+  for (const Clause &C : Inner->Clauses) {
+    StringRef Modifier =
+        C.Name == "if" ? clauseModifier(Inner->Toks, C) : StringRef();
+    if (!Modifier.empty() && Modifier != "parallel" && Modifier != "simd")
+      return false;
+  }
+  return TeamsEnd > TeamsBegin ||
+         (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams");
+}
+
+/// Whether the target line ('target teams') takes the loop directive in.
+bool KernelModel::takesLoop() const {
+  return TeamsEnd == TeamsBegin && mergesWithTeams();
+}
+
+/// Whether the inner loop directive is OpenMP's distribute construct.
+bool KernelModel::innerDistributesOverTeams() const {
+  if (mergesWithTeams())
+    return true;
+  for (size_t I = 1; I < Inner->Words.size(); ++I)
+    if (Inner->Words[I].Name == "distribute" &&
+        Inner->Words[I - 1].Name == "teams")
+      return true;
+  return false;
 }
 
 } // namespace kernel

@@ -6,13 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelRewriterImpl.h"
+#include "KernelModel.h"
+
+using namespace clang;
+using namespace llvm;
 
 namespace homp {
 namespace kernel {
 
-void Rewriter::emitPrologue() {
-  SourceLocation Loc = loc();
+void Emitter::emitPrologue() {
+  SourceLocation Loc = K.loc();
   code("{ " + declareEntry(abi::RegionMarker, "long long",
                            "const char *, void *, ..."),
        Loc);
@@ -22,22 +25,22 @@ void Rewriter::emitPrologue() {
   for (unsigned L = 0; L < abi::MaxRank; ++L) {
     if (L)
       code(",", Loc);
-    if (L >= Nest.size()) {
+    if (L >= K.Nest.size()) {
       code("{0, 0, 1, 0, 0, 1}", Loc);
       continue;
     }
-    const CanonicalLoop &Lp = Nest[L];
+    const CanonicalLoop &Lp = K.Nest[L];
     code("{ (long long)(", Loc);
-    toks(Stmt, Lp.Lower);
+    toks(K.Stmt, Lp.Lower);
     code("), (long long)(", Loc);
-    toks(Stmt, Lp.Bound);
+    toks(K.Stmt, Lp.Bound);
     code("), ", Loc);
     code(Lp.StepNegated ? "-(long long)(" : "(long long)(", Loc);
-    Lp.Step.empty() ? code("1", Loc) : toks(Stmt, Lp.Step);
+    Lp.Step.empty() ? code("1", Loc) : toks(K.Stmt, Lp.Step);
     code("), 0, 0, 0 }", Loc); // the 32-bit copies are set below
   }
   code("}};", Loc);
-  for (const MapItem &MI : Items) {
+  for (const MapItem &MI : K.Items) {
     if (!MI.CheckNotPointer || !MI.Distributed)
       continue;
     std::string Check =
@@ -51,7 +54,7 @@ void Rewriter::emitPrologue() {
          MI.Loc);
   }
   // The 32-bit copies, for the kernel run whole without libhomp.
-  for (unsigned L = 0; L < Nest.size(); ++L)
+  for (unsigned L = 0; L < K.Nest.size(); ++L)
     for (const char *F : {"first", "bound", "step"}) {
       std::string Field = chunk() + ".l[" + std::to_string(L) + "]." + F;
       code(Field + "32 = (int)" + Field + ";", Loc);
@@ -61,14 +64,14 @@ void Rewriter::emitPrologue() {
 /// Data members the kernel maps or subscripts become references of the
 /// same name (memberAlias): libhomp then gives each device the address of
 /// its part, where through 'this' every device would use the host's.
-void Rewriter::emitMemberAliases() {
+void Emitter::emitMemberAliases() {
   std::vector<std::string> Done;
-  for (const MapItem &MI : Items)
+  for (const MapItem &MI : K.Items)
     if (MI.Described && !MI.WholeVariable)
-      code(memberAlias(Body[MI.Expr.Begin], RC.Ctx, Done), MI.Loc);
-  for (const AccessInfo &A : Accesses)
-    code(memberAlias(Stmt[A.FirstUse], RC.Ctx, Done),
-         Stmt[A.FirstUse].getLocation());
+      code(memberAlias(K.Body[MI.Expr.Begin], RC.Ctx, Done), MI.Loc);
+  for (const AccessInfo &A : K.Accesses)
+    code(memberAlias(K.Stmt[A.FirstUse], RC.Ctx, Done),
+         K.Stmt[A.FirstUse].getLocation());
 }
 
 /// The data-sharing clauses whose items a merged directive (mergesWithTeams)
@@ -125,64 +128,65 @@ static std::set<std::string> sharedItems(ArrayRef<Token> Toks,
   return Out;
 }
 
-void Rewriter::emitTargetDirective() {
-  SourceLocation Loc = loc();
-  Out.push_back(Line.front());
-  for (const std::string &W : TargetWords.Names)
+void Emitter::emitTargetDirective() {
+  SourceLocation Loc = K.loc();
+  Out.push_back(K.Line.front());
+  for (const std::string &W : K.TargetWords.Names)
     code(W, Loc);
   // 'target teams' takes in a 'distribute' loop directive (mergesWithTeams).
-  const bool TakesLoop = takesLoop();
+  const bool TakesLoop = K.takesLoop();
   if (TakesLoop)
     emitInnerWords();
-  for (const Clause *C : KeptClauses)
+  for (const Clause *C : K.KeptClauses)
     if (C->Name != "map")
-      toks(Body, C->All);
+      toks(K.Body, C->All);
   // The loop's clauses, without what the target line's name already.
   if (TakesLoop) {
     bool TargetDefault = false;
-    emitInnerClauses(sharedItems(Body, Target->Clauses, &TargetDefault),
+    emitInnerClauses(sharedItems(K.Body, K.Target->Clauses, &TargetDefault),
                      TargetDefault, /*LoopIf=*/true);
   }
-  if (TeamsSchedule)
-    emitTeamsSchedule(Body, *TeamsSchedule);
+  if (K.TeamsSchedule)
+    emitTeamsSchedule(K.Body, *K.TeamsSchedule);
   code("device(", Loc);
-  emitMarkerCall(Synth, Out, Loc, abi::RegionMarker, D, V,
+  emitMarkerCall(Synth, Out, Loc, abi::RegionMarker, K.D, K.V,
                  ", (void *)&" + chunk(), PP.getLangOpts().CPlusPlus);
   code(")", Loc);
-  for (const MapClause &M : Maps) {
-    SourceLocation L = Body[M.C->All.Begin].getLocation();
+  for (const MapClause &M : K.Maps) {
+    SourceLocation L = K.Body[M.C->All.Begin].getLocation();
     code("map(", L);
-    toks(Body, M.Prefix);
+    toks(K.Body, M.Prefix);
     for (unsigned I : M.Items) {
       if (I != M.Items.front())
         code(",", L);
-      toks(Body, Items[I].Expr);
+      toks(K.Body, K.Items[I].Expr);
     }
     code(")", L);
   }
   code("map(to: " + chunk() + ")", Loc);
   // A reduction inside the region needs its variable mapped back.
-  for (const Reduction &R : Reductions) {
+  for (const Reduction &R : K.Reductions) {
     if (R.OnTarget)
       continue;
-    StringRef Name = identifierName(Inner->Toks[R.Var]);
-    bool Mapped = any_of(Items, [&](const MapItem &MI) {
-      return MI.Expr.size() == 1 && identifierName(Body[MI.Expr.Begin]) == Name;
+    StringRef Name = identifierName(K.Inner->Toks[R.Var]);
+    bool Mapped = any_of(K.Items, [&](const MapItem &MI) {
+      return MI.Expr.size() == 1 &&
+             identifierName(K.Body[MI.Expr.Begin]) == Name;
     });
     if (!Mapped)
       code(("map(tofrom: " + Name + ")").str(), Loc);
   }
-  for (TokenRange C : ParallelIf) {
+  for (TokenRange C : K.ParallelIf) {
     code("if(parallel: ", Loc);
-    toks(Body, C);
+    toks(K.Body, C);
     code(")", Loc);
   }
-  Out.push_back(Line.back());
+  Out.push_back(K.Line.back());
 }
 
 /// 'dist_schedule(teams: KIND[, c])' as the standard clause it is (SPEC.md
 /// section 3): 'dist_schedule(KIND[, c])', at the user's tokens.
-void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
+void Emitter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
   SourceLocation L = Toks[Kind.Begin].getLocation();
   code("dist_schedule(", L);
   toks(Toks, Kind);
@@ -196,9 +200,9 @@ void Rewriter::emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind) {
 /// other), no second 'default', and a plain 'if' of the loop as the
 /// parallel region's alone when the target line takes the loop in (it would
 /// cover the target too).
-void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
-                                 const std::set<std::string> &Drop,
-                                 bool OtherDefault, bool LoopIf) {
+void Emitter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
+                                const std::set<std::string> &Drop,
+                                bool OtherDefault, bool LoopIf) {
   if (C.Name == "default" && OtherDefault)
     return;
   if (LoopIf && C.Name == "if" && C.HasParens &&
@@ -230,133 +234,92 @@ void Rewriter::emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
     Out.push_back(Toks[C.All.End - 1]); // ')'
 }
 
-/// Whether the loop directive, a 'distribute' one, merges with the teams
-/// before it into OpenMP's combined 'teams distribute ...' construct:
-/// - OpenMP applies the combined construct's reductions to its teams too,
-///   where the split form leaves 's' shared by the teams, which race on it
-///   (a wrong sum on a GPU, whose teams run at once: seen on an H200);
-/// - a reduction of the teams, split, hangs a CPU offload device's kernel
-///   (libomp 19 waits at its end for the other thread of the proxy's
-///   parallel region, ProxyPool.cpp), and the combined construct's does not.
-/// Teams written on their own directive ('target', 'teams', 'distribute
-/// parallel for') merge with the loop directive; those of the target line
-/// ('target teams', 'distribute parallel for') take it in.
-/// (Not where the loop directive has an 'if' for another construct than
-/// its own: merged, it would become valid and mean something else.)
-bool Rewriter::mergesWithTeams() const {
-  if (!Inner || Inner->Words.empty() || Inner->Words[0].Name != "distribute")
-    return false;
-  for (const Clause &C : Inner->Clauses) {
-    StringRef Modifier =
-        C.Name == "if" ? clauseModifier(Inner->Toks, C) : StringRef();
-    if (!Modifier.empty() && Modifier != "parallel" && Modifier != "simd")
-      return false;
-  }
-  return TeamsEnd > TeamsBegin ||
-         (!TargetWords.Names.empty() && TargetWords.Names.back() == "teams");
-}
-
-/// Whether the target line ('target teams') takes the loop directive in.
-bool Rewriter::takesLoop() const {
-  return TeamsEnd == TeamsBegin && mergesWithTeams();
-}
-
 /// The loop directive's words, without homp's 'distribute'.
-void Rewriter::emitInnerWords() {
-  for (const Word &W : Inner->Words) {
+void Emitter::emitInnerWords() {
+  for (const Word &W : K.Inner->Words) {
     bool Homp = W.Name == "distribute" && W.Index > 0 &&
-                identifierName(Inner->Toks[W.Index - 1]) != "teams";
+                identifierName(K.Inner->Toks[W.Index - 1]) != "teams";
     if (!Homp)
-      Out.push_back(Inner->Toks[W.Index]);
+      Out.push_back(K.Inner->Toks[W.Index]);
   }
 }
 
 /// The loop directive's clauses, without homp's; merged with teams, as
 /// emitClauseWithout says.
-void Rewriter::emitInnerClauses(const std::set<std::string> &Drop,
-                                bool OtherDefault, bool LoopIf) {
-  for (const Clause &C : Inner->Clauses)
-    if (C.Name == "dist_schedule" && isTargetModifier(Inner->Toks, C, "teams"))
-      emitTeamsSchedule(Inner->Toks, {C.Args.Begin + 2, C.Args.End});
-    else if (!isHompLoopClause(Inner->Toks, C))
-      emitClauseWithout(Inner->Toks, C, Drop, OtherDefault, LoopIf);
+void Emitter::emitInnerClauses(const std::set<std::string> &Drop,
+                               bool OtherDefault, bool LoopIf) {
+  for (const Clause &C : K.Inner->Clauses)
+    if (C.Name == "dist_schedule" &&
+        isTargetModifier(K.Inner->Toks, C, "teams"))
+      emitTeamsSchedule(K.Inner->Toks, {C.Args.Begin + 2, C.Args.End});
+    else if (!isHompLoopClause(K.Inner->Toks, C))
+      emitClauseWithout(K.Inner->Toks, C, Drop, OtherDefault, LoopIf);
 }
 
 /// The loop directive inside the target line, after the teams directive
 /// written on its own if there is one, or merged with it (mergesWithTeams).
 /// Nothing when the target line took it in.
-void Rewriter::emitInnerDirective() {
-  const bool Teams = TeamsEnd > TeamsBegin;
-  if (!Teams && mergesWithTeams())
+void Emitter::emitInnerDirective() {
+  const bool Teams = K.TeamsEnd > K.TeamsBegin;
+  if (!Teams && K.mergesWithTeams())
     return; // in the target line
-  if (Teams && !mergesWithTeams())
-    toks(Stmt, {TeamsBegin, TeamsEnd});
-  Out.push_back(Stmt[InnerBegin]);
-  if (Teams && mergesWithTeams())
-    Out.push_back(Stmt[TeamsWord]);
+  if (Teams && !K.mergesWithTeams())
+    toks(K.Stmt, {K.TeamsBegin, K.TeamsEnd});
+  Out.push_back(K.Stmt[K.InnerBegin]);
+  if (Teams && K.mergesWithTeams())
+    Out.push_back(K.Stmt[K.TeamsWord]);
   emitInnerWords();
-  if (Teams && mergesWithTeams()) {
+  if (Teams && K.mergesWithTeams()) {
     // Its clauses, without what the loop's name (its reductions are the
     // loop's too: teamsReductions).
     bool LoopDefault = false;
     std::set<std::string> LoopItems =
-        sharedItems(Inner->Toks, Inner->Clauses, &LoopDefault);
-    for (const Clause &C : TeamsDirective->Clauses)
-      emitClauseWithout(TeamsDirective->Toks, C, LoopItems, LoopDefault,
+        sharedItems(K.Inner->Toks, K.Inner->Clauses, &LoopDefault);
+    for (const Clause &C : K.TeamsDirective->Clauses)
+      emitClauseWithout(K.TeamsDirective->Toks, C, LoopItems, LoopDefault,
                         /*LoopIf=*/false);
   }
   emitInnerClauses();
   // Under 'default(none)' the loop's bounds, read from homp's chunk, need
   // it named.
   auto Default = [](const Clause &C) { return C.Name == "default"; };
-  if (llvm::any_of(Inner->Clauses, Default) ||
-      (Teams && mergesWithTeams() &&
-       llvm::any_of(TeamsDirective->Clauses, Default)))
-    code("shared(" + chunk() + ")", Stmt[InnerBegin].getLocation());
-  Out.push_back(Stmt[InnerEnd - 1]);
+  if (llvm::any_of(K.Inner->Clauses, Default) ||
+      (Teams && K.mergesWithTeams() &&
+       llvm::any_of(K.TeamsDirective->Clauses, Default)))
+    code("shared(" + chunk() + ")", K.Stmt[K.InnerBegin].getLocation());
+  Out.push_back(K.Stmt[K.InnerEnd - 1]);
 }
 
-/// Whether the inner loop directive is OpenMP's distribute construct.
-bool Rewriter::innerDistributesOverTeams() const {
-  if (mergesWithTeams())
-    return true;
-  for (size_t I = 1; I < Inner->Words.size(); ++I)
-    if (Inner->Words[I].Name == "distribute" &&
-        Inner->Words[I - 1].Name == "teams")
-      return true;
-  return false;
-}
-
-void Rewriter::emitLoop(unsigned Level) {
-  const CanonicalLoop &L = Nest[Level];
+void Emitter::emitLoop(unsigned Level) {
+  const CanonicalLoop &L = K.Nest[Level];
   std::string Field = chunk() + ".l[" + std::to_string(Level) + "].";
-  if (D.Loops[Level].Dist.Kind == abi::Policy::Full) {
+  if (K.D.Loops[Level].Dist.Kind == abi::Policy::Full) {
     // A loop the construct does not split runs whole on every device: its
     // own header, whose bounds the compiler sees (taken from the chunk,
     // clang 19 made Jacobi's collapsed x86 kernel 2.2 times slower).
-    toks(Stmt, {L.For, L.RParen});
+    toks(K.Stmt, {L.For, L.RParen});
   } else {
     emitChunkHeader(Level, Field);
   }
-  if (Level + 1 == Nest.size()) {
-    toks(Stmt, {L.RParen, L.Body.End});
+  if (Level + 1 == K.Nest.size()) {
+    toks(K.Stmt, {L.RParen, L.Body.End});
     return;
   }
-  const CanonicalLoop &In = Nest[Level + 1];
-  toks(Stmt, {L.RParen, In.For});
+  const CanonicalLoop &In = K.Nest[Level + 1];
+  toks(K.Stmt, {L.RParen, In.For});
   emitLoop(Level + 1);
-  toks(Stmt, {In.Body.End, L.Body.End});
+  toks(K.Stmt, {In.Body.End, L.Body.End});
 }
 
-void Rewriter::emitChunkHeader(unsigned Level, const std::string &Field) {
-  const CanonicalLoop &L = Nest[Level];
-  SourceLocation Loc = Stmt[L.For].getLocation();
+void Emitter::emitChunkHeader(unsigned Level, const std::string &Field) {
+  const CanonicalLoop &L = K.Nest[Level];
+  SourceLocation Loc = K.Stmt[L.For].getLocation();
   bool Auto = false;
   for (unsigned I = L.TypeTokens.Begin; I < L.TypeTokens.End; ++I)
-    Auto |= Stmt[I].is(tok::kw_auto);
+    Auto |= K.Stmt[I].is(tok::kw_auto);
   auto Type = [&] {
     code("__typeof__(", Loc);
-    toks(Stmt, Auto ? L.Lower : TokenRange{L.Var, L.Var + 1});
+    toks(K.Stmt, Auto ? L.Lower : TokenRange{L.Var, L.Var + 1});
     code(")", Loc);
   };
   // A chunk value in the loop variable's type: a variable of 32 bits or
@@ -371,31 +334,57 @@ void Rewriter::emitChunkHeader(unsigned Level, const std::string &Field) {
     Type();
     code((")(" + Narrow + "))").str(), Loc);
   };
-  toks(Stmt, {L.For, L.For + 2}); // 'for ('
-  toks(Stmt, L.InitTarget);
+  toks(K.Stmt, {L.For, L.For + 2}); // 'for ('
+  toks(K.Stmt, L.InitTarget);
   code("=", Loc);
   Value(Field + "first", Field + "first32");
   code(";", Loc);
-  toks(Stmt, {L.Var, L.Var + 1});
+  toks(K.Stmt, {L.Var, L.Var + 1});
   static const char *Ops[] = {"<", "<=", ">", ">=", "!="};
   code(Ops[static_cast<int>(L.Op)], Loc);
   Value(Field + "bound", Field + "bound32");
   code(";", Loc);
-  if (D.Loops[Level].Strided) {
+  if (K.D.Loops[Level].Strided) {
     // Down, the variable steps by the magnitude of the negative step (an
     // unsigned step must be positive); the 32-bit copy is negated in 64 bits
     // so that a step of INT_MIN does not overflow.
     bool Up = L.Op == CompareOp::Less || L.Op == CompareOp::LessEqual;
-    toks(Stmt, {L.Var, L.Var + 1});
+    toks(K.Stmt, {L.Var, L.Var + 1});
     code(Up ? "+=" : "-=", Loc);
     if (Up)
       Value(Field + "step", Field + "step32");
     else
       Value("-" + Field + "step", "-(long long)" + Field + "step32");
   } else {
-    toks(Stmt, L.Increment);
+    toks(K.Stmt, L.Increment);
   }
 }
 
+TokenVector Emitter::run() {
+  emitPrologue();
+  emitTargetDirective();
+  // (A target line that takes the loop directive in is a combined loop
+  // construct: the loop follows it without the braces.)
+  if (K.Braced && !K.takesLoop())
+    code("{", K.Stmt.front().getLocation());
+  if (K.Inner)
+    emitInnerDirective();
+  emitLoop(0);
+  if (K.Braced && !K.takesLoop())
+    code("}", K.Stmt.back().getLocation());
+  code("}", K.Stmt.back().getLocation());
+  return std::move(Out);
+}
+
 } // namespace kernel
+
+std::optional<TokenVector> rewriteKernel(const RewriteContext &RC,
+                                         ArrayRef<Token> Line,
+                                         ArrayRef<Token> Stmt) {
+  kernel::Analysis A(RC, Line, Stmt);
+  if (!A.run())
+    return std::nullopt;
+  return kernel::Emitter(RC, A.model()).run();
+}
+
 } // namespace homp

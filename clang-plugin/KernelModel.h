@@ -1,15 +1,18 @@
-//===-- KernelRewriterImpl.h - Inside the kernel rewriter -------*- C++ -*-===//
+//===-- KernelModel.h - A kernel construct, analysed and emitted -*- C++
+//-*-===//
 //
-// Private to the plugin: the rewriter behind rewriteKernel
-// (KernelRewriter.h), one object per construct. Its work is in three
-// files: KernelClauses.cpp parses and checks the target line's clauses;
-// KernelRewriter.cpp analyses the loop nest and its accesses and builds
-// the construct's descriptor; KernelEmit.cpp writes the rewritten tokens.
+// Private to the plugin: what rewriteKernel (KernelRewriter.h) does with
+// one construct, in two steps that share nothing but the construct's model
+// (KernelModel). The analysis parses and checks the target line's clauses
+// (KernelClauses.cpp), then the loop nest, its accesses and policies, and
+// builds the descriptor (KernelAnalysis.cpp); it reports every error. The
+// emission (KernelEmit.cpp) reads the model and writes the rewritten
+// tokens; it decides and reports nothing.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HOMP_CLANG_PLUGIN_KERNELREWRITERIMPL_H
-#define HOMP_CLANG_PLUGIN_KERNELREWRITERIMPL_H
+#ifndef HOMP_CLANG_PLUGIN_KERNELMODEL_H
+#define HOMP_CLANG_PLUGIN_KERNELMODEL_H
 
 #include "KernelRewriter.h"
 
@@ -81,90 +84,14 @@ inline bool isHompLoopClause(ArrayRef<Token> Toks, const Clause &C) {
          (C.Name == "topology" && C.HasParens) || C.Name == "cutoff";
 }
 
-class Rewriter {
-public:
-  Rewriter(const RewriteContext &RC, ArrayRef<Token> Line, ArrayRef<Token> Stmt)
-      : RC(RC), PP(RC.PP), Diags(RC.Diags), Synth(RC.PP), Line(Line),
-        Body(Line.drop_front().drop_back()), Stmt(Stmt) {}
+/// A kernel construct as the analysis found it: its tokens, its clauses and
+/// directives, the loop nest and its accesses, the descriptor and the
+/// run-time values. Indices are into Line, Body (Line without its
+/// annotation tokens) or Stmt, the construct's statement.
+struct KernelModel {
+  KernelModel(ArrayRef<Token> Line, ArrayRef<Token> Stmt)
+      : Line(Line), Body(Line.drop_front().drop_back()), Stmt(Stmt) {}
 
-  std::optional<TokenVector> run();
-
-private:
-  // Analysis.
-  bool targetWords();
-  bool targetClauses();
-  bool topologyClause(const Clause &C);
-  bool loopPolicyClause(ArrayRef<Token> Toks, const Clause &C);
-  bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
-  bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
-  bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
-  bool teamsReductions();
-  StringRef reductionName(const Reduction &R) const {
-    return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]);
-  }
-  const Reduction *reductionOf(StringRef Name) const {
-    auto It = llvm::find_if(Reductions, [&](const Reduction &R) {
-      return reductionName(R) == Name;
-    });
-    return It == Reductions.end() ? nullptr : &*It;
-  }
-  std::optional<abi::ReductionOp> reductionOp(ArrayRef<Token> Toks,
-                                              const Clause &C) const;
-  bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
-  /// 'ordered' as a word of a loop directive: reported, false.
-  bool orderedWord(const Directive &Dir);
-  /// 'dist_schedule' without 'target:' or 'teams:' (nor OpenMP's
-  /// 'static'): reported, false.
-  bool distScheduleModifier(ArrayRef<Token> Toks, const Clause &C);
-  bool innerDirective(unsigned Begin, unsigned End);
-  bool statement();
-  bool loopPolicies();
-  /// Marks the inner loops without a policy that subscript a dimension a
-  /// distributed array may split (abi::Loop::Implicit): they follow its
-  /// parts. The others keep their own headers (FULL). Loops without a
-  /// policy over arrays dealt round-robin run strided.
-  void implicitLoops();
-  bool cutoff();
-  bool resolveAlignments();
-  bool isAlignTarget(StringRef Name) const;
-  void accesses();
-  void describe();
-
-  // Output.
-  void code(StringRef Text, SourceLocation Loc) {
-    Synth.append(Out, Text, Loc);
-  }
-  void toks(ArrayRef<Token> Toks, TokenRange R) {
-    Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
-  }
-  void emitPrologue();
-  void emitMemberAliases();
-  void emitTargetDirective();
-  void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
-  void emitInnerDirective();
-  void emitInnerWords();
-  void emitInnerClauses(const std::set<std::string> &Drop = {},
-                        bool OtherDefault = false, bool LoopIf = false);
-  bool takesLoop() const;
-  bool mergesWithTeams() const;
-  void emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
-                         const std::set<std::string> &Drop, bool OtherDefault,
-                         bool LoopIf);
-  bool innerDistributesOverTeams() const;
-  bool qualifiedUses();
-  bool atomicUpdates();
-  void emitLoop(unsigned Level);
-  /// The header of loop Level with its bounds (and step) from the chunk.
-  void emitChunkHeader(unsigned Level, const std::string &Field);
-  std::string spell(ArrayRef<Token> Toks, TokenRange R) const;
-
-  SourceLocation loc() const { return Line.front().getLocation(); }
-  std::string chunk() const { return "__homp_chunk_" + std::to_string(RC.Id); }
-
-  const RewriteContext &RC;
-  Preprocessor &PP;
-  Diagnostics &Diags;
-  TokenSynth Synth;
   ArrayRef<Token> Line, Body, Stmt;
 
   std::optional<Directive> Target;
@@ -207,10 +134,118 @@ private:
 
   abi::Descriptor D;
   ConstructValues V;
+
+  SourceLocation loc() const { return Line.front().getLocation(); }
+  StringRef reductionName(const Reduction &R) const {
+    return identifierName((R.OnTarget ? Body : Inner->Toks)[R.Var]);
+  }
+  const Reduction *reductionOf(StringRef Name) const {
+    auto It = llvm::find_if(Reductions, [&](const Reduction &R) {
+      return reductionName(R) == Name;
+    });
+    return It == Reductions.end() ? nullptr : &*It;
+  }
+  /// Whether the loop directive, a 'distribute' one, merges with the teams
+  /// before it into OpenMP's combined 'teams distribute ...' construct
+  /// (KernelClauses.cpp says when and why).
+  bool mergesWithTeams() const;
+  /// Whether the target line ('target teams') takes the loop directive in.
+  bool takesLoop() const;
+  /// Whether the inner loop directive is OpenMP's distribute construct.
+  bool innerDistributesOverTeams() const;
+};
+
+/// The analysis of one construct: it fills its model, reporting what is
+/// wrong with the construct.
+class Analysis : KernelModel {
+public:
+  Analysis(const RewriteContext &RC, ArrayRef<Token> Line, ArrayRef<Token> Stmt)
+      : KernelModel(Line, Stmt), RC(RC), PP(RC.PP), Diags(RC.Diags) {}
+
+  /// Whether the construct is one homp distributes (else errors were
+  /// reported).
+  bool run();
+  const KernelModel &model() const { return *this; }
+
+private:
+  bool targetWords();
+  bool targetClauses();
+  bool topologyClause(const Clause &C);
+  bool loopPolicyClause(ArrayRef<Token> Toks, const Clause &C);
+  bool collapseClause(ArrayRef<Token> Toks, const Clause &C);
+  bool cutoffClause(ArrayRef<Token> Toks, const Clause &C);
+  bool reductionClause(ArrayRef<Token> Toks, const Clause &C, bool OnTarget);
+  bool teamsReductions();
+  std::optional<abi::ReductionOp> reductionOp(ArrayRef<Token> Toks,
+                                              const Clause &C) const;
+  bool unsupportedLoopClause(ArrayRef<Token> Toks, const Clause &C);
+  /// 'ordered' as a word of a loop directive: reported, false.
+  bool orderedWord(const Directive &Dir);
+  /// 'dist_schedule' without 'target:' or 'teams:' (nor OpenMP's
+  /// 'static'): reported, false.
+  bool distScheduleModifier(ArrayRef<Token> Toks, const Clause &C);
+  bool innerDirective(unsigned Begin, unsigned End);
+  bool statement();
+  bool loopPolicies();
+  /// Marks the inner loops without a policy that subscript a dimension a
+  /// distributed array may split (abi::Loop::Implicit): they follow its
+  /// parts. The others keep their own headers (FULL). Loops without a
+  /// policy over arrays dealt round-robin run strided.
+  void implicitLoops();
+  bool cutoff();
+  bool resolveAlignments();
+  bool isAlignTarget(StringRef Name) const;
+  void accesses();
+  void describe();
+  bool qualifiedUses();
+  bool atomicUpdates();
+  std::string spell(ArrayRef<Token> Toks, TokenRange R) const;
+
+  const RewriteContext &RC;
+  Preprocessor &PP;
+  Diagnostics &Diags;
+};
+
+/// The emission of an analysed construct: standard OpenMP with homp's
+/// marker call, from the model alone.
+class Emitter {
+public:
+  Emitter(const RewriteContext &RC, const KernelModel &K)
+      : RC(RC), PP(RC.PP), Synth(RC.PP), K(K) {}
+
+  TokenVector run();
+
+private:
+  void code(StringRef Text, SourceLocation Loc) {
+    Synth.append(Out, Text, Loc);
+  }
+  void toks(ArrayRef<Token> Toks, TokenRange R) {
+    Out.append(Toks.begin() + R.Begin, Toks.begin() + R.End);
+  }
+  void emitPrologue();
+  void emitMemberAliases();
+  void emitTargetDirective();
+  void emitTeamsSchedule(ArrayRef<Token> Toks, TokenRange Kind);
+  void emitInnerDirective();
+  void emitInnerWords();
+  void emitInnerClauses(const std::set<std::string> &Drop = {},
+                        bool OtherDefault = false, bool LoopIf = false);
+  void emitClauseWithout(ArrayRef<Token> Toks, const Clause &C,
+                         const std::set<std::string> &Drop, bool OtherDefault,
+                         bool LoopIf);
+  void emitLoop(unsigned Level);
+  /// The header of loop Level with its bounds (and step) from the chunk.
+  void emitChunkHeader(unsigned Level, const std::string &Field);
+  std::string chunk() const { return "__homp_chunk_" + std::to_string(RC.Id); }
+
+  const RewriteContext &RC;
+  Preprocessor &PP;
+  TokenSynth Synth;
+  const KernelModel &K;
   TokenVector Out;
 };
 
 } // namespace kernel
 } // namespace homp
 
-#endif // HOMP_CLANG_PLUGIN_KERNELREWRITERIMPL_H
+#endif // HOMP_CLANG_PLUGIN_KERNELMODEL_H

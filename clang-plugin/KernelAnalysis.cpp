@@ -1,13 +1,12 @@
-//===-- KernelRewriter.cpp - Rewriting a distributed kernel ---------------===//
+//===-- KernelAnalysis.cpp - Analysing a distributed kernel ---------------===//
 //
-// The rewriter's analysis (the statement, the loop nest, its policies,
-// alignments and accesses, the descriptor) and its run: parse
-// (KernelClauses.cpp), analyse, describe, emit (KernelEmit.cpp).
+// The analysis after the target line's clauses (KernelClauses.cpp): the
+// statement, the loop nest, its policies, alignments and accesses, and the
+// descriptor, all into the construct's model (KernelModel.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelRewriter.h"
-#include "KernelRewriterImpl.h"
+#include "KernelModel.h"
 
 using namespace clang;
 using namespace llvm;
@@ -15,7 +14,7 @@ using namespace llvm;
 namespace homp {
 namespace kernel {
 
-bool Rewriter::statement() {
+bool Analysis::statement() {
   unsigned B = 0, E = Stmt.size();
   auto Fail = [&](unsigned At) {
     Diags.report(loc(), Diag::RegionNeedsLoop);
@@ -106,7 +105,7 @@ bool Rewriter::statement() {
 /// A distributed array the loop names through 'this->' or a qualifier
 /// ('::a', 'ns::a') would bypass what homp does for the plain name (the
 /// device's part, the footprint check): refused.
-bool Rewriter::qualifiedUses() {
+bool Analysis::qualifiedUses() {
   auto Distributed = [&](const Token &T) {
     StringRef Name = identifierName(T);
     if (Name.empty())
@@ -153,7 +152,7 @@ bool Rewriter::qualifiedUses() {
 /// alone: distributed arrays, the loop's reduction variables, variables
 /// private to the loop or the construct, the body's own, and variables not
 /// mapped back (their updates stay on the devices, as in OpenMP).
-bool Rewriter::atomicUpdates() {
+bool Analysis::atomicUpdates() {
   auto Named = [&](const Directive &Dir, StringRef Kind, StringRef Name) {
     for (const Clause &C : Dir.Clauses)
       if (C.Name == Kind)
@@ -220,7 +219,7 @@ bool Rewriter::atomicUpdates() {
   return true;
 }
 
-bool Rewriter::loopPolicies() {
+bool Analysis::loopPolicies() {
   D.Loops.assign(Collapse, abi::Loop());
   for (unsigned L = 0; L < Collapse; ++L)
     D.Loops[L].Op = Nest[L].Op;
@@ -263,7 +262,7 @@ bool Rewriter::loopPolicies() {
   return cutoff();
 }
 
-bool Rewriter::cutoff() {
+bool Analysis::cutoff() {
   if (!Cut)
     return true;
   // The model and profile kinds predict shares; a cutoff drops the small.
@@ -287,7 +286,7 @@ bool Rewriter::cutoff() {
   return false;
 }
 
-bool Rewriter::isAlignTarget(StringRef Name) const {
+bool Analysis::isAlignTarget(StringRef Name) const {
   if (RC.Around.hasLabel(Name) || RC.Around.distributes(Name))
     return true;
   for (const MapItem &MI : Items)
@@ -296,7 +295,7 @@ bool Rewriter::isAlignTarget(StringRef Name) const {
   return false;
 }
 
-bool Rewriter::resolveAlignments() {
+bool Analysis::resolveAlignments() {
   // Arrays: ALIGN(label of this loop) is ALIGN(loop); ALIGN(x) must not come
   // back to itself.
   for (MapItem &MI : Items)
@@ -378,7 +377,7 @@ bool Rewriter::resolveAlignments() {
   return true;
 }
 
-void Rewriter::accesses() {
+void Analysis::accesses() {
   std::vector<std::string> Vars, Always;
   for (const CanonicalLoop &L : Nest)
     Vars.push_back(L.VarName);
@@ -424,7 +423,7 @@ void Rewriter::accesses() {
   }
 }
 
-void Rewriter::implicitLoops() {
+void Analysis::implicitLoops() {
   auto SplitsOf = [&](const std::string &Name) {
     for (const MapItem &MI : Items)
       if (MI.Distributed && MI.Name == Name)
@@ -469,7 +468,7 @@ void Rewriter::implicitLoops() {
       D.Loops[L].Strided = true;
 }
 
-void Rewriter::describe() {
+void Analysis::describe() {
   D.Kind = abi::ConstructKind::Kernel;
   setLocation(PP, loc(), D);
   for (const DeviceSpec &S : Devices)
@@ -518,46 +517,25 @@ void Rewriter::describe() {
   }
 }
 
-std::optional<TokenVector> Rewriter::run() {
+bool Analysis::run() {
   Target = parseDirective(Body);
   if (!Target || !targetWords())
-    return std::nullopt;
+    return false;
   if (TargetWords.Names.empty() || TargetWords.Names[0] != "target") {
     Diags.report(loc(), Diag::NotSupportedYet)
         << "this directive with homp extensions";
-    return std::nullopt;
+    return false;
   }
   if (!targetClauses() || !statement() || !qualifiedUses() ||
       !atomicUpdates() || !loopPolicies())
-    return std::nullopt;
+    return false;
   accesses();
   implicitLoops();
   if (!resolveAlignments())
-    return std::nullopt;
+    return false;
   describe();
-
-  emitPrologue();
-  emitTargetDirective();
-  // (A target line that takes the loop directive in is a combined loop
-  // construct: the loop follows it without the braces.)
-  if (Braced && !takesLoop())
-    code("{", Stmt.front().getLocation());
-  if (Inner) {
-    emitInnerDirective();
-  }
-  emitLoop(0);
-  if (Braced && !takesLoop())
-    code("}", Stmt.back().getLocation());
-  code("}", Stmt.back().getLocation());
-  return std::move(Out);
+  return true;
 }
 
 } // namespace kernel
-
-std::optional<TokenVector> rewriteKernel(const RewriteContext &RC,
-                                         ArrayRef<Token> Line,
-                                         ArrayRef<Token> Stmt) {
-  return kernel::Rewriter(RC, Line, Stmt).run();
-}
-
 } // namespace homp
