@@ -12,19 +12,21 @@ namespace homp {
 /// Custom diagnostics bypass clang's warning options, so -w and -Werror are
 /// applied here.
 static DiagnosticsEngine::Level levelFor(const DiagnosticsEngine &Engine,
-                                         DiagnosticsEngine::Level L) {
+                                         DiagnosticsEngine::Level L,
+                                         bool Warnings) {
   if (L != DiagnosticsEngine::Warning)
     return L;
-  if (Engine.getIgnoreAllWarnings())
+  if (!Warnings || Engine.getIgnoreAllWarnings())
     return DiagnosticsEngine::Ignored;
   return Engine.getWarningsAsErrors() ? DiagnosticsEngine::Error : L;
 }
 
-Diagnostics::Diagnostics(DiagnosticsEngine &Engine) : Engine(Engine) {
+Diagnostics::Diagnostics(DiagnosticsEngine &Engine, bool Warnings)
+    : Engine(Engine) {
   unsigned I = 0;
 #define HOMP_DIAG(Name, Level, Format)                                         \
   IDs[I++] = Engine.getCustomDiagID(                                           \
-      levelFor(Engine, DiagnosticsEngine::Level), Format);
+      levelFor(Engine, DiagnosticsEngine::Level, Warnings), Format);
 #include "Diagnostics.def"
 }
 

@@ -25,7 +25,11 @@ enum class Diag {
 /// DiagnosticsEngine.
 class Diagnostics {
 public:
-  explicit Diagnostics(clang::DiagnosticsEngine &Engine);
+  /// Without Warnings, the warnings (and their notes) are not reported: a
+  /// program with offload targets is compiled once for the host and once
+  /// per target, with the same pragmas, and the host's compilation reports
+  /// them. Errors are reported in every compilation.
+  explicit Diagnostics(clang::DiagnosticsEngine &Engine, bool Warnings = true);
 
   clang::DiagnosticBuilder report(clang::SourceLocation Loc, Diag D);
 

@@ -173,8 +173,10 @@ class HompConsumer : public SemaConsumer {
 public:
   HompConsumer(CompilerInstance &CI, bool PrintRegions,
                std::function<void(SourceLocation)> OnExtension)
-      : CI(CI), Diags(CI.getDiagnostics()), PrintRegions(PrintRegions),
-        OnExtension(std::move(OnExtension)) {}
+      : CI(CI),
+        // Warnings once, from the host's compilation (Diagnostics.h).
+        Diags(CI.getDiagnostics(), !CI.getLangOpts().OpenMPIsTargetDevice),
+        PrintRegions(PrintRegions), OnExtension(std::move(OnExtension)) {}
 
   void InitializeSema(Sema &S) override {
     Preprocessor &PP = S.getPreprocessor();
