@@ -166,7 +166,7 @@ std::string Launcher::reportTitle(size_t Devices) const {
   if (!K.OneDeviceWhy.empty())
     Title += "; on device " + deviceLabel(K.Devices.front()) +
              " alone, where every array is whole: " + K.OneDeviceWhy;
-  for (const std::string &Note : K.Plan->WholeNotes)
+  for (const std::string &Note : K.Plan->WidenedNotes)
     Title += "; " + Note;
   if (!RerunOf.empty())
     Title += "; the host ran the failed part of " + RerunOf;

@@ -211,6 +211,27 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
   return true;
 }
 
+bool Planner::widenReadHalo(Distribution &X, const abi::Access &Use) const {
+  if (Use.Written || Use.Rank != X.Shape.Rank)
+    return false;
+  bool Widened = false;
+  for (unsigned Dm = 0; Dm < Use.Rank; ++Dm) {
+    const Subscript &S = Use.Subs[Dm];
+    if (!X.Split[Dm] || S.Kind != Subscript::Linear || S.Loop >= Nest.Rank)
+      continue;
+    abi::Halo &H = X.Halos[Dm];
+    if (S.Min < 0 && -S.Min > H.Left) {
+      H.Left = -S.Min;
+      Widened = true;
+    }
+    if (S.Max > 0 && S.Max > H.Right) {
+      H.Right = S.Max;
+      Widened = true;
+    }
+  }
+  return Widened;
+}
+
 bool Planner::checkFootprints() {
   bool UsesResidents = false;
   for (size_t I = 0; I < D.Arrays.size(); ++I)
@@ -235,7 +256,7 @@ bool Planner::checkFootprints() {
                       Where);
       if (!Use.Written) {
         X.Whole = true;
-        Out.WholeNotes.push_back(Why + ": every device holds all of it");
+        Out.WidenedNotes.push_back(Why + ": every device holds all of it");
         return true;
       }
       if (UsesResidents)
@@ -248,6 +269,28 @@ bool Planner::checkFootprints() {
       return true;
     if (Resident)
       return OnHost(Error);
+    // Read past the parts at offsets of the loop's index, an array of the
+    // kernel's own is copied in with them (writes stay strict: another
+    // device owns those elements).
+    if (!Use.Written) {
+      const std::array<abi::Halo, MaxRank> Before = X.Halos;
+      if (widenReadHalo(X, Use) && checkFootprint(X, Use, "")) {
+        Error.clear();
+        std::string Widths;
+        for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm)
+          if (X.Split[Dm])
+            Widths += (Widths.empty() ? "" : ", ") +
+                      std::to_string(X.Halos[Dm].Left) + ":" +
+                      std::to_string(X.Halos[Dm].Right);
+        Out.WidenedNotes.push_back("each device also gets the elements of '" +
+                                   Use.Name +
+                                   "' it reads around its part (a read halo "
+                                   "of " +
+                                   Widths + ")");
+        return true;
+      }
+      X.Halos = Before;
+    }
     // An index the same in every iteration ('x[c]') that some device does
     // not hold: no halo would hold it, so every device gets all of an array
     // the loop only reads.
@@ -261,8 +304,8 @@ bool Planner::checkFootprints() {
     if (!checkFootprint(X, Use, ""))
       return false;
     Error.clear();
-    Out.WholeNotes.push_back(Why + ": every device holds all of '" + Use.Name +
-                             "'");
+    Out.WidenedNotes.push_back(Why + ": every device holds all of '" +
+                               Use.Name + "'");
     return true;
   };
   for (size_t I = 0; I < D.Arrays.size(); ++I) {

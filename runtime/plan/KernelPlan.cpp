@@ -527,7 +527,7 @@ bool Planner::sharedParts() {
 bool Planner::finish() {
   Out.Placement = KernelPlan::Split;
   Out.Why.clear();
-  Out.WholeNotes.clear();
+  Out.WidenedNotes.clear();
   if (!checkFootprints())
     return false;
   if (Out.Placement == KernelPlan::Split)

@@ -67,6 +67,11 @@ private:
   bool checkFootprint(const Distribution &X, const abi::Access &Use,
                       const std::string &Where);
   bool checkFootprints();
+  /// Widens the halo of X, an array of the kernel's own that Use reads and
+  /// does not write, to the offsets at which the loop's index reads it
+  /// (an implicit read halo: each device's copy in brings the elements it
+  /// reads around its part); whether anything was widened.
+  bool widenReadHalo(Distribution &X, const abi::Access &Use) const;
   void makePieces();
   /// Checks the footprints of Out.Work, makes its pieces and gives Out the
   /// arrays' distributions.

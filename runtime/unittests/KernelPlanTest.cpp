@@ -966,14 +966,47 @@ TEST(KernelPlan, ALoopWithoutAPolicyFollowsAnArrayDealtRoundRobin) {
 // Footprints and halos
 //===----------------------------------------------------------------------===//
 
-// x[i-1] + x[i+1] needs one element of x on each side of a device's part.
-TEST(KernelPlan, AStencilWithoutAHaloIsRefused) {
-  Kernel K({upTo(1, 19)}, {Block}, Topology::line(4));
-  K.array("x", {Block}, {{0, 20}})
-      .array("y", {Block}, {{0, 20}})
-      .access("x", {linear(0, -1, 1)}, false)
-      .access("y", {at()}, true);
-  EXPECT_EQ(refusal(K),
+// x[i-1] + x[i+1] needs one element of x on each side of a device's part:
+// an array of the kernel's own that the loop only reads gets them copied in
+// (a read halo), over 1 to 6 devices; one it writes is refused (another
+// device owns those elements).
+TEST(KernelPlan, AStencilWithoutAHaloReadsAroundItsParts) {
+  for (unsigned P = 1; P <= 6; ++P) {
+    Kernel K({upTo(1, 19)}, {Block}, Topology::line(P));
+    K.array("x", {Block}, {{0, 20}})
+        .array("y", {Block}, {{0, 20}})
+        .access("x", {linear(0, -1, 1)}, false)
+        .access("y", {at()}, true);
+    std::optional<KernelPlan> Plan = plan(K);
+    ASSERT_TRUE(Plan) << P;
+    for (unsigned D = 0; D < P; ++D) {
+      const Range Part = handWrittenBlock(20, P, D);
+      std::set<int64_t> Held;
+      for (int64_t I = Part.Begin; I < Part.End; ++I)
+        for (int64_t J = I - 1; J <= I + 1; ++J)
+          if (J >= 0 && J < 20)
+            Held.insert(J);
+      std::set<int64_t> Got;
+      Plan->Items[0].held(D).forEachBox([&](const Box &B) {
+        for (int64_t I = B.Dims[0].Begin; I < B.Dims[0].End; ++I)
+          Got.insert(I);
+      });
+      EXPECT_EQ(Got, Held) << "device " << D << " of " << P;
+      EXPECT_EQ(Plan->Items[0].Owned[D].Dims[0],
+                IndexSet(handWrittenBlock(20, P, D)));
+      EXPECT_EQ(indicesRun(K, *Plan, D),
+                intersection(range(1, 19), handWrittenBlock(20, P, D)));
+    }
+    if (P > 1) {
+      ASSERT_EQ(Plan->WidenedNotes.size(), 1u);
+      EXPECT_EQ(Plan->WidenedNotes[0],
+                "each device also gets the elements of 'x' it reads around "
+                "its part (a read halo of 1:1)");
+    }
+  }
+  Kernel W({upTo(1, 19)}, {Block}, Topology::line(4));
+  W.array("x", {Block}, {{0, 20}}).access("x", {linear(0, -1, 1)}, true);
+  EXPECT_EQ(refusal(W),
             "device 10 would use elements [0, 6) of 'x' but holds only "
             "[0, 5); the loop uses 'x' at offsets -1..1 of its index and its "
             "halo there is 0:0 wide");
@@ -1063,13 +1096,21 @@ TEST(KernelPlan, WritingPastTheMappedSectionIsRefused) {
 TEST(KernelPlan, TheRefusalNamesTheHaloWidths) {
   Kernel K({upTo(0, 19)}, {Block}, Topology::line(2));
   K.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})
-      .array("y", {Block}, {{0, 20}})
-      .access("x", {linear(0, -1, 1)}, false)
-      .access("y", {at()}, true);
+      .access("x", {linear(0, -1, 1)}, true);
   EXPECT_EQ(refusal(K),
             "device 10 would use elements [0, 11) of 'x' but holds only "
             "[0, 10); the loop uses 'x' at offsets -1..1 of its index and its "
             "halo there is 1:0 wide");
+  // Only read, the halo widens on the side it was short.
+  Kernel R({upTo(1, 19)}, {Block}, Topology::line(2));
+  R.array("x", {Block}, {{0, 20}}, {{1, 0, Edge::None, Edge::None}})
+      .array("y", {Block}, {{0, 20}})
+      .access("x", {linear(0, -1, 1)}, false)
+      .access("y", {at()}, true);
+  std::optional<KernelPlan> Plan = plan(R);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(Plan->Items[0].Halos[0].Left, 1);
+  EXPECT_EQ(Plan->Items[0].Halos[0].Right, 1);
 }
 
 // for (i = 0; i < 12; i += 2) x[i] = ...; with x CYCLIC(1) and the loop
@@ -1083,15 +1124,19 @@ TEST(KernelPlan, AStridedLoopNeedsOnlyTheElementsItTouches) {
   ASSERT_TRUE(Plan);
   EXPECT_EQ(indicesRun(K, *Plan, 0), (std::set<int64_t>{0, 2, 4, 6, 8, 10}));
   EXPECT_TRUE(indicesRun(K, *Plan, 1).empty());
-  // x[i + 1] is on the other device: refused.
+  // x[i + 1] is on the other device: read there, device 0 gets those
+  // elements too (a read halo; written, it would be refused, as any write
+  // of elements another device owns).
   Kernel L({loop(0, CompareOp::Less, 12, 2)}, {Cyclic}, Topology::line(2),
            {1, 0, 0});
   L.array("x", {Cyclic}, {{0, 12}}, {}, {1, 0, 0})
       .array("y", {Cyclic}, {{0, 12}}, {}, {1, 0, 0})
       .access("y", {at()}, true)
       .access("x", {at(+1)}, false);
-  EXPECT_EQ(refusal(L).rfind("device 10 would use elements [1, 12) of 'x'", 0),
-            0u);
+  std::optional<KernelPlan> Read = plan(L);
+  ASSERT_TRUE(Read);
+  for (int64_t I : {1, 3, 5, 7, 9, 11})
+    EXPECT_TRUE(Read->Items[0].held(0).Dims[0].contains(I)) << I;
 }
 
 // A strided stencil over a BLOCK array with a halo: checked element by
@@ -1124,8 +1169,8 @@ TEST(KernelPlan, AnArrayReadAtAnUnknownSubscriptIsWhole) {
     EXPECT_EQ(Plan->Items[0].Owned[D].Dims[0],
               IndexSet(handWrittenBlock(20, 4, D)));
   }
-  ASSERT_EQ(Plan->WholeNotes.size(), 1u);
-  EXPECT_NE(Plan->WholeNotes[0].find("'x'"), std::string::npos);
+  ASSERT_EQ(Plan->WidenedNotes.size(), 1u);
+  EXPECT_NE(Plan->WidenedNotes[0].find("'x'"), std::string::npos);
 }
 
 // Written there, the kernel runs on one device, where every array is
@@ -1190,10 +1235,10 @@ TEST(KernelPlan, AnInvariantSubscriptIsCheckedAsItsElements) {
   std::optional<KernelPlan> Plan = plan(K);
   ASSERT_TRUE(Plan);
   EXPECT_TRUE(Plan->Items[0].Whole);
-  ASSERT_EQ(Plan->WholeNotes.size(), 1u);
-  EXPECT_EQ(Plan->WholeNotes[0], "device 11 would use elements [3, 4) of 'x' "
-                                 "but holds only [5, 10): every device holds "
-                                 "all of 'x'");
+  ASSERT_EQ(Plan->WidenedNotes.size(), 1u);
+  EXPECT_EQ(Plan->WidenedNotes[0], "device 11 would use elements [3, 4) of 'x' "
+                                   "but holds only [5, 10): every device holds "
+                                   "all of 'x'");
   Distribution X = residentBlock({10, 11, 12, 13},
                                  {{0, 5}, {5, 10}, {10, 15}, {15, 20}}, {0, 20});
   Kernel R({upTo(0, 20)}, {Block}, Topology::line(4));

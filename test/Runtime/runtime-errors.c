@@ -1,6 +1,6 @@
 // Problems found at run time name the region. By default the region then
-// runs on the host, so the result is still right (missing-halo.c has one
-// that OMP_TARGET_OFFLOAD=MANDATORY makes stop the program). Devices 7 to 9
+// runs on the host, so the result is still right (device-failure.c has
+// one that OMP_TARGET_OFFLOAD=MANDATORY makes stop the program). Devices 7 to 9
 // exist nowhere; the run goes without the HOMP_DEVICES of lit's
 // homp_devices, which the message would mention.
 // RUN: %hompcc -O2 %s -o %t

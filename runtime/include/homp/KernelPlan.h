@@ -112,8 +112,10 @@ struct KernelPlan {
   /// on the host with the resident arrays it uses gathered there.
   enum PlacementKind { Split, OneDevice, OnHost } Placement = Split;
   std::string Why;
-  /// The arrays of the kernel made Whole, each with why, for reports.
-  std::vector<std::string> WholeNotes;
+  /// The arrays of the kernel each device holds more of than its part and
+  /// halo (made Whole, or given the elements it reads around its part),
+  /// each with why, for reports.
+  std::vector<std::string> WidenedNotes;
   /// Per array, per position of its distribution: what the device copies
   /// back, where several devices own the same elements (an array split
   /// along fewer topology axes than the loop): the elements its iterations
