@@ -1,5 +1,4 @@
-//===-- OffloadTransport.cpp - The offload runtime's transport
-//-------------===//
+//===-- OffloadTransport.cpp - The offload runtime's transport ------------===//
 
 #include "OffloadTransport.h"
 
@@ -107,6 +106,12 @@ StorageCache &storageCache() {
   return *C;
 }
 
+/// Whether Device's memory is the host's: the host, or a CPU offload
+/// device (the host plugin allocates in the host's memory).
+bool hostAddressable(int Device) {
+  return Device == hostDevice() || placedInHostPages(Device);
+}
+
 class OffloadTransport final : public Transport {
 public:
   void *allocate(int Device, size_t &Bytes, bool Reusable) override {
@@ -130,6 +135,14 @@ public:
     if (C.Dims == 1) {
       Rc = omp_target_memcpy(C.Dst, C.Src, C.Volume[0] * C.ElementSize, 0, 0,
                              C.DstDevice, C.SrcDevice);
+    } else if (hostAddressable(C.DstDevice) && hostAddressable(C.SrcDevice)) {
+      // libomptarget 19 copies a rectangle a row at a time, each row a
+      // call into the plugin (measured: a column halo of 1026 doubles
+      // between two CPU offload devices took 2.5 ms, a row of as many
+      // 0.04 ms); between memories the host addresses, its memcpy does
+      // each run at once.
+      copyWithMemcpy(C);
+      Rc = 0;
     } else {
       const size_t Zero[MaxRank] = {};
       Rc = omp_target_memcpy_rect(

@@ -107,6 +107,40 @@ BoxCopy planBoxCopy(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
   return C;
 }
 
+void copyWithMemcpy(const BoxCopy &C) {
+  if (C.Dims == 1) {
+    std::memmove(C.Dst, C.Src, C.Volume[0] * C.ElementSize);
+    return;
+  }
+  for (unsigned D = 0; D < C.Dims; ++D)
+    if (C.Volume[D] == 0)
+      return;
+  size_t DS[MaxRank], SS[MaxRank];
+  strides(C, C.DstDims, DS);
+  strides(C, C.SrcDims, SS);
+  // Every run of the innermost dimension, in odometer order. (A column's
+  // runs are an element each, a cache line apart or more: what bounds its
+  // copy is the memory, one line read and one written per element.)
+  size_t At[MaxRank] = {};
+  const size_t Run = C.Volume[C.Dims - 1] * C.ElementSize;
+  while (true) {
+    size_t DO = 0, SO = 0;
+    for (unsigned D = 0; D + 1 < C.Dims; ++D) {
+      DO += At[D] * DS[D];
+      SO += At[D] * SS[D];
+    }
+    std::memmove(C.Dst + DO, C.Src + SO, Run);
+    unsigned D = C.Dims - 1;
+    while (D-- > 0) {
+      if (++At[D] < C.Volume[D])
+        break;
+      At[D] = 0;
+    }
+    if (D == static_cast<unsigned>(-1))
+      return;
+  }
+}
+
 BoxCopy bytesCopy(void *Dst, int DstDevice, const void *Src, int SrcDevice,
                   size_t Bytes) {
   BoxCopy C;
@@ -306,35 +340,8 @@ bool MemoryTransport::wait(Ticket T) {
   if (FailAfter && Done >= *FailAfter)
     return false;
   ++Done;
-  if (C.Dims == 1) {
-    std::memmove(C.Dst, C.Src, C.Volume[0] * C.ElementSize);
-    return true;
-  }
-  size_t DS[MaxRank], SS[MaxRank];
-  strides(C, C.DstDims, DS);
-  strides(C, C.SrcDims, SS);
-  // Every row of the innermost dimension, odometer order.
-  size_t At[MaxRank] = {};
-  const size_t Row = C.Volume[C.Dims - 1] * C.ElementSize;
-  for (unsigned D = 0; D < C.Dims; ++D)
-    if (C.Volume[D] == 0)
-      return true;
-  while (true) {
-    size_t DO = 0, SO = 0;
-    for (unsigned D = 0; D + 1 < C.Dims; ++D) {
-      DO += At[D] * DS[D];
-      SO += At[D] * SS[D];
-    }
-    std::memmove(C.Dst + DO, C.Src + SO, Row);
-    unsigned D = C.Dims - 1;
-    while (D-- > 0) {
-      if (++At[D] < C.Volume[D])
-        break;
-      At[D] = 0;
-    }
-    if (D == static_cast<unsigned>(-1))
-      return true;
-  }
+  copyWithMemcpy(C);
+  return true;
 }
 
 char *MemoryTransport::staging(size_t Bytes) {

@@ -70,6 +70,10 @@ struct BoxCopy {
 BoxCopy planBoxCopy(const ArrayShape &Shape, BoxEnd Dst, const Box &DstBox,
                     BoxEnd Src, const Box &SrcBox);
 
+/// Runs C with the host's memcpy, a run at a time: both of its ends must be
+/// memory the host addresses (the host's, or a CPU offload device's).
+void copyWithMemcpy(const BoxCopy &C);
+
 /// The copy of Bytes contiguous bytes.
 BoxCopy bytesCopy(void *Dst, int DstDevice, const void *Src, int SrcDevice,
                   size_t Bytes);
