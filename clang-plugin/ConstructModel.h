@@ -199,6 +199,11 @@ std::string addressOfAny(llvm::StringRef Name);
 /// member reached through 'this' would map the object with it. A name that
 /// may be a member or a local is bound through a second name. Adds the
 /// name to Done.
+/// Whether following the ALIGN targets among Items' distributed arrays
+/// from Name, aligned to Target, comes back to an array already passed.
+bool alignCycle(const std::vector<MapItem> &Items, const std::string &Name,
+                const std::string &Target);
+
 std::string memberAlias(const clang::Token &Name, const SyntaxContext &Ctx,
                         std::vector<std::string> &Done);
 

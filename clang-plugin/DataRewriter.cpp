@@ -294,27 +294,10 @@ bool DataRewriter::resolveAlignments() {
       const abi::Policy &P = MI.A.Dims[Dm];
       if (P.Kind != abi::Policy::Align || P.ToLoop)
         continue;
-      SmallVector<std::string, 4> Seen{MI.Name};
-      std::string Next = P.Target;
-      while (true) {
-        if (is_contained(Seen, Next)) {
-          Diags.report(Body[MI.PolicyIndex[Dm]].getLocation(), Diag::AlignCycle)
-              << MI.Name;
-          return false;
-        }
-        Seen.push_back(Next);
-        auto It = find_if(Items, [&](const MapItem &X) {
-          return X.Distributed && X.Name == Next;
-        });
-        if (It == Items.end())
-          break;
-        auto Dim = find_if(ArrayRef(It->A.Dims).take_front(It->A.Rank),
-                           [](const abi::Policy &Q) {
-                             return Q.Kind == abi::Policy::Align && !Q.ToLoop;
-                           });
-        if (Dim == It->A.Dims.begin() + It->A.Rank)
-          break;
-        Next = Dim->Target;
+      if (alignCycle(Items, MI.Name, P.Target)) {
+        Diags.report(Body[MI.PolicyIndex[Dm]].getLocation(), Diag::AlignCycle)
+            << MI.Name;
+        return false;
       }
     }
   return true;

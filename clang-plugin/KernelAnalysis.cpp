@@ -315,27 +315,9 @@ bool Analysis::resolveAlignments() {
         Diags.report(PLoc, Diag::AlignTargetUnknown) << P.Target;
         return false;
       }
-      // Follow the chain of ALIGN targets among this region's arrays.
-      SmallVector<std::string, 4> Seen{MI.Name};
-      std::string Next = P.Target;
-      while (true) {
-        if (is_contained(Seen, Next)) {
-          Diags.report(PLoc, Diag::AlignCycle) << MI.Name;
-          return false;
-        }
-        Seen.push_back(Next);
-        auto It = find_if(Items, [&](const MapItem &X) {
-          return X.Distributed && X.Name == Next;
-        });
-        if (It == Items.end())
-          break;
-        auto Dim = find_if(ArrayRef(It->A.Dims).take_front(It->A.Rank),
-                           [](const abi::Policy &Q) {
-                             return Q.Kind == abi::Policy::Align && !Q.ToLoop;
-                           });
-        if (Dim == It->A.Dims.begin() + It->A.Rank)
-          break;
-        Next = Dim->Target;
+      if (alignCycle(Items, MI.Name, P.Target)) {
+        Diags.report(PLoc, Diag::AlignCycle) << MI.Name;
+        return false;
       }
     }
   }

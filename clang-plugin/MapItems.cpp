@@ -413,4 +413,27 @@ bool MapItemParser::distribution(unsigned From, unsigned End, MapItem &MI) {
   return true;
 }
 
+bool alignCycle(const std::vector<MapItem> &Items, const std::string &Name,
+                const std::string &Target) {
+  llvm::SmallVector<std::string, 4> Seen{Name};
+  std::string Next = Target;
+  while (true) {
+    if (llvm::is_contained(Seen, Next))
+      return true;
+    Seen.push_back(Next);
+    auto It = llvm::find_if(Items, [&](const MapItem &X) {
+      return X.Distributed && X.Name == Next;
+    });
+    if (It == Items.end())
+      return false;
+    auto Dim = llvm::find_if(llvm::ArrayRef(It->A.Dims).take_front(It->A.Rank),
+                             [](const abi::Policy &Q) {
+                               return Q.Kind == abi::Policy::Align && !Q.ToLoop;
+                             });
+    if (Dim == It->A.Dims.begin() + It->A.Rank)
+      return false;
+    Next = Dim->Target;
+  }
+}
+
 } // namespace homp

@@ -14,9 +14,8 @@ RateSplit::RateSplit(Input Given)
       Next(std::min(In.Chunk, In.N)), Sampling(Count), Done(Count, 0),
       Piece(Count, 0), Seconds(Count, 0), PieceBegan(Count, 0),
       Out(Count, false), CutOff(Count, false), TookPieces(Count, false),
-      SampleDone(Count, 0), PieceDone(Count, 0), RestDone(Count, 0),
-      SampleSeconds(Count, 0), PieceSeconds(Count, 0), RestSeconds(Count, 0),
-      Unclaimed(In.N) {
+      SampleDone(Count, 0), RestDone(Count, 0), SampleSeconds(Count, 0),
+      RestSeconds(Count, 0), Unclaimed(In.N) {
   auto Fill = [&](std::vector<double> &Bias) { Bias.resize(Count, 1.0); };
   Fill(In.SampleBias);
   Fill(In.PieceBias);
@@ -43,11 +42,8 @@ void RateSplit::sampleFinished(size_t I, double S, bool Ok, double Now) {
 }
 
 std::optional<Range> RateSplit::nextPiece(size_t I, double Now) {
-  if (Rest || Out[I] || Next >= In.N) {
-    PieceDone[I] = Done[I] - SampleDone[I];
-    PieceSeconds[I] = Seconds[I] - SampleSeconds[I];
+  if (Rest || Out[I] || Next >= In.N)
     return std::nullopt;
-  }
   const int64_t Size = std::max<int64_t>(1, sample(I).size());
   Range R{Next, std::min(In.N, Next + Size)};
   Next = R.End;
@@ -73,7 +69,9 @@ double RateSplit::observedSampleBias(size_t I) const {
 }
 
 double RateSplit::observedPieceBias(size_t I) const {
-  return sampleBiasObservation(PieceDone[I], PieceSeconds[I], RestDone[I],
+  // What a device finished beyond its sample part is its pieces.
+  return sampleBiasObservation(Done[I] - SampleDone[I],
+                               Seconds[I] - SampleSeconds[I], RestDone[I],
                                RestSeconds[I]);
 }
 

@@ -95,8 +95,9 @@ private:
   std::vector<int64_t> Done, Piece;
   std::vector<double> Seconds, PieceBegan;
   std::vector<bool> Out, CutOff, TookPieces;
-  std::vector<int64_t> SampleDone, PieceDone, RestDone;
-  std::vector<double> SampleSeconds, PieceSeconds, RestSeconds;
+  /// Per device: what its sample part and its share of the rest took.
+  std::vector<int64_t> SampleDone, RestDone;
+  std::vector<double> SampleSeconds, RestSeconds;
   std::optional<std::vector<Range>> Rest;
   int64_t Unclaimed;
 };
