@@ -6,7 +6,7 @@
 #include "Observe.h"
 #include "ProxyPool.h"
 
-#include "homp/Steps.h"
+#include "homp/Executor.h"
 
 #include <omp.h>
 
@@ -123,27 +123,18 @@ Storage partOf(const ResidentArray &A, unsigned P) {
 /// they are; from it, what it owns of them. Adds the bytes to Bytes.
 bool moveElements(const ResidentArray &A, unsigned P, Direction Dir,
                   const ProductSet &Elements, char *Host, int64_t &Bytes) {
-  const Storage S = storageOf(A, P);
-  for (const Step &St :
-       lowerUpdate(A.Dist, P, Dir == Direction::ToDevice, Elements)) {
-    const bool Ok =
-        St.Kind == Step::FillEdge
-            ? fillEdgeHalos(transport(), A.Dist, P, Host,
-                            storageEnd(A.Dist.Shape, S), Bytes, St.Elements)
-            : copyElements(transport(), Dir, A.Dist.Shape, Host, S, St.Elements,
-                           Bytes);
-    if (!Ok)
-      return false;
-  }
-  return true;
-}
-
-/// A position of duplicated A whose copy is current (CopiesLock held).
-unsigned currentCopy(const ResidentArray &A) {
-  for (unsigned P = 0; P < A.Dist.Devices.size(); ++P)
-    if (A.Stale.empty() || !A.Stale[P])
-      return P;
-  return 0; // every copy cannot be stale: the last writer's is current
+  Storage S = storageOf(A, P);
+  PartData Data;
+  Data.Device = S.Device;
+  Data.Position = P;
+  Data.Arrays = {{&A.Dist, Host, nullptr, &S, &A.Name}};
+  PartActions Copies;
+  PartState State;
+  runSteps(transport(),
+           lowerUpdate(A.Dist, P, Dir == Direction::ToDevice, Elements), Data,
+           Copies, State);
+  Bytes += State.BytesIn + State.BytesOut;
+  return State.Status == PartState::Ok;
 }
 
 /// Runs F on Device's proxy after its queued work (the calling thread for
@@ -154,34 +145,41 @@ void onDevice(int Device, const std::function<void()> &F) {
 
 } // namespace
 
+namespace {
+
+/// Per position of A: whether Devices lists its device.
+std::vector<bool> listed(const ResidentArray &A,
+                         const std::vector<int> &Devices) {
+  std::vector<bool> In(A.Dist.Devices.size());
+  for (unsigned P = 0; P < In.size(); ++P)
+    In[P] = std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) !=
+            Devices.end();
+  return In;
+}
+
+} // namespace
+
 bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
                    std::string &Error) {
   if (!A.Dist.duplicated())
     return true;
   std::lock_guard<std::mutex> Lock(A.CopiesLock);
-  std::vector<unsigned> Stale;
-  for (unsigned P = 0; P < A.Stale.size(); ++P)
-    if (A.Stale[P] && std::find(Devices.begin(), Devices.end(),
-                                A.Dist.Devices[P]) != Devices.end())
-      Stale.push_back(P);
+  const std::vector<unsigned> Stale = A.Copies.staleAmong(listed(A, Devices));
   if (Stale.empty())
     return true;
+  // From the current copy to each stale one, device to device, once the
+  // current one's device is done with what it was given before.
   const ArrayShape &Sh = A.Dist.Shape;
   const ProductSet All = ProductSet::of(Sh.Section);
-  const Range Span = Sh.span(All);
-  std::vector<char> Buffer(static_cast<size_t>(Span.size() * Sh.ElementSize));
-  char *Zero = Buffer.data() - Span.Begin * Sh.ElementSize;
-  const unsigned From = currentCopy(A);
+  const unsigned From = A.Copies.current();
+  const Storage Source = partOf(A, From);
+  onDevice(Source.Device, [] {});
   bool Ok = true;
   int64_t Bytes = 0;
-  onDevice(A.Dist.Devices[From], [&] {
-    Ok = copyElements(transport(), Direction::FromDevice, Sh, Zero,
-                      partOf(A, From), All, Bytes);
-  });
   for (unsigned P : Stale)
     onDevice(A.Dist.Devices[P], [&] {
-      Ok = Ok && copyElements(transport(), Direction::ToDevice, Sh, Zero,
-                              partOf(A, P), All, Bytes);
+      Ok = Ok && copyBoxes(transport(), Sh, storageEnd(Sh, partOf(A, P)),
+                           storageEnd(Sh, Source), All, Bytes);
     });
   if (!Ok) {
     Error = "bringing the copies of '" + A.Name + "' (" + A.Where +
@@ -189,7 +187,7 @@ bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
     return false;
   }
   for (unsigned P : Stale)
-    A.Stale[P] = 0;
+    A.Copies.refreshed(P);
   return true;
 }
 
@@ -200,13 +198,11 @@ void copyChanged(const ResidentArray &A, int Device) {
   auto It = std::find(A.Dist.Devices.begin(), A.Dist.Devices.end(), Device);
   if (It == A.Dist.Devices.end())
     return;
-  std::vector<char> Stale(A.Dist.Devices.size(), 1);
-  Stale[It - A.Dist.Devices.begin()] = 0;
   // Repeated launches (Replay.h) bring no copy up to date: a change of
   // which copies are current makes them plan again.
-  if (Stale != A.Stale)
+  if (A.Copies.changedOn(static_cast<unsigned>(It - A.Dist.Devices.begin()),
+                         static_cast<unsigned>(A.Dist.Devices.size())))
     Generation.fetch_add(1, std::memory_order_acq_rel);
-  A.Stale = std::move(Stale);
 }
 
 std::vector<ResidentArray *> duplicatesUsed(int Device, int32_t N,
@@ -271,7 +267,7 @@ bool gatherShadow(const ResidentArray &A, HostShadow &Out,
   std::vector<unsigned> Current;
   for (const ResidentArray *R : Out.Arrays) {
     std::lock_guard<std::mutex> Lock(R->CopiesLock);
-    Current.push_back(currentCopy(*R));
+    Current.push_back(R->Copies.current());
   }
   char *Zero = Out.zero();
   std::vector<int64_t> Bytes(Out.Arrays.size(), 0);
@@ -319,7 +315,7 @@ bool scatterShadow(HostShadow &S, bool CopyBack, std::string &Error) {
           Ok = copyElements(transport(), Direction::ToDevice, R.Dist.Shape,
                             Zero, partOf(R, P), R.Dist.Owned[P], Bytes[I]);
       std::lock_guard<std::mutex> Lock(R.CopiesLock);
-      R.Stale.clear();
+      R.Copies.allCurrent();
     }
     if (!Ok && Error.empty())
       Error = "copying '" + S.Arrays[0]->Name + "' back to the host failed";
@@ -653,11 +649,11 @@ bool releaseResidents(const std::vector<Release> &Releases,
   if (Gone.empty())
     return true;
   // A duplicated array comes back from one current copy: the others may
-  // miss a change (Stale), and copied back at once the last would win.
+  // miss a change (Copies), and copied back at once the last would win.
   std::vector<unsigned> Current;
   for (const ResidentArray *A : Gone) {
     std::lock_guard<std::mutex> Lock(A->CopiesLock);
-    Current.push_back(currentCopy(*A));
+    Current.push_back(A->Copies.current());
   }
   return forEachPart(
       {Gone.begin(), Gone.end()},
@@ -721,14 +717,8 @@ bool updateResident(const ResidentArray &A, Direction Dir,
         From = P;
     if (Dir == Direction::ToDevice) {
       std::lock_guard<std::mutex> Lock(A.CopiesLock);
-      for (unsigned P = 0; P < A.Dist.Devices.size(); ++P)
-        if (std::find(Devices.begin(), Devices.end(), A.Dist.Devices[P]) ==
-            Devices.end()) {
-          A.Stale.resize(A.Dist.Devices.size(), 0);
-          if (!A.Stale[P])
-            Generation.fetch_add(1, std::memory_order_acq_rel);
-          A.Stale[P] = 1;
-        }
+      if (A.Copies.updatedOnly(listed(A, Devices)))
+        Generation.fetch_add(1, std::memory_order_acq_rel);
     }
   }
   return forEachPart(

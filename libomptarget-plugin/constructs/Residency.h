@@ -114,8 +114,8 @@ bool updateResident(const ResidentArray &A, Direction Dir,
                     std::vector<int64_t> &Bytes, std::string &Error,
                     DeviceSeconds *Seconds = nullptr);
 
-/// A duplicated array's copies (ResidentArray::Stale): brings those on
-/// Devices up to date from a current one, through the host, after the
+/// A duplicated array's copies (ResidentArray::Copies): brings those on
+/// Devices up to date from a current one, device to device, after the
 /// work queued on the devices. Returns false with Error when a copy fails.
 bool refreshCopies(const ResidentArray &A, const std::vector<int> &Devices,
                    std::string &Error);

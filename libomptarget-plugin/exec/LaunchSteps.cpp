@@ -1,10 +1,10 @@
 //===-- LaunchSteps.cpp - One device's part of a kernel, step by step -----===//
 //
-// The executor of a device's part: the core lowers it to steps
-// (homp/Steps.h's lowerPart), and Launcher::runSlot runs them in order:
-// allocations placed in the host's pages on CPU offload devices, copies in
-// and out, the edge halos, each piece's launch, and HOMP_EMULATE's hold.
-// It decides nothing of its own beyond where in a page storage starts.
+// A device's part of a kernel: the core lowers it to steps (homp/Steps.h's
+// lowerPart), and the core's executor (homp/Executor.h) runs them, asking
+// the launcher here for what only it can do: allocations placed in the
+// host's pages on CPU offload devices, each piece's launch, HOMP_EMULATE's
+// hold, and the events of the copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,60 +129,57 @@ void Launcher::launch(Slot &S, DeviceArgs &A, const LaunchPiece &P) {
   }
 }
 
-void Launcher::runStep(Slot &S, const Step &St, DeviceArgs *&Args,
-                       std::optional<DeviceArgs> &Built) {
-  auto Failed = [&](const char *Where) {
-    const bool Back = St.Kind == Step::CopyOut;
-    if (Back && S.Status != Slot::Ok)
-      return;
-    S.Status = Back ? Slot::FailedAfterResults : Slot::FailedBeforeResults;
-    S.Error = "copying '" + D.Arrays[St.Array].Name + "' " + Where +
-              " device " + std::to_string(S.Device) + " failed";
-  };
-  const size_t I = St.Array;
-  const ConstructValues::ArrayValues *V =
-      I < K.Values.Arrays.size() ? &K.Values.Arrays[I] : nullptr;
-  switch (St.Kind) {
-  case Step::Alloc:
-    allocate(S, St);
-    return;
-  case Step::CopyIn:
-    if (!copyElements(transport(), Direction::ToDevice, V->Shape, V->Base,
-                      S.Items[I], St.Elements, S.BytesIn))
-      Failed("to");
-    return;
-  case Step::FillEdge:
-    if (!fillEdgeHalos(transport(), S.Plan->Items[I], S.Position, V->Base,
-                       storageEnd(V->Shape, S.Items[I]), S.BytesIn,
-                       St.Elements))
-      Failed("to");
-    return;
-  case Step::Launch:
+PartData Launcher::partData(Slot &S) const {
+  PartData Data;
+  Data.Device = S.Device;
+  Data.Position = S.Position;
+  Data.Arrays.resize(D.Arrays.size());
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    PartArray &A = Data.Arrays[I];
+    A.Dist = &S.Plan->Items[I];
+    A.Host = V.Base;
+    A.Store = &S.Items[I];
+    A.Name = &D.Arrays[I].Name;
+    if (I < S.Staging.size() && !S.Staging[I].empty()) {
+      Range Span = V.Shape.span(ProductSet::of(V.Shape.Section));
+      A.Stage = S.Staging[I].data() - Span.Begin * V.Shape.ElementSize;
+    }
+  }
+  return Data;
+}
+
+/// What S's steps ask of the launcher: allocations placed in the host's
+/// pages, its launches (with the arguments made once), its hold, and the
+/// events of its copies.
+class Launcher::SlotActions final : public PartActions {
+public:
+  SlotActions(Launcher &L, Slot &S) : L(L), S(S), Args(S.Prebuilt.get()) {}
+
+  bool allocate(Transport &, const PartData &, const Step &St,
+                PartState &) override {
+    return L.allocate(S, St);
+  }
+  void launch(const PartData &, const Step &St, PartState &) override {
     if (!Args) {
-      Built.emplace(argsFor(S));
+      Built.emplace(L.argsFor(S));
       Args = &*Built;
     }
-    launch(S, *Args, S.Work->Pieces[St.Piece]);
-    return;
-  case Step::CopyOut: {
-    char *Host = V->Base;
-    if (St.ToStage) {
-      Range Span = V->Shape.span(ProductSet::of(V->Shape.Section));
-      Host = S.Staging[I].data() - Span.Begin * V->Shape.ElementSize;
-    }
-    if (!copyElements(transport(), Direction::FromDevice, V->Shape, Host,
-                      S.Items[I], St.Elements, S.BytesOut))
-      Failed("back from");
-    return;
+    L.launch(S, *Args, S.Work->Pieces[St.Piece]);
   }
-  case Step::Free:
-    freeStorage(transport(), S.Items[I]);
-    return;
-  case Step::Hold:
-    hold(S);
-    return;
+  void hold(const PartData &, PartState &) override { L.hold(S); }
+  void copied(bool In, EventClock::time_point Start, int64_t Bytes) override {
+    if (!S.InHostMemory)
+      publishCopy(In ? EventKind::CopyIn : EventKind::CopyOut, S.Device,
+                  L.K.Info->Location, In ? S.Began : Start, Bytes);
   }
-}
+
+private:
+  Launcher &L;
+  Slot &S;
+  DeviceArgs *Args;
+  std::optional<DeviceArgs> Built;
+};
 
 void Launcher::hold(Slot &S) {
   // HOMP_EMULATE: the device stays busy as if it were slower.
@@ -203,38 +200,8 @@ void Launcher::hold(Slot &S) {
 
 void Launcher::runSlot(Slot &S) {
   S.Began = Clock::now();
-  const std::vector<Step> Steps = stepsOf(S);
-  DeviceArgs *Args = S.Prebuilt.get();
-  std::optional<DeviceArgs> Built;
-  size_t N = 0;
-  // Runs the steps from N on while InPhase takes their kind: those that
-  // still run after what failed before them.
-  auto RunWhile = [&](auto InPhase) {
-    for (; N < Steps.size() && InPhase(Steps[N].Kind); ++N)
-      if (stepRunsAfter(Steps[N].Kind,
-                        S.Status != Slot::Ok &&
-                            S.Status != Slot::FailedAfterResults,
-                        S.Status == Slot::FailedAfterResults))
-        runStep(S, Steps[N], Args, Built);
-  };
-  // The copies in and the copies out are one event each (of this part: a
-  // scheduled loop's slot runs several).
-  int64_t Before = S.BytesIn;
-  RunWhile([](Step::KindTy K) {
-    return K == Step::Alloc || K == Step::CopyIn || K == Step::FillEdge;
-  });
-  if (!S.InHostMemory)
-    publishCopy(EventKind::CopyIn, S.Device, K.Info->Location, S.Began,
-                S.BytesIn - Before);
-  RunWhile([](Step::KindTy K) { return K == Step::Launch; });
-  if (S.Status == Slot::Ok && !S.InHostMemory) {
-    Clock::time_point Out = Clock::now();
-    Before = S.BytesOut;
-    RunWhile([](Step::KindTy K) { return K == Step::CopyOut; });
-    publishCopy(EventKind::CopyOut, S.Device, K.Info->Location, Out,
-                S.BytesOut - Before);
-  }
-  RunWhile([](Step::KindTy) { return true; });
+  SlotActions Actions(*this, S);
+  runSteps(transport(), stepsOf(S), partData(S), Actions, S);
   S.Seconds += secondsSince(S.Began);
 }
 

@@ -23,6 +23,7 @@
 #include "ProxyPool.h"
 #include "Residency.h"
 
+#include "homp/Executor.h"
 #include "homp/IndexSet.h"
 #include "homp/KernelPlan.h"
 #include "homp/Reduction.h"
@@ -72,8 +73,10 @@ struct Entries {
   std::vector<Resident> Residents;
 };
 
-/// One device's share of a launch and everything it points at.
-struct Slot {
+/// One device's share of a launch and everything it points at; its status,
+/// error and bytes are the executor's (homp/Executor.h) over the parts it
+/// ran. A device whose part the host ran again stays FailedBeforeResults.
+struct Slot : PartState {
   unsigned Position = 0;
   int Device = 0;
   bool IsHost = false;
@@ -103,12 +106,9 @@ struct Slot {
   std::vector<std::vector<char>> Reductions;
   /// The arguments, made before an asynchronous launch returns.
   std::unique_ptr<DeviceArgs> Prebuilt;
-  int64_t BytesIn = 0, BytesOut = 0, Launches = 0;
+  int64_t Launches = 0;
   double Seconds = 0;
   Clock::time_point Began; ///< of the part it runs
-  /// A device whose part the host ran again stays FailedBeforeResults.
-  enum { Ok, FailedBeforeResults, FailedAfterResults, Fatal } Status = Ok;
-  std::string Error;
 };
 
 class Launcher {
@@ -185,10 +185,9 @@ private:
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   /// The steps of S's part (homp/Steps.h's lowerPart).
   std::vector<Step> stepsOf(const Slot &S) const;
-  /// Runs St, one of S's steps; a launch uses Args, or builds them in Built
-  /// the first time.
-  void runStep(Slot &S, const Step &St, DeviceArgs *&Args,
-               std::optional<DeviceArgs> &Built);
+  /// What S's steps act on: its arrays, their storage and staging copies.
+  PartData partData(Slot &S) const;
+  class SlotActions;
   bool allocate(Slot &S, const Step &St);
   DeviceArgs argsFor(Slot &S);
   void launch(Slot &S, DeviceArgs &A, const LaunchPiece &P);

@@ -6,6 +6,47 @@
 
 namespace homp {
 
+bool CopyCurrency::changedOn(unsigned P, unsigned Positions) {
+  bool Changed = stale(P);
+  for (unsigned Q = 0; Q < Positions; ++Q)
+    Changed |= Q != P && !stale(Q);
+  Stale.assign(Positions, 1);
+  if (P < Positions)
+    Stale[P] = 0;
+  return Changed;
+}
+
+bool CopyCurrency::updatedOnly(const std::vector<bool> &Listed) {
+  // The listed copies were brought up to date before the update
+  // (staleAmong, refreshed); an update of no copy changes none.
+  if (std::find(Listed.begin(), Listed.end(), true) == Listed.end())
+    return false;
+  bool Changed = false;
+  Stale.resize(Listed.size(), 0);
+  for (unsigned P = 0; P < Listed.size(); ++P)
+    if (!Listed[P] && !Stale[P]) {
+      Stale[P] = 1;
+      Changed = true;
+    }
+  return Changed;
+}
+
+unsigned CopyCurrency::current() const {
+  for (unsigned P = 0; P < Stale.size(); ++P)
+    if (!Stale[P])
+      return P;
+  return 0;
+}
+
+std::vector<unsigned>
+CopyCurrency::staleAmong(const std::vector<bool> &Wanted) const {
+  std::vector<unsigned> Out;
+  for (unsigned P = 0; P < Stale.size() && P < Wanted.size(); ++P)
+    if (Stale[P] && Wanted[P])
+      Out.push_back(P);
+  return Out;
+}
+
 uintptr_t ResidentArray::hostBegin() const {
   Range S = Dist.Shape.span(ProductSet::of(Dist.Shape.Section));
   return reinterpret_cast<uintptr_t>(HostBase) +

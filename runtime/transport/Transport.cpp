@@ -220,13 +220,8 @@ BoxEnd storageEnd(const ArrayShape &Shape, const Storage &S) {
           S.Device, false};
 }
 
-bool copyElements(Transport &T, Direction Dir, const ArrayShape &Shape,
-                  char *Host, const Storage &S, const ProductSet &Elements,
-                  int64_t &Bytes) {
-  const BoxEnd HostEnd{Host, T.host(), false};
-  const BoxEnd DevEnd = storageEnd(Shape, S);
-  const BoxEnd &Dst = Dir == Direction::ToDevice ? DevEnd : HostEnd;
-  const BoxEnd &Src = Dir == Direction::ToDevice ? HostEnd : DevEnd;
+bool copyBoxes(Transport &T, const ArrayShape &Shape, BoxEnd Dst, BoxEnd Src,
+               const ProductSet &Elements, int64_t &Bytes) {
   CopyBatch Batch(T);
   int64_t Moved = 0;
   Elements.forEachBox([&](const Box &B) {
@@ -239,6 +234,16 @@ bool copyElements(Transport &T, Direction Dir, const ArrayShape &Shape,
     return false;
   Bytes += Moved;
   return true;
+}
+
+bool copyElements(Transport &T, Direction Dir, const ArrayShape &Shape,
+                  char *Host, const Storage &S, const ProductSet &Elements,
+                  int64_t &Bytes) {
+  const BoxEnd HostEnd{Host, T.host(), false};
+  const BoxEnd DevEnd = storageEnd(Shape, S);
+  return Dir == Direction::ToDevice
+             ? copyBoxes(T, Shape, DevEnd, HostEnd, Elements, Bytes)
+             : copyBoxes(T, Shape, HostEnd, DevEnd, Elements, Bytes);
 }
 
 bool fillEdgeHalos(Transport &T, const Distribution &Dist, unsigned Position,

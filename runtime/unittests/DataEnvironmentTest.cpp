@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <vector>
 
 using namespace homp;
@@ -255,3 +257,78 @@ TEST(LabelledSplit, ADeviceOutsideTheRegionGetsNoIndices) {
   ASSERT_TRUE(S.indices(0, 2, Out));
   EXPECT_TRUE(Out.empty());
 }
+
+namespace {
+
+/// Random changes, updates and refreshes of the copies of a duplicated
+/// array on 1 to 5 devices, against copies that hold version numbers: a
+/// change gives one copy a new version, an update from the host gives the
+/// listed copies another, and a copy is stale when some copy holds a newer
+/// version than it.
+TEST(CopyCurrency, KnowsWhichCopiesMissAChange) {
+  std::mt19937 Rng(7);
+  for (int Case = 0; Case < 200; ++Case) {
+    const unsigned N = 1 + Rng() % 5;
+    std::vector<int> Version(N, 0);
+    int Latest = 0;
+    CopyCurrency C;
+    auto Newest = [&] {
+      return *std::max_element(Version.begin(), Version.end());
+    };
+    for (int Op = 0; Op < 30; ++Op) {
+      std::vector<bool> Some(N);
+      for (unsigned P = 0; P < N; ++P)
+        Some[P] = Rng() % 2;
+      switch (Rng() % 4) {
+      case 0: { // a kernel wrote one copy
+        unsigned P = Rng() % N;
+        Version[P] = ++Latest;
+        bool Changes = C.stale(P);
+        for (unsigned Q = 0; Q < N; ++Q)
+          Changes |= Q != P && !C.stale(Q);
+        EXPECT_EQ(C.changedOn(P, N), Changes);
+        break;
+      }
+      case 1: { // the copies used by a kernel are brought up to date first
+        std::vector<unsigned> Stale = C.staleAmong(Some);
+        std::vector<unsigned> Want;
+        for (unsigned P = 0; P < N; ++P)
+          if (Some[P] && Version[P] < Newest())
+            Want.push_back(P);
+        EXPECT_EQ(Stale, Want);
+        const unsigned From = C.current();
+        EXPECT_EQ(Version[From], Newest());
+        for (unsigned P : Stale) {
+          Version[P] = Version[From];
+          C.refreshed(P);
+        }
+        break;
+      }
+      case 2: { // 'target update to' the listed devices, refreshed before
+        if (std::find(Some.begin(), Some.end(), true) == Some.end())
+          break;
+        for (unsigned P : C.staleAmong(Some)) {
+          Version[P] = Newest();
+          C.refreshed(P);
+        }
+        ++Latest;
+        for (unsigned P = 0; P < N; ++P)
+          if (Some[P])
+            Version[P] = Latest;
+        C.updatedOnly(Some);
+        break;
+      }
+      case 3: // every copy given the same values (the host's)
+        Version.assign(N, ++Latest);
+        C.allCurrent();
+        break;
+      }
+      for (unsigned P = 0; P < N; ++P)
+        EXPECT_EQ(C.stale(P), Version[P] < Newest())
+            << "case " << Case << ", op " << Op << ", position " << P;
+      EXPECT_FALSE(C.stale(C.current()));
+    }
+  }
+}
+
+} // namespace

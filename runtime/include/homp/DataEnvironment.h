@@ -24,6 +24,37 @@
 
 namespace homp {
 
+/// Which copies of a duplicated array (every device holds all of it) are
+/// current, by position. A copy is stale when it misses what another copy
+/// was changed by since (a kernel on one device, a standard construct
+/// there, an update of some devices only). A stale copy is brought up to
+/// date from a current one before it is used, and never copied back. At
+/// least one copy is always current: the last one changed.
+class CopyCurrency {
+public:
+  /// Position P's copy was changed: every other one is stale. Returns
+  /// whether that changed which copies are current.
+  bool changedOn(unsigned P, unsigned Positions);
+  /// The copies of the positions Listed says were updated from the host:
+  /// the others miss it. Returns whether that changed which are current.
+  bool updatedOnly(const std::vector<bool> &Listed);
+  /// Every copy is current (each was given the same values).
+  void allCurrent() { Stale.clear(); }
+  bool stale(unsigned P) const { return P < Stale.size() && Stale[P]; }
+  /// The first current copy.
+  unsigned current() const;
+  /// The stale copies among the positions Wanted says.
+  std::vector<unsigned> staleAmong(const std::vector<bool> &Wanted) const;
+  /// P's copy was brought up to date from a current one.
+  void refreshed(unsigned P) {
+    if (P < Stale.size())
+      Stale[P] = 0;
+  }
+
+private:
+  std::vector<char> Stale; ///< per position; empty: none is
+};
+
 /// One distributed array resident on its devices.
 struct ResidentArray {
   std::string Name;
@@ -50,13 +81,9 @@ struct ResidentArray {
   /// array at the same address (plans cached by construct compare it).
   uint64_t Id = 0;
   HaloPlanCache HaloPlans; ///< the copies of its halo updates
-  /// A duplicated array (every device holds all of it): per position,
-  /// whether its copy misses what another position's copy was changed by
-  /// since (a kernel on one device, a standard construct there). A stale
-  /// copy is brought up to date before it is used, and never copied back.
-  /// Empty: none is. Guarded by CopiesLock, which also orders the copies
-  /// that bring them up to date.
-  mutable std::vector<char> Stale;
+  /// A duplicated array's copies: which are current. Guarded by
+  /// CopiesLock, which also orders the copies that bring them up to date.
+  mutable CopyCurrency Copies;
   mutable std::mutex CopiesLock;
 
   /// Host bytes of the mapped section, from its first to its last element.

@@ -178,6 +178,12 @@ BoxEnd storageEnd(const ArrayShape &Shape, const Storage &S);
 
 enum class Direction { ToDevice, FromDevice };
 
+/// Copies the elements Elements of an array of Shape from Src to Dst (each
+/// the address its element [0]...[0] has there), all started together.
+/// Adds the bytes moved to Bytes; false when a copy fails.
+bool copyBoxes(Transport &T, const ArrayShape &Shape, BoxEnd Dst, BoxEnd Src,
+               const ProductSet &Elements, int64_t &Bytes);
+
 /// Copies the elements Elements of an array of Shape, whose element
 /// [0]...[0] is at Host in host memory, to or from S, all started together.
 /// Adds the bytes moved to Bytes; false when a copy fails.
