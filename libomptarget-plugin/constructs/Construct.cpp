@@ -4,6 +4,7 @@
 
 #include "Devices.h"
 #include "GpuInfo.h"
+#include "Observe.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -281,8 +282,9 @@ void constructFatal(const ConstructInfo &Info, const std::string &Message) {
 }
 
 void constructNote(const ConstructInfo &Info, const std::string &Message) {
-  if (settings().Info)
-    message("homp: region %s: %s\n", Info.Location.c_str(), Message.c_str());
+  publishReport(Info.Location, [&] {
+    return "homp: region " + Info.Location + ": " + Message + "\n";
+  });
 }
 
 } // namespace homp

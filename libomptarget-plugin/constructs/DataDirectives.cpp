@@ -8,6 +8,7 @@
 #include "KernelArgs.h"
 #include "Libomptarget.h"
 #include "Machine.h"
+#include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 
@@ -162,7 +163,10 @@ private:
   void forward(MapperCall Call);
   bool planItem(size_t I, const std::vector<const Distribution *> &Before,
                 std::unique_ptr<ResidentArray> &Fresh, std::string &Error);
-  void report(const char *What, double Seconds);
+  /// Publishes HOMP_INFO's report of the construct (What: "begins",
+  /// "ends" or nothing), which began at Start.
+  void report(const char *What, Clock::time_point Start);
+  std::string reportText(const char *What, double Seconds) const;
   [[noreturn]] void fail(const std::string &Message) {
     constructFatal(*DI.Info, Message);
   }
@@ -309,7 +313,14 @@ bool DataRunner::planItem(size_t I,
   return true;
 }
 
-void DataRunner::report(const char *What, double Seconds) {
+void DataRunner::report(const char *What, Clock::time_point Start) {
+  publishReport(DI.Info->Location, [&] {
+    return reportText(
+        What, std::chrono::duration<double>(Clock::now() - Start).count());
+  });
+}
+
+std::string DataRunner::reportText(const char *What, double Seconds) const {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
   int Host = hostDevice();
@@ -334,7 +345,7 @@ void DataRunner::report(const char *What, double Seconds) {
     Title += " (topology " + DI.Topo.str() + ")";
   if (D.SharedMemory)
     Title += "; unified shared memory: the devices use the host's copy";
-  message("%s", formatReport(Title, Seconds, /*Load=*/false, Rows).c_str());
+  return formatReport(Title, Seconds, /*Load=*/false, Rows);
 }
 
 void DataRunner::begin() {
@@ -378,8 +389,7 @@ void DataRunner::begin() {
     enterDataRegion(DI.Labels);
     DI.Entered = true;
   }
-  if (settings().Info)
-    report("begins", std::chrono::duration<double>(Clock::now() - Start).count());
+  report("begins", Start);
 }
 
 void DataRunner::end() {
@@ -445,8 +455,7 @@ void DataRunner::end() {
     fail(Error);
   for (size_t K = 0; K < Releases.size(); ++K)
     addBytes(Out, DI.Devices, Devices[K], Bytes[K]);
-  if (settings().Info)
-    report("ends", std::chrono::duration<double>(Clock::now() - Start).count());
+  report("ends", Start);
 }
 
 void DataRunner::update() {
@@ -490,8 +499,7 @@ void DataRunner::update() {
     if (!releaseResident(R, false, false, Ignored, Error))
       fail(Error);
   }
-  if (settings().Info)
-    report("", std::chrono::duration<double>(Clock::now() - Start).count());
+  report("", Start);
 }
 
 } // namespace

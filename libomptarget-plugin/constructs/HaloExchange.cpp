@@ -195,8 +195,8 @@ bool runCopies(const ResidentArray &A, const std::vector<HaloCopy> &Copies,
   return true;
 }
 
-void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
-            const Moved &M, double Seconds) {
+std::string reportText(const ConstructInfo &Info, const ResidentArray &A,
+                       size_t Copies, const Moved &M, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
   const int Host = hostDevice();
   std::vector<DeviceReport> Rows;
@@ -222,7 +222,7 @@ void report(const ConstructInfo &Info, const ResidentArray &A, size_t Copies,
                       (Copies == 1 ? "y" : "ies") + " on " +
                       std::to_string(Rows.size()) +
                       (Rows.size() == 1 ? " device" : " devices");
-  message("%s", formatReport(Title, Seconds, /*Load=*/false, Rows).c_str());
+  return formatReport(Title, Seconds, /*Load=*/false, Rows);
 }
 
 } // namespace
@@ -300,9 +300,12 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
       if (Ok)
         Ok = runCopies(*A, Copies, Info.Location, M, Error);
     }
-    if (Ok && settings().Info)
-      report(Info, *A, Count, M,
-             std::chrono::duration<double>(Clock::now() - Start).count());
+    if (Ok)
+      publishReport(Info.Location, [&] {
+        return reportText(
+            Info, *A, Count, M,
+            std::chrono::duration<double>(Clock::now() - Start).count());
+      });
     std::vector<int64_t> Bytes;
     std::string Ignored;
     releaseResident(A, abi::copiesOut(A->Map), false, Bytes, Ignored);

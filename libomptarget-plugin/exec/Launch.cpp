@@ -338,10 +338,13 @@ void Launcher::runAsync(std::shared_ptr<Launcher> Self,
           constructFatal(*Self->K.Info, S.Error);
       },
       [Self, Start] {
-        if (!settings().Info)
-          return;
-        std::vector<Slot *> ById = Self->slotsById();
-        Self->report(ById, secondsSince(Start), /*Deferred=*/true);
+        publishReport(
+            Self->K.Info->Location,
+            [&] {
+              std::vector<Slot *> ById = Self->slotsById();
+              return Self->reportText(ById, secondsSince(Start));
+            },
+            /*Queued=*/true);
       });
   // Work queued later on these devices runs after this kernel, so the
   // references to the resident arrays can go now: the end of their data
@@ -509,7 +512,7 @@ int Launcher::runGathered(Clock::time_point Start) {
     reductionCombine(D.Reductions[I].Op, reductionType(I),
                      K.Values.Reductions[I].Address, Reductions[I].data());
   K.Info->LastSeconds.store(secondsSince(Start), std::memory_order_relaxed);
-  if (settings().Info) {
+  publishReport(K.Info->Location, [&] {
     DeviceReport Row;
     Row.Device = HostId;
     Row.IsHost = true;
@@ -528,10 +531,8 @@ int Launcher::runGathered(Clock::time_point Start) {
                         " iterations on the host, with the resident arrays it "
                         "uses gathered there (" +
                         Why + ")";
-    message(
-        "%s",
-        formatReport(Title, secondsSince(Start), /*Load=*/true, {Row}).c_str());
-  }
+    return formatReport(Title, secondsSince(Start), /*Load=*/true, {Row});
+  });
   return 0;
 }
 
@@ -713,8 +714,8 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
                     secondsSince(Start));
   }
   K.Info->LastSeconds.store(secondsSince(Start), std::memory_order_relaxed);
-  if (settings().Info)
-    report(ById, secondsSince(Start));
+  publishReport(K.Info->Location,
+                [&] { return reportText(ById, secondsSince(Start)); });
   return 0;
 }
 

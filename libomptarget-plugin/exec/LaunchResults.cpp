@@ -92,8 +92,7 @@ void Launcher::mergeDuplicates(std::vector<Slot *> &ById) {
   }
 }
 
-void Launcher::report(std::vector<Slot *> &ById, double Seconds,
-                      bool Deferred) {
+std::string Launcher::reportText(std::vector<Slot *> &ById, double Seconds) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
   auto RowOf = [&](const Slot &S, const ProductSet &Ran) {
@@ -139,12 +138,7 @@ void Launcher::report(std::vector<Slot *> &ById, double Seconds,
     Host.Work = describeWork(K.Nest, Ran);
     Rows.push_back(Host);
   }
-  std::string Text =
-      formatReport(reportTitle(ById.size()), Seconds, /*Load=*/true, Rows);
-  if (Deferred)
-    deferMessage(std::move(Text));
-  else
-    message("%s", Text.c_str());
+  return formatReport(reportTitle(ById.size()), Seconds, /*Load=*/true, Rows);
 }
 
 std::string Launcher::reportTitle(size_t Devices) const {

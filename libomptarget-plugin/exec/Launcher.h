@@ -199,9 +199,8 @@ private:
   void mergeDuplicates(std::vector<Slot *> &ById);
   /// The slots in the order of their devices' ids (combining, reports).
   std::vector<Slot *> slotsById();
-  /// HOMP_INFO's report, printed now or, of asynchronous work, when the
-  /// program waits for its devices (Deferred: deferMessage).
-  void report(std::vector<Slot *> &ById, double Seconds, bool Deferred = false);
+  /// HOMP_INFO's report of an execution that took Seconds (publishReport).
+  std::string reportText(std::vector<Slot *> &ById, double Seconds);
   /// The first line of HOMP_INFO's report, on Devices devices.
   std::string reportTitle(size_t Devices) const;
   /// The devices' wait for each other at the region's end.

@@ -69,8 +69,8 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
 }
 
 /// HOMP_INFO's report of a replay that began at Start.
-void report(const PreparedLaunch &P, const std::vector<Done> &Did,
-            EventClock::time_point Start) {
+std::string reportText(const PreparedLaunch &P, const std::vector<Done> &Did,
+                       EventClock::time_point Start) {
   const DeviceEnvironment &Env = deviceTypes();
   std::vector<DeviceReport> Rows;
   for (size_t I = 0; I < P.Devices.size(); ++I) {
@@ -91,7 +91,7 @@ void report(const PreparedLaunch &P, const std::vector<Done> &Did,
             });
   double Seconds =
       std::chrono::duration<double>(EventClock::now() - Start).count();
-  deferMessage(formatReport(P.ReportTitle, Seconds, /*Load=*/true, Rows));
+  return formatReport(P.ReportTitle, Seconds, /*Load=*/true, Rows);
 }
 
 } // namespace
@@ -160,8 +160,10 @@ bool replay(const std::shared_ptr<const PreparedLaunch> &P,
         runDevice(*L->P, L->P->Devices[I], L->Args[I], L->Did[I]);
       },
       [L] {
-        if (settings().Info)
-          report(*L->P, L->Did, L->Start);
+        publishReport(
+            L->P->Info->Location,
+            [&] { return reportText(*L->P, L->Did, L->Start); },
+            /*Queued=*/true);
         delete L;
       });
   return true;

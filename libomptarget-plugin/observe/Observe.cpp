@@ -2,11 +2,28 @@
 
 #include "Observe.h"
 
+#include "Devices.h"
+#include "Messages.h"
 #include "Tracer.h"
 
 namespace homp {
 
 namespace {
+
+/// HOMP_INFO: prints the constructs' reports, those of work the program did
+/// not wait for when it waits for its devices.
+class InfoListener final : public EventListener {
+public:
+  void onEvent(const Event &E) override {
+    if (E.Kind != EventKind::Report || !E.Report)
+      return;
+    std::string Text = E.Report->text();
+    if (E.Queued)
+      deferMessage(std::move(Text));
+    else
+      message("%s", Text.c_str());
+  }
+};
 
 /// The listeners, fixed at the first event (never freed: proxies may
 /// publish while the process exits).
@@ -16,6 +33,8 @@ const EventBus &bus() {
     B->subscribe(counters());
     if (EventListener *T = traceListener())
       B->subscribe(*T);
+    if (settings().Info)
+      B->subscribe(*new InfoListener);
     return B;
   }();
   return *B;

@@ -101,7 +101,10 @@ void write(TraceEvent E) {
 
 /// Writes every event it hears.
 struct TraceListener : EventListener {
-  void onEvent(const Event &E) override { write(traceEventOf(E, Origin)); }
+  void onEvent(const Event &E) override {
+    if (isSpan(E.Kind))
+      write(traceEventOf(E, Origin));
+  }
 };
 
 } // namespace

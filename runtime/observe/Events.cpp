@@ -43,6 +43,7 @@ void EventCounters::onEvent(const Event &E) {
   case EventKind::Wait:
   case EventKind::Schedule:
   case EventKind::Hold:
+  case EventKind::Report:
     break;
   }
 }
@@ -110,6 +111,10 @@ TraceEvent traceEventOf(const Event &E, EventClock::time_point Origin) {
   case EventKind::Wait:
     T.Category = "wait";
     T.Name = std::string(E.What ? E.What : "wait") + " " + Name;
+    return T;
+  case EventKind::Report:
+    T.Category = "report";
+    T.Name = Name;
     return T;
   case EventKind::Schedule:
   case EventKind::Hold:

@@ -60,12 +60,56 @@ TEST(EventsTest, CountersSumEachKindWhereItBelongs) {
 
 TEST(EventsTest, CountersIgnoreWhatMovesNothing) {
   EventCounters C;
-  for (EventKind K : {EventKind::Wait, EventKind::Schedule, EventKind::Hold}) {
+  for (EventKind K : {EventKind::Wait, EventKind::Schedule, EventKind::Hold,
+                      EventKind::Report}) {
     Event E = copy(K, 0, 99);
     C.onEvent(E);
   }
   DeviceCounters Z = C.of(0);
   EXPECT_EQ(Z.Kernels + Z.BytesIn + Z.BytesOut + Z.HaloBytes, 0);
+}
+
+/// A report whose text counts how often it was asked for.
+struct CountedReport final : ReportSource {
+  mutable int Asked = 0;
+  std::string text() const override {
+    ++Asked;
+    return "region f.c:1:1: ...";
+  }
+};
+
+/// What HOMP_INFO's listener does: asks for the text of reports.
+struct Reader : EventListener {
+  std::vector<std::string> Texts;
+  void onEvent(const Event &E) override {
+    if (E.Kind == EventKind::Report)
+      Texts.push_back(E.Report->text());
+  }
+};
+
+TEST(EventsTest, AReportsTextIsMadeOnlyForThoseWhoReadIt) {
+  CountedReport R;
+  Event E;
+  E.Kind = EventKind::Report;
+  E.Report = &R;
+  EventCounters C;
+  Recorder Kinds;
+  EventBus Quiet;
+  Quiet.subscribe(C);
+  Quiet.subscribe(Kinds);
+  Quiet.publish(E);
+  EXPECT_EQ(R.Asked, 0);
+  EXPECT_EQ(Kinds.Kinds, std::vector<EventKind>{EventKind::Report});
+  Reader Info;
+  EventBus Listening;
+  Listening.subscribe(C);
+  Listening.subscribe(Info);
+  Listening.publish(E);
+  EXPECT_EQ(R.Asked, 1);
+  EXPECT_EQ(Info.Texts, std::vector<std::string>{"region f.c:1:1: ..."});
+  // Not a span of time: the trace leaves it out.
+  EXPECT_FALSE(isSpan(EventKind::Report));
+  EXPECT_TRUE(isSpan(EventKind::Kernel));
 }
 
 TEST(EventsTest, CountersIgnoreIdsOutsideTheirTable) {

@@ -2,9 +2,10 @@
 //
 // Whatever moves data or runs work publishes an event: a kernel launch, a
 // copy in or out, a halo send or receive, a resident array's copies, a
-// wait, a schedule decided, an emulated device's hold. Who
-// wants to know subscribes: the counters (always; homp_get_counters), the
-// trace file (HOMP_TRACE). Nothing executes differently because someone
+// wait, a schedule decided, an emulated device's hold, a construct's
+// report. Who wants to know subscribes: the counters (always;
+// homp_get_counters), the trace file (HOMP_TRACE), the reports
+// (HOMP_INFO). Nothing executes differently because someone
 // listens: the event is made and published on every path, and a listener
 // only records it.
 //
@@ -41,6 +42,23 @@ enum class EventKind : uint8_t {
   Wait,        ///< a device, or the host, waiting for the others
   Schedule,    ///< a loop's schedule decided (on the host's track)
   Hold,        ///< HOMP_EMULATE holding a device as if it were slower
+  /// A construct's report as HOMP_INFO prints it (not a span of time: the
+  /// trace leaves it out).
+  Report,
+};
+
+/// Whether events of Kind last from Start to End (the trace's spans).
+inline bool isSpan(EventKind Kind) { return Kind != EventKind::Report; }
+
+/// A Report event's text, made only when a listener asks for it, while the
+/// event is being published: who reports pays nothing for it when nobody
+/// listens, and runs the same either way.
+class ReportSource {
+public:
+  virtual std::string text() const = 0;
+
+protected:
+  ~ReportSource() = default;
 };
 
 struct Event {
@@ -60,7 +78,10 @@ struct Event {
   int64_t Iterations = 0; ///< Kernel: the launch's iterations
   int64_t Launch = 0;     ///< Kernel: its number in the part (1, 2, ...)
   bool Replayed = false;  ///< Kernel: repeated as prepared (Replay.h)
-  bool Queued = false;    ///< Kernel: the program did not wait for it
+  /// Kernel, Report: the program did not wait for it (a report of it is
+  /// printed when the program waits for its devices).
+  bool Queued = false;
+  const ReportSource *Report = nullptr; ///< Report: its text
   EventClock::time_point Start, End;
 };
 
@@ -114,7 +135,8 @@ private:
   std::array<Slot, MaxDevices> Slots;
 };
 
-/// E as a trace span of the Trace Event Format, timed from Origin.
+/// E (a span: isSpan) as a trace span of the Trace Event Format, timed
+/// from Origin.
 TraceEvent traceEventOf(const Event &E, EventClock::time_point Origin);
 
 } // namespace homp
