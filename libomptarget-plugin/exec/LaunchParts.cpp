@@ -62,12 +62,10 @@ int64_t Launcher::subParts(const Slot &S, int64_t Iterations) const {
   std::vector<SubPartArray> Arrays(D.Arrays.size());
   for (size_t I = 0; I < D.Arrays.size(); ++I) {
     SubPartArray &A = Arrays[I];
-    A.Moves = !K.ItemIsResident[I] && !E.Unused[I];
+    static_cast<StepArray &>(A) = stepArray(I);
     if (!A.Moves)
       continue;
     const Distribution &X = S.Plan->Items[I];
-    A.In = abi::copiesIn(D.Arrays[I].Map);
-    A.Out = abi::copiesOut(D.Arrays[I].Map);
     // A scheduled loop's arrays aligned to it are cut with it (planPart);
     // an owner-computes loop's arrays split along the loop (cutShare).
     A.Cut = Scheduled ? followsLoop(D, D.Arrays[I])

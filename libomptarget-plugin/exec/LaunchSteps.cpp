@@ -52,10 +52,13 @@ std::vector<Step> Launcher::stepsOf(const Slot &S) const {
   In.Hold = emulationFactor(S.Device) != 1;
   In.Arrays.resize(D.Arrays.size());
   for (size_t I = 0; I < D.Arrays.size(); ++I)
-    In.Arrays[I] = {!K.ItemIsResident[I] && !E.Unused[I],
-                    abi::copiesIn(D.Arrays[I].Map),
-                    abi::copiesOut(D.Arrays[I].Map)};
+    In.Arrays[I] = stepArray(I);
   return lowerPart(In);
+}
+
+StepArray Launcher::stepArray(size_t I) const {
+  return {!K.ItemIsResident[I] && !E.Unused[I], abi::copiesIn(D.Arrays[I].Map),
+          abi::copiesOut(D.Arrays[I].Map)};
 }
 
 bool Launcher::allocate(Slot &S, const Step &St) {

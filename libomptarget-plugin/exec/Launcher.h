@@ -185,6 +185,8 @@ private:
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   /// The steps of S's part (homp/Steps.h's lowerPart).
   std::vector<Step> stepsOf(const Slot &S) const;
+  /// Whether array I moves, and which ways (lowerPart, subPartCount).
+  StepArray stepArray(size_t I) const;
   /// What S's steps act on: its arrays, their storage and staging copies.
   PartData partData(Slot &S) const;
   class SlotActions;

@@ -251,7 +251,7 @@ TEST(Steps, WhatRunsAfterAFailure) {
 /// Owned elements on the device.
 SubPartArray cut(bool In, bool Out, double Held, double Owned,
                  double ElementSize = 8) {
-  return {true, In, Out, true, ElementSize, Held, Owned};
+  return {{true, In, Out}, true, ElementSize, Held, Owned};
 }
 
 TEST(Steps, SmallSharesRunWhole) {
@@ -281,7 +281,7 @@ TEST(Steps, LargeSharesRunInSubPartsOfAboutAMebibyte) {
 TEST(Steps, WhatEverySubPartCopiesAgainLimitsThem) {
   // 24 MiB of cut arrays and a 1 MiB table every sub-part copies in again:
   // at most 1 + 24 / 8 = 4 sub-parts, which would be 6 MiB each: whole.
-  SubPartArray Table{true, true, false, false, 8, 131072, 131072};
+  SubPartArray Table{{true, true, false}, false, 8, 131072, 131072};
   EXPECT_EQ(subPartCount({cut(true, false, 1 << 20, 1 << 20),
                           cut(true, true, 1 << 20, 1 << 20), Table},
                          false, 0, 1 << 20),
@@ -302,7 +302,7 @@ TEST(Steps, WhatEverySubPartCopiesAgainLimitsThem) {
 TEST(Steps, AnArrayCopiedBackButNotCutKeepsTheShareWhole) {
   // Each sub-part would copy all of it back, over what the ones before
   // wrote.
-  SubPartArray Whole{true, false, true, false, 8, 1 << 20, 1 << 20};
+  SubPartArray Whole{{true, false, true}, false, 8, 1 << 20, 1 << 20};
   EXPECT_EQ(subPartCount({cut(true, false, 1 << 20, 1 << 20), Whole}, false, 0,
                          1 << 20),
             1);

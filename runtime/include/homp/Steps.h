@@ -103,9 +103,7 @@ std::vector<Step> lowerUpdate(const Distribution &X, unsigned Position,
 bool stepRunsAfter(Step::KindTy Kind, bool Failed, bool FailedBack);
 
 /// What subPartCount knows of one array of the kernel on one device.
-struct SubPartArray {
-  bool Moves = false; ///< as StepArray::Moves
-  bool In = false, Out = false;
+struct SubPartArray : StepArray {
   /// Its part is cut with the sub-parts (it follows the scheduled loop, or
   /// is split along the loop the share is cut along: cutAlongLoop).
   bool Cut = false;
