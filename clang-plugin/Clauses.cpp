@@ -721,7 +721,7 @@ std::optional<TopologySpec> parseTopology(ArrayRef<Token> Toks, TokenRange Args,
     if (!Close || *Close == I + 1)
       return Bad(I);
     TokenRange Dim{I + 1, *Close};
-    if (Out.T.Rank == abi::MaxRank) {
+    if (Out.T.Rank == abi::MaxTopologyRank) {
       Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
           << "a topology of more than 3 dimensions";
       return std::nullopt;

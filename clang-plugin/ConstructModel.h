@@ -133,7 +133,7 @@ LoopValues loopValues(llvm::ArrayRef<clang::Token> Toks,
 struct ConstructValues {
   std::vector<Code> Devices;      ///< per DeviceId / DeviceCount slot
   std::vector<Code> TopologyDims; ///< per dimension (empty for '*')
-  std::array<Code, abi::MaxRank> LoopBlocks;
+  std::array<Code, abi::MaxLoops> LoopBlocks;
   std::vector<const MapItem *> Arrays; ///< per descriptor array
   std::vector<Code> AccessAddresses;
   /// Per access, per subscript with a term (Subs, then Writes): the code
@@ -141,8 +141,8 @@ struct ConstructValues {
   std::vector<std::array<Code, 2 * abi::MaxRank>> SubscriptMin, SubscriptMax;
   std::vector<std::string> ReductionVars; ///< per reduction: the variable
   struct DataLoop {
-    std::array<LoopValues, abi::MaxRank> Loops;
-    std::array<Code, abi::MaxRank> Block;
+    std::array<LoopValues, abi::MaxLoops> Loops;
+    std::array<Code, abi::MaxLoops> Block;
   };
   std::vector<DataLoop> DataLoops;
   std::vector<LoopValues> BodyLoops; ///< per body loop (counted ones only)

@@ -211,8 +211,8 @@ bool DataRewriter::labelledLoop(const std::string &Label,
           LL.Cut = *Cut;
       if (C.Name == "collapse" && C.Args.size() == 1)
         if (std::optional<int64_t> N = integerLiteral(DirToks[C.Args.Begin]))
-          Collapse = static_cast<unsigned>(
-              std::clamp<int64_t>(*N, 1, abi::MaxRank));
+          Collapse =
+              static_cast<unsigned>(std::clamp<int64_t>(*N, 1, abi::MaxLoops));
       bool TargetSched = C.Name == "dist_schedule" && C.Args.size() > 2 &&
                          identifierName(DirToks[C.Args.Begin]) == "target" &&
                          DirToks[C.Args.Begin + 1].is(tok::colon);

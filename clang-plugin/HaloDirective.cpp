@@ -46,7 +46,7 @@ static bool parseItem(ArrayRef<Token> Toks, TokenRange R, Diagnostics &Diags,
     }
     if (Dim >= abi::MaxRank) {
       Diags.report(Toks[I].getLocation(), Diag::NotSupportedYet)
-          << "a halo update of more than 3 dimensions";
+          << "a halo update of more than 8 dimensions";
       return false;
     }
     if (Star)

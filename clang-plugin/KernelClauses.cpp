@@ -93,7 +93,7 @@ bool Analysis::collapseClause(ArrayRef<Token> Toks, const Clause &C) {
       C.Args.size() == 1 ? integerLiteral(Toks[C.Args.Begin]) : std::nullopt;
   if (!N || *N < 1)
     return true; // clang reports what it does not accept
-  if (*N > static_cast<int64_t>(abi::MaxRank)) {
+  if (*N > static_cast<int64_t>(abi::MaxLoops)) {
     Diags.report(Toks[C.Args.Begin].getLocation(), Diag::NotSupportedYet)
         << "distributing a nest of more than 3 collapsed loops";
     return false;

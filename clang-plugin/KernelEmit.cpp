@@ -22,7 +22,7 @@ void Emitter::emitPrologue() {
   emitMemberAliases();
   // The chunk holds the whole nest until libhomp gives each launch its own.
   code(std::string(abi::ChunkTypeSpelling) + " " + chunk() + " = {{", Loc);
-  for (unsigned L = 0; L < abi::MaxRank; ++L) {
+  for (unsigned L = 0; L < abi::MaxLoops; ++L) {
     if (L)
       code(",", Loc);
     if (L >= K.Nest.size()) {

@@ -175,7 +175,7 @@ bool MapItemParser::item(TokenRange R, abi::MapType Type, MapItem &MI) {
     if (!DistAt)
       return true;
     Diags.report(MI.Loc, Diag::NotSupportedYet)
-        << "distributing arrays of more than 3 dimensions";
+        << "distributing arrays of more than 8 dimensions";
     return false;
   }
   if (Shape && Shape->Kind == VarShape::Pointer && Subscripts.empty()) {

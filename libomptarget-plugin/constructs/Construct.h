@@ -62,7 +62,7 @@ ConstructInfo &constructInfo(const char *Descriptor);
 struct ConstructValues {
   std::vector<int64_t> DeviceValues; ///< for resolveDevices, in order
   std::vector<std::optional<int64_t>> TopologyDims;
-  std::array<int64_t, MaxRank> LoopBlocks{};
+  std::array<int64_t, abi::MaxLoops> LoopBlocks{};
   struct ArrayValues {
     char *Base = nullptr; ///< host address of element [0]...[0]
     ArrayShape Shape;
@@ -83,7 +83,7 @@ struct ConstructValues {
   std::vector<ReductionValues> Reductions;
   struct DataLoopValues {
     LoopNest Nest;
-    std::array<int64_t, MaxRank> Blocks{};
+    std::array<int64_t, abi::MaxLoops> Blocks{};
   };
   std::vector<DataLoopValues> DataLoops;
   bool IfTrue = true;

@@ -362,7 +362,7 @@ bool readDevice(Reader &R, Descriptor &D) {
 bool readTopology(Reader &R, Descriptor &D) {
   if (D.Topo.Rank)
     return false; // one topology per construct
-  if (!R.num(D.Topo.Rank, 1, MaxRank))
+  if (!R.num(D.Topo.Rank, 1, MaxTopologyRank))
     return false;
   for (unsigned I = 0; I < D.Topo.Rank; ++I)
     if (!R.num(D.Topo.Given[I], 0, 1))
@@ -397,7 +397,7 @@ bool readArray(Reader &R, Descriptor &D) {
   std::string Map;
   if (!R.str(A.Name) || !R.word(Map) || !readMap(Map, A) ||
       !R.num(A.Rank, 1, MaxRank) || !R.num(A.DeviceIds, 0, 1024) ||
-      !R.num(A.Topo.Rank, 0, MaxRank))
+      !R.num(A.Topo.Rank, 0, MaxTopologyRank))
     return false;
   for (unsigned I = 0; I < A.Topo.Rank; ++I)
     if (!R.num(A.Topo.Given[I], 0, 1))
@@ -408,7 +408,7 @@ bool readArray(Reader &R, Descriptor &D) {
   for (unsigned I = 0; I < A.Rank; ++I) {
     std::string W, LE, RE;
     if (!R.word(W) || W != "dim" || !R.policy(A.Dims[I]) ||
-        !R.num(A.Axis[I], -1, MaxRank - 1) ||
+        !R.num(A.Axis[I], -1, static_cast<int>(MaxTopologyRank) - 1) ||
         !R.num(A.Halos[I].Left, 0, INT32_MAX) ||
         !R.num(A.Halos[I].Right, 0, INT32_MAX) || !R.word(LE) ||
         !valueOf(Edges, LE, A.Halos[I].LeftEdge) || !R.word(RE) ||
@@ -431,7 +431,7 @@ bool readSubscript(Reader &R, Subscript &S) {
   }
   if (W == "=")
     S.Kind = Subscript::Invariant;
-  else if (W == "L" && R.num(S.Loop, 0, MaxRank - 1))
+  else if (W == "L" && R.num(S.Loop, 0, MaxLoops - 1))
     S.Kind = Subscript::Linear;
   else
     return false;
@@ -482,7 +482,7 @@ bool readDataLoop(Reader &R, Descriptor &D) {
   LabelledLoop L;
   unsigned N;
   std::string Cut;
-  if (!R.str(L.Label) || !R.num(N, 1, MaxRank) || !R.word(Cut) ||
+  if (!R.str(L.Label) || !R.num(N, 1, MaxLoops) || !R.word(Cut) ||
       !cutoffFromWord(Cut, L.Cut) || !R.endLine())
     return false;
   for (unsigned I = 0; I < N; ++I) {
@@ -745,7 +745,7 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
     Error = "incomplete region descriptor (no location)";
     return false;
   }
-  if (Out.Loops.size() > MaxRank ||
+  if (Out.Loops.size() > MaxLoops ||
       (Out.Kind == ConstructKind::Kernel && Out.Loops.empty())) {
     Error = "malformed region descriptor (loops)";
     return false;

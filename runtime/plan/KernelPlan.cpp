@@ -392,7 +392,7 @@ void Planner::makePieces() {
   for (DeviceWork &W : Out.Work) {
     if (W.Iterations.empty())
       continue;
-    std::array<std::vector<Strided>, MaxRank> Runs;
+    std::array<std::vector<Strided>, abi::MaxLoops> Runs;
     for (unsigned L = 0; L < Nest.Rank; ++L) {
       if (!D.Loops[L].Strided || Nest.Loops[L].Op == CompareOp::NotEqual) {
         for (const Range &R : W.Iterations.Dims[L].ranges())

@@ -15,8 +15,9 @@ unsigned Topology::size() const {
   return Dims.empty() ? 0 : N;
 }
 
-std::array<unsigned, abi::MaxRank> Topology::coords(unsigned Position) const {
-  std::array<unsigned, abi::MaxRank> C{};
+std::array<unsigned, abi::MaxTopologyRank>
+Topology::coords(unsigned Position) const {
+  std::array<unsigned, abi::MaxTopologyRank> C{};
   for (unsigned I = rank(); I-- > 0;) {
     C[I] = Position % Dims[I];
     Position /= Dims[I];
@@ -24,8 +25,8 @@ std::array<unsigned, abi::MaxRank> Topology::coords(unsigned Position) const {
   return C;
 }
 
-unsigned
-Topology::position(const std::array<unsigned, abi::MaxRank> &Coords) const {
+unsigned Topology::position(
+    const std::array<unsigned, abi::MaxTopologyRank> &Coords) const {
   unsigned P = 0;
   for (unsigned I = 0; I < rank(); ++I)
     P = P * Dims[I] + Coords[I];
@@ -85,7 +86,7 @@ std::optional<Topology>
 makeTopology(unsigned NumDevices,
              const std::vector<std::optional<int64_t>> &Requested,
              std::string &Error) {
-  assert(!Requested.empty() && Requested.size() <= abi::MaxRank);
+  assert(!Requested.empty() && Requested.size() <= abi::MaxTopologyRank);
   unsigned long long Given = 1;
   unsigned Stars = 0;
   for (const std::optional<int64_t> &R : Requested) {

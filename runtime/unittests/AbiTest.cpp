@@ -207,14 +207,14 @@ Descriptor everything() {
   A.Map = MapType::To;
   A.Rank = 2;
   A.Dims = {cyclic(false), policy(Policy::Block), Policy()};
-  A.Axis = {1, -1, -1};
+  A.Axis[0] = 1;
   A.Halos[1] = {2, 3, Edge::Periodic, Edge::Reflecting};
   Array B;
   B.Name = "b[0:n]";
   B.Map = MapType::Alloc;
   B.Rank = 3;
   B.Dims = {policy(Policy::Full), alignToLoop(3, 1), cyclic(true)};
-  B.Axis = {-1, -1, 0};
+  B.Axis[2] = 0;
   B.Halos[2] = {1, 0, Edge::None, Edge::Periodic};
   B.DeviceIds = 2;
   Array C;
@@ -389,7 +389,7 @@ TEST(AbiRoundTrip, DeviceListKeepsItsOrder) {
 }
 
 TEST(AbiRoundTrip, TopologyOfEveryRankAndGivenDimensions) {
-  for (unsigned Rank = 1; Rank <= MaxRank; ++Rank)
+  for (unsigned Rank = 1; Rank <= MaxTopologyRank; ++Rank)
     for (unsigned Given = 0; Given < (1u << Rank); ++Given)
       for (const std::string &Name :
            {std::string(), std::string("top1"), std::string("t p\n[2][2]")}) {
@@ -481,7 +481,7 @@ TEST(AbiRoundTrip, ArrayWithEveryPolicyInEveryDimension) {
 
 TEST(AbiRoundTrip, ArrayWithEveryAxis) {
   for (unsigned Rank = 1; Rank <= MaxRank; ++Rank)
-    for (int Axis = -1; Axis < static_cast<int>(MaxRank); ++Axis)
+    for (int Axis = -1; Axis < static_cast<int>(MaxTopologyRank); ++Axis)
       for (unsigned Dim = 0; Dim < Rank; ++Dim) {
         Descriptor D = minimal();
         Array A;
@@ -534,7 +534,8 @@ TEST(AbiRoundTrip, AccessesWithEverySubscriptKind) {
           A.Name = "v w";
           A.Rank = Rank;
           for (unsigned I = 0; I < Rank; ++I)
-            A.Subs[I] = I + 1 == Rank ? S : linear(I, -int64_t(I), I);
+            A.Subs[I] =
+                I + 1 == Rank ? S : linear(I % MaxLoops, -int64_t(I), I);
           A.Written = Written;
           if (Written)
             for (unsigned I = 0; I < Rank; ++I)
@@ -604,7 +605,7 @@ TEST(AbiRoundTrip, ReductionsWithEveryOperator) {
 TEST(AbiRoundTrip, DataLoopsWithEveryOperatorAndPolicy) {
   for (CompareOp Op : AllCompareOps)
     for (const Policy &P : everyPolicy())
-      for (unsigned N = 1; N <= MaxRank; ++N) {
+      for (unsigned N = 1; N <= MaxLoops; ++N) {
         Descriptor D = minimal();
         LabelledLoop L;
         L.Label = "loop1";
@@ -742,7 +743,7 @@ TEST(AbiDecode, HaloRecordsAreChecked) {
     return T;
   };
   for (const std::string &Bad : {Replace("halo leftright", "halo up"),
-                                 Replace("haloitem 1:a 1", "haloitem 1:a 8"),
+                                 Replace("haloitem 1:a 1", "haloitem 1:a 256"),
                                  Replace("haloitem 1:a 1", "haloitem 1:a -1"),
                                  Replace("homp 10 halo", "homp 10 data")})
     EXPECT_TRUE(contains(refusal(Bad), "malformed region descriptor")) << Bad;
@@ -948,9 +949,17 @@ TEST(AbiDecode, UnknownNamesInRecordsAreRefused) {
     refusal(Head + B + "\n");
 }
 
+/// An 'array' record of Rank dimensions, every one FULL.
+std::string arrayOfRank(unsigned Rank) {
+  std::string S = "array 1:x to " + std::to_string(Rank) + " 0 0";
+  for (unsigned D = 0; D < Rank; ++D)
+    S += "\ndim full -1 0 0 none none";
+  return S;
+}
+
 TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
   struct {
-    const char *Good, *Bad;
+    std::string Good, Bad;
   } Cases[] = {
       {"device all 15 0", "device all 16 0"},
       {"device all 0 0", "device all -1 0"},
@@ -958,10 +967,7 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
       {"topology 3 1 0 1 0:", "topology 4 1 0 1 1 0:"},
       {"topology 1 1 0:", "topology 0 0:"},
       {"topology 1 0 0:", "topology 1 2 0:"},
-      {"array 1:x to 3 0 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
-       "none\ndim full -1 0 0 none none",
-       "array 1:x to 4 0 0\ndim full -1 0 0 none none\ndim full -1 0 0 none "
-       "none\ndim full -1 0 0 none none\ndim full -1 0 0 none none"},
+      {arrayOfRank(MaxRank), arrayOfRank(MaxRank + 1)},
       {"array 1:x to 1 0 0\ndim full -1 0 0 none none", "array 1:x to 0 0 0"},
       {"array 1:x to 1 1024 0\ndim full -1 0 0 none none",
        "array 1:x to 1 1025 0\ndim full -1 0 0 none none"},
@@ -992,7 +998,8 @@ TEST(AbiDecode, OutOfRangeNumbersAreRefused) {
       {"loop lt 0 align loop 2147483647 1",
        "loop lt 0 align loop 2147483648 1"},
       {"loop lt 0 align loop 1 2", "loop lt 0 align loop -1 2"},
-      {"access 1:x 3 0 0: ? = 1 1 0 ?", "access 1:x 4 0 0: ? = 1 1 0 ? ?"},
+      {"access 1:x 8 0 0: ? = 1 1 0 ? ? ? ? ? ?",
+       "access 1:x 9 0 0: ? = 1 1 0 ? ? ? ? ? ? ?"},
       {"access 1:x 0 1 0:", "access 1:x 0 2 0:"},
       {"access 1:x 1 0 0: L 2 0 0 0", "access 1:x 1 0 0: L 3 0 0 0"},
       {"access 1:x 1 0 0: L 0 1 1 0", "access 1:x 1 0 0: L 0 2 1 0"},

@@ -130,7 +130,7 @@ IndexSet set(std::vector<Range> Ranges) {
 /// rule of SPEC.md section 2: the k-th split dimension uses axis k unless
 /// the array names one.
 std::array<int, MaxRank> axesOf(const homp::abi::Array &A) {
-  std::array<int, MaxRank> Axes{-1, -1, -1};
+  std::array<int, MaxRank> Axes = homp::abi::noAxes();
   int Next = 0;
   for (unsigned D = 0; D < A.Rank; ++D)
     if (A.Dims[D].Kind != Policy::Full)
@@ -142,7 +142,7 @@ std::array<int, MaxRank> axesOf(const homp::abi::Array &A) {
 /// the part that deals the element is the device's coordinate on the axis.
 bool ownsByHand(const homp::abi::Array &A, const ArrayShape &S, const Blocks &B,
                 const Topology &T, unsigned Pos, const Point &P) {
-  std::array<unsigned, MaxRank> C = T.coords(Pos);
+  std::array<unsigned, homp::abi::MaxTopologyRank> C = T.coords(Pos);
   std::array<int, MaxRank> Axes = axesOf(A);
   for (unsigned D = 0; D < A.Rank; ++D) {
     if (Axes[D] < 0)
@@ -159,7 +159,7 @@ bool ownsByHand(const homp::abi::Array &A, const ArrayShape &S, const Blocks &B,
 }
 
 /// Calls F with every combination of FULL, BLOCK, CYCLIC(2), CYCLIC(1) and
-/// AUTO over arrays of rank 1 to 3 and topologies of rank 1 to 3 that have
+/// AUTO over arrays of rank 1 to 5 and topologies of rank 1 to 3 that have
 /// enough dimensions for the split ones.
 template <typename F> void forEveryPolicyAndTopology(F &&Fn) {
   const std::vector<Topology> Topologies = {
@@ -170,7 +170,9 @@ template <typename F> void forEveryPolicyAndTopology(F &&Fn) {
       {Full, 0}, {Block, 0}, {Cyclic, 2}, {Cyclic, 1}, {Auto, 0}};
   const std::vector<ArrayShape> Shapes = {
       shape({{2, 13}}), shape({{1, 6}, {0, 7}}, {0, 9}),
-      shape({{0, 4}, {1, 5}, {2, 5}}, {0, 6, 7})};
+      shape({{0, 4}, {1, 5}, {2, 5}}, {0, 6, 7}),
+      shape({{0, 3}, {1, 3}, {0, 2}, {2, 5}}, {0, 4, 2, 6}),
+      shape({{0, 2}, {0, 2}, {1, 3}, {0, 2}, {0, 3}}, {0, 2, 3, 2, 4})};
   for (const ArrayShape &S : Shapes) {
     unsigned Combos = 1;
     for (unsigned D = 0; D < S.Rank; ++D)
@@ -284,7 +286,8 @@ TEST(Distribution, RecordsWhatIsSplitAndHow) {
       array("a", {Full, Cyclic, Block}), shape({{0, 4}, {0, 5}, {0, 6}}),
       context(Topology{{2, 2}}), {7, 3, 7});
   ASSERT_TRUE(D);
-  EXPECT_EQ(D->Split, (std::array<bool, MaxRank>{false, true, true}));
+  EXPECT_EQ(D->Split, (std::array<bool, MaxRank>{false, true, true, false,
+                                                 false, false, false, false}));
   EXPECT_EQ(D->Kinds[1], Policy::Cyclic);
   EXPECT_EQ(D->Kinds[2], Policy::Block);
   EXPECT_EQ(D->Blocks[1], 3);
@@ -326,7 +329,7 @@ TEST(Distribution, ExplicitAxesSwapTheSplit) {
   std::optional<Distribution> D = distribute(A, S, context(T));
   ASSERT_TRUE(D);
   for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
-    std::array<unsigned, MaxRank> C = T.coords(Pos);
+    std::array<unsigned, homp::abi::MaxTopologyRank> C = T.coords(Pos);
     EXPECT_EQ(D->Owned[Pos].Dims[0], IndexSet(handWrittenBlock(9, 3, C[1])));
     EXPECT_EQ(D->Owned[Pos].Dims[1], IndexSet(handWrittenBlock(4, 2, C[0])));
   }
@@ -704,7 +707,7 @@ TEST(DistributionDevices, AnItemsOwnTopologyArrangesTheSameDevices) {
   ASSERT_TRUE(D) << Error;
   Topology Grid{{2, 2}};
   for (unsigned Pos = 0; Pos < 4; ++Pos) {
-    std::array<unsigned, MaxRank> C = Grid.coords(Pos);
+    std::array<unsigned, homp::abi::MaxTopologyRank> C = Grid.coords(Pos);
     EXPECT_EQ(D->Owned[Pos].Dims[0], IndexSet(handWrittenBlock(8, 2, C[0])));
     EXPECT_EQ(D->Owned[Pos].Dims[1], IndexSet(handWrittenBlock(6, 2, C[1])));
   }

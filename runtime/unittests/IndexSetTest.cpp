@@ -53,22 +53,39 @@ Box box(std::vector<Range> Dims) {
 }
 
 /// A random box of Rank dimensions within [-2, 6) each, possibly empty.
+/// The widest extent up to Width whose Rank-th power is at most 1000
+/// (at least 2): the tests that list every point stay small at every rank.
+int64_t widthFor(unsigned Rank, int64_t Width) {
+  auto Points = [Rank](int64_t W) {
+    int64_t P = 1;
+    for (unsigned I = 0; I < Rank; ++I)
+      P *= W;
+    return P;
+  };
+  while (Width > 2 && Points(Width) > 1000)
+    --Width;
+  return Width;
+}
+
 Box randomBox(Random &R, unsigned Rank) {
   Box B;
   B.Rank = Rank;
+  int64_t Width = widthFor(Rank, 5);
   for (unsigned I = 0; I < Rank; ++I) {
     int64_t Lo = R.between(-2, 5);
-    B.Dims[I] = {Lo, Lo + R.between(-1, 5)};
+    B.Dims[I] = {Lo, Lo + R.between(-1, Width)};
   }
   return B;
 }
 
-/// A random product set of Rank dimensions within [-3, 7) each.
+/// A random product set of Rank dimensions within [-3, 7) each (narrower
+/// from four dimensions on).
 ProductSet randomProduct(Random &R, unsigned Rank) {
   ProductSet P;
   P.Rank = Rank;
+  unsigned Width = static_cast<unsigned>(widthFor(Rank, 10));
   for (unsigned I = 0; I < Rank; ++I)
-    P.Dims[I] = maskSet(R.bits(10), -3);
+    P.Dims[I] = maskSet(R.bits(Width), -3);
   return P;
 }
 

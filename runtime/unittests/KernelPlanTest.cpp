@@ -37,6 +37,7 @@ using Edge = homp::abi::Edge;
 using Subscript = homp::abi::Subscript;
 using Point = std::vector<int64_t>;
 using Blocks = std::array<int64_t, MaxRank>;
+using LoopBlockSizes = std::array<int64_t, homp::abi::MaxLoops>;
 
 Policy policy(Policy::KindTy Kind) {
   Policy P;
@@ -92,7 +93,7 @@ struct Kernel {
   std::vector<int> Devices;
   Topology Topo;
   LoopNest Nest;
-  Blocks LoopBlocks{};
+  LoopBlockSizes LoopBlocks{};
   std::vector<ArrayShape> Shapes;
   std::vector<Blocks> ArrayBlocks;
   std::vector<ItemDevices> Own;
@@ -101,7 +102,7 @@ struct Kernel {
       LabelIndices;
 
   Kernel(std::vector<LoopBounds> Loops, std::vector<Policy> Policies,
-         Topology T, Blocks LoopBlocks = {})
+         Topology T, LoopBlockSizes LoopBlocks = {})
       : Topo(T), LoopBlocks(LoopBlocks) {
     Desc.Kind = homp::abi::ConstructKind::Kernel;
     Desc.File = "k.c";
@@ -688,7 +689,7 @@ TEST(KernelPlan, RandomNestsOverMatchingTopologiesRunEveryIterationOnce) {
     unsigned Rank = static_cast<unsigned>(R.between(1, 3));
     std::vector<LoopBounds> Nest;
     std::vector<Policy> Policies;
-    Blocks LoopBlocks{};
+    LoopBlockSizes LoopBlocks{};
     std::vector<unsigned> Dims;
     for (unsigned L = 0; L < Rank; ++L) {
       Nest.push_back(Loops[R.between(0, Loops.size() - 1)]);
@@ -1495,7 +1496,7 @@ TEST(KernelPlan, ThreeCollapsedLoopsOverATwoByTwoByTwo) {
   std::optional<KernelPlan> Plan = plan(K);
   ASSERT_TRUE(Plan);
   for (unsigned D = 0; D < 8; ++D) {
-    std::array<unsigned, MaxRank> C = K.Topo.coords(D);
+    std::array<unsigned, homp::abi::MaxTopologyRank> C = K.Topo.coords(D);
     EXPECT_EQ(Plan->Work[D].Iterations.Dims[0],
               IndexSet(handWrittenBlock(4, 2, C[0])));
     EXPECT_EQ(Plan->Work[D].Iterations.Dims[1],

@@ -494,7 +494,7 @@ TEST(LoopNest, TripsIterationsAndAll) {
   unsigned Bad = 99;
   ASSERT_TRUE(N.computeTrips(Bad));
   EXPECT_EQ(Bad, 99u);
-  EXPECT_EQ(N.Trips, (std::array<int64_t, MaxRank>{4, 3, 6}));
+  EXPECT_EQ(N.Trips, (std::array<int64_t, homp::abi::MaxLoops>{4, 3, 6}));
   EXPECT_EQ(N.iterations(), 72);
   ProductSet A = N.all();
   EXPECT_EQ(A.Rank, 3u);

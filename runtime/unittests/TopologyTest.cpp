@@ -73,14 +73,14 @@ std::vector<unsigned> mostBalanced(unsigned N, unsigned K) {
                            });
 }
 
-/// Every shape of up to MaxRank dimensions with '*' and the given fixed
+/// Every shape of up to MaxTopologyRank dimensions with '*' and the given fixed
 /// sizes.
 std::vector<Shape> shapesWith(const std::vector<int64_t> &Sizes) {
   std::vector<Shape> Out;
   std::vector<std::optional<int64_t>> Choices = {Star};
   for (int64_t S : Sizes)
     Choices.push_back(S);
-  for (unsigned Rank = 1; Rank <= homp::abi::MaxRank; ++Rank) {
+  for (unsigned Rank = 1; Rank <= homp::abi::MaxTopologyRank; ++Rank) {
     std::vector<unsigned> At(Rank, 0);
     while (true) {
       Shape S;
@@ -200,7 +200,7 @@ TEST(Topology, CoordinatesAreRowMajor) {
         for (const Topology &T :
              {Topology{{A}}, Topology{{A, B}}, Topology{{A, B, C}}}) {
           unsigned P = 0;
-          std::array<unsigned, homp::abi::MaxRank> X{};
+          std::array<unsigned, homp::abi::MaxTopologyRank> X{};
           for (X[0] = 0; X[0] < A; ++X[0])
             for (X[1] = 0; X[1] < (T.rank() > 1 ? B : 1); ++X[1])
               for (X[2] = 0; X[2] < (T.rank() > 2 ? C : 1); ++X[2], ++P) {
@@ -214,7 +214,7 @@ TEST(Topology, CoordinatesAreRowMajor) {
 
 TEST(Topology, CoordinatesOfATwoByTwo) {
   Topology T{{2, 2}};
-  using C = std::array<unsigned, homp::abi::MaxRank>;
+  using C = std::array<unsigned, homp::abi::MaxTopologyRank>;
   EXPECT_EQ(T.coords(0), (C{0, 0, 0}));
   EXPECT_EQ(T.coords(1), (C{0, 1, 0}));
   EXPECT_EQ(T.coords(2), (C{1, 0, 0}));

@@ -32,8 +32,8 @@ void f(double *u, double (*v)[8], double *w, int n) {
     // expected-error@+1 {{homp: 'w' has no halo; give it one with 'halo(...)' where it is distributed}}
 #pragma omp halo_exchange(u, w)
 
-    // expected-error@+1 {{homp: a halo update of more than 3 dimensions is not supported yet}}
-#pragma omp halo_update leftright(v[*][*][*][*])
+    // expected-error@+1 {{homp: a halo update of more than 8 dimensions is not supported yet}}
+#pragma omp halo_update leftright(v[*][*][*][*][*][*][*][*][*])
   }
 }
 

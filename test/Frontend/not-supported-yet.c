@@ -2,7 +2,8 @@
 // token, and the directive is dropped so nothing else is reported.
 // RUN: %clang_cc1_homp -fsyntax-only -fpass-plugin=%homp_pass -verify %s
 
-void f(double *u, int n, double (*m)[8]) {
+void f(double *u, int n, double (*m)[8],
+       double (*q)[2][2][2][2][2][2][2][2]) {
   // PMAM'15 Table 3's first row: one array in two items.
   // expected-error@+1 {{homp: mapping 'u' twice in one construct with a distribution (distribute one section of it) is not supported yet}}
 #pragma omp target device(0, 1) map(to: u[0:n/2] dist_data(DUPLICATE) topology(0, 1), u[n/2:n/2] dist_data(DUPLICATE) topology(1), n)
@@ -20,6 +21,11 @@ void f(double *u, int n, double (*m)[8]) {
       for (int k = 0; k < 2; ++k)
         for (int l = 0; l < 2; ++l)
           m[i][j] += 1;
+
+  // expected-error@+1 {{homp: distributing arrays of more than 8 dimensions is not supported yet}}
+#pragma omp target device(*) map(tofrom: q[0:n][0:2][0:2][0:2][0:2][0:2][0:2][0:2][0:2] dist_data(BLOCK))
+  for (int i = 0; i < n; ++i)
+    q[i][0][0][0][0][0][0][0][0] += 1;
 
   // expected-error@+1 {{homp: a topology of more than 3 dimensions is not supported yet}}
 #pragma omp target device(*) topology([1][1][1][1]) map(tofrom: u[0:n] dist_data(BLOCK))

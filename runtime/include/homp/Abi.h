@@ -31,8 +31,12 @@ namespace abi {
 /// The descriptor version this build writes and reads.
 constexpr int Version = 10;
 
-/// The most dimensions of an array, and loops of a nest, homp distributes.
-constexpr unsigned MaxRank = 3;
+/// The most dimensions of an array homp distributes (SPEC.md section 2).
+constexpr unsigned MaxRank = 8;
+/// The most loops of a nest homp distributes ('collapse'), and dimensions
+/// of a topology.
+constexpr unsigned MaxLoops = 3;
+constexpr unsigned MaxTopologyRank = 3;
 
 enum class ConstructKind {
   Kernel,
@@ -70,7 +74,7 @@ struct DeviceSpec {
 /// written '*' is chosen by the runtime.
 struct Topology {
   unsigned Rank = 0; ///< 0: none given (one dimension of every device)
-  std::array<bool, MaxRank> Given{};
+  std::array<bool, MaxTopologyRank> Given{};
   std::string Name; ///< 'topology(top1[2][2])': top1, for messages
   bool operator==(const Topology &O) const {
     return Rank == O.Rank && Given == O.Given && Name == O.Name;
@@ -177,6 +181,14 @@ inline bool copiesOut(MapType M) {
   return M == MapType::From || M == MapType::ToFrom;
 }
 
+/// Every dimension's topology axis left to the runtime (Array::Axis).
+constexpr std::array<int, MaxRank> noAxes() {
+  std::array<int, MaxRank> A{};
+  for (int &X : A)
+    X = -1;
+  return A;
+}
+
 /// An array (or section) the construct maps. Values: the address of element
 /// [0]...[0], the element size, per dimension the section's lower index and
 /// length, per dimension d >= 1 the array's extent (its row length), and
@@ -189,7 +201,7 @@ struct Array {
   std::array<Policy, MaxRank> Dims{};
   /// The topology axis of each distributed dimension; -1: the k-th of the
   /// distributed dimensions without an axis given uses axis k.
-  std::array<int, MaxRank> Axis{-1, -1, -1};
+  std::array<int, MaxRank> Axis = noAxes();
   std::array<Halo, MaxRank> Halos{};
   /// 'topology(0, 1)' after the distribution: the item is spread over only
   /// the construct's devices with these ids (values: one per id, in the
@@ -441,12 +453,12 @@ struct ChunkLoop {
   int First32, Bound32, Step32;
 };
 struct Chunk {
-  ChunkLoop Loops[MaxRank];
+  ChunkLoop Loops[MaxLoops];
 };
 /// Whether A and B launch the same loops (field by field: their padding
 /// does not count).
 inline bool sameChunk(const Chunk &A, const Chunk &B) {
-  for (unsigned L = 0; L < MaxRank; ++L) {
+  for (unsigned L = 0; L < MaxLoops; ++L) {
     const ChunkLoop &X = A.Loops[L], &Y = B.Loops[L];
     if (X.First != Y.First || X.Bound != Y.Bound || X.Step != Y.Step ||
         X.First32 != Y.First32 || X.Bound32 != Y.Bound32 ||
@@ -470,7 +482,7 @@ constexpr const char *ChunkTypeSpelling =
     "struct { struct { long long first, bound, step; "
     "int first32, bound32, step32; } l[3]; }";
 static_assert(offsetof(ChunkLoop, Step32) == 3 * sizeof(long long) + 8 &&
-                  sizeof(Chunk) == MaxRank * 5 * sizeof(long long),
+                  sizeof(Chunk) == MaxLoops * 5 * sizeof(long long),
               "the chunk is what ChunkTypeSpelling declares");
 
 /// Scalar type codes of reduction variables: kind * 100 + size.

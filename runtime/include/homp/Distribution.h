@@ -23,6 +23,15 @@ namespace homp {
 
 using Index = std::array<int64_t, MaxRank>;
 
+/// Extents of 1 but for dimension 0's, which no offset uses (ArrayShape).
+constexpr std::array<int64_t, MaxRank> unitExtents() {
+  std::array<int64_t, MaxRank> E{};
+  for (int64_t &X : E)
+    X = 1;
+  E[0] = 0;
+  return E;
+}
+
 /// Where the elements of an array are in host memory: row-major, element
 /// [i0][i1][i2] at element offset (i0 * Extent[1] + i1) * Extent[2] + i2
 /// from element [0][0][0].
@@ -30,7 +39,7 @@ struct ArrayShape {
   unsigned Rank = 1;
   int64_t ElementSize = 1;
   /// Extent[d], d >= 1: the array's length in dimension d (its row length).
-  std::array<int64_t, MaxRank> Extent{0, 1, 1};
+  std::array<int64_t, MaxRank> Extent = unitExtents();
   /// The mapped section.
   Box Section;
 

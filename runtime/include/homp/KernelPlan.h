@@ -53,7 +53,7 @@ struct KernelPlanInput {
   std::vector<int> Devices; ///< by position
   Topology Topo;            ///< of Devices
   LoopNest Nest;            ///< bounds; Trips are computed by the planner
-  std::array<int64_t, MaxRank> LoopBlocks{};
+  std::array<int64_t, abi::MaxLoops> LoopBlocks{};
   /// Per array of Desc: its host shape and block sizes.
   std::vector<ArrayShape> ItemShapes;
   std::vector<std::array<int64_t, MaxRank>> ItemBlocks;
@@ -88,7 +88,7 @@ struct KernelPlanInput {
 /// Iterations [K, K + Count * Stride) of each loop of the nest, strided:
 /// one launch.
 struct LaunchPiece {
-  std::array<Strided, MaxRank> Loops{};
+  std::array<Strided, abi::MaxLoops> Loops{};
 };
 
 /// Fills the loops of C that launch Piece of Nest (whose trip counts are

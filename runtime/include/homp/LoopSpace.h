@@ -58,8 +58,8 @@ abi::ChunkLoop chunkOf(const LoopBounds &L, int64_t Trip, const Strided &Run);
 /// A nest of collapsed loops, outermost first.
 struct LoopNest {
   unsigned Rank = 1;
-  std::array<LoopBounds, MaxRank> Loops{};
-  std::array<int64_t, MaxRank> Trips{};
+  std::array<LoopBounds, abi::MaxLoops> Loops{};
+  std::array<int64_t, abi::MaxLoops> Trips{};
 
   /// Fills Trips; false when a loop would not terminate (its index in Bad).
   bool computeTrips(unsigned &Bad);

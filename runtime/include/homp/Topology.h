@@ -26,8 +26,9 @@ struct Topology {
   static Topology line(unsigned N) { return Topology{{N}}; }
   unsigned rank() const { return static_cast<unsigned>(Dims.size()); }
   unsigned size() const;
-  std::array<unsigned, abi::MaxRank> coords(unsigned Position) const;
-  unsigned position(const std::array<unsigned, abi::MaxRank> &Coords) const;
+  std::array<unsigned, abi::MaxTopologyRank> coords(unsigned Position) const;
+  unsigned
+  position(const std::array<unsigned, abi::MaxTopologyRank> &Coords) const;
   std::string str() const; ///< e.g. "2x2"
   bool operator==(const Topology &T) const { return Dims == T.Dims; }
 };
