@@ -301,7 +301,7 @@ bool DataRunner::planItem(size_t I,
   };
   std::optional<Distribution> Dist =
       distributeArray(Arr, V.Shape, V.Blocks, Ctx, Error, V.Own);
-  if (!Dist)
+  if (!Dist || !coverSection(*Dist, Arr.Name, Error))
     return false;
   Fresh = std::make_unique<ResidentArray>();
   Fresh->Name = Arr.Name;

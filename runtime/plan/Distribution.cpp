@@ -405,4 +405,69 @@ distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
   return Out;
 }
 
+bool coverSection(Distribution &Dist, const std::string &Name,
+                  std::string &Error) {
+  const unsigned Rank = Dist.Shape.Rank;
+  const size_t Parts = Dist.Owned.size();
+  for (unsigned D = 0; D < Rank; ++D) {
+    if (!Dist.Split[D])
+      continue;
+    // The positions holding a part, whatever they hold of dimension D.
+    std::vector<bool> Live(Parts, true);
+    IndexSet Covered;
+    for (size_t P = 0; P < Parts; ++P) {
+      for (unsigned E = 0; E < Rank; ++E)
+        Live[P] = Live[P] && (E == D || !Dist.Owned[P].Dims[E].empty());
+      if (Live[P])
+        Covered = Covered.unite(Dist.Owned[P].Dims[D]);
+    }
+    const Range Section = Dist.Shape.Section.Dims[D];
+    IndexSet Gaps = IndexSet(Section).minus(Covered);
+    if (Gaps.empty())
+      continue;
+    if (Covered.intersect(IndexSet(Section)).empty()) {
+      Error = "no device holds any of dimension " + std::to_string(D) +
+              " of '" + Name + "' (its parts lie outside the section " +
+              Dist.Shape.Section.str() + ")";
+      return false;
+    }
+    std::vector<IndexSet> Original(Parts);
+    for (size_t P = 0; P < Parts; ++P)
+      Original[P] = Dist.Owned[P].Dims[D];
+    for (const Range &G : Gaps.ranges()) {
+      const int64_t Next = G.Begin > Section.Begin ? G.Begin - 1 : G.End;
+      const IndexSet *Owner = nullptr;
+      for (size_t P = 0; P < Parts && !Owner; ++P)
+        if (Live[P] && Original[P].contains(Next))
+          Owner = &Original[P];
+      for (size_t P = 0; P < Parts; ++P)
+        if (Owner && Live[P] && Original[P] == *Owner)
+          Dist.Owned[P].Dims[D] = Dist.Owned[P].Dims[D].unite(IndexSet(G));
+    }
+  }
+  // Distinct parts that do not overlap must add up to the section.
+  std::vector<const ProductSet *> Distinct;
+  for (const ProductSet &Part : Dist.Owned)
+    if (!Part.empty() &&
+        std::none_of(Distinct.begin(), Distinct.end(),
+                     [&](const ProductSet *S) { return *S == Part; }))
+      Distinct.push_back(&Part);
+  const ProductSet Whole = ProductSet::of(Dist.Shape.Section);
+  int64_t Held = 0;
+  for (size_t I = 0; I < Distinct.size(); ++I) {
+    for (size_t J = I + 1; J < Distinct.size(); ++J)
+      if (!Distinct[I]->intersect(*Distinct[J]).empty())
+        return true; // overlapping parts: not for this count to judge
+    Held += Distinct[I]->intersect(Whole).volume();
+  }
+  if (Held < Whole.volume()) {
+    Error = "the parts of '" + Name + "' hold " + std::to_string(Held) +
+            " of its " + std::to_string(Whole.volume()) +
+            " elements: two of its dimensions follow splits along the same "
+            "topology dimension, which leaves the rest on no device";
+    return false;
+  }
+  return true;
+}
+
 } // namespace homp

@@ -318,6 +318,136 @@ TEST(Distribution, BlockOfFourteenOverFour) {
 }
 
 //===----------------------------------------------------------------------===//
+// coverSection: every element of a resident array on a device
+//===----------------------------------------------------------------------===//
+
+// 'b' twice as long as the 'a' it is aligned with: its second half goes to
+// the owner of the element before it, the last device.
+TEST(CoverSection, ElementsPastTheTargetGoToTheLastPart) {
+  DistributionContext C = context(Topology{{4}});
+  std::optional<Distribution> A =
+      distribute(array("a", {Block}), shape({{0, 8}}), C);
+  ASSERT_TRUE(A);
+  C.FindArray = [&](const std::string &) { return &*A; };
+  std::optional<Distribution> B =
+      distribute(array("b", {alignTo("a")}), shape({{0, 16}}), C);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Owned[3].Dims[0], set({{6, 8}})) << "as 'a' before covering";
+  std::string Error;
+  ASSERT_TRUE(coverSection(*B, "b", Error)) << Error;
+  EXPECT_EQ(B->Owned[0].Dims[0], set({{0, 2}}));
+  EXPECT_EQ(B->Owned[2].Dims[0], set({{4, 6}}));
+  EXPECT_EQ(B->Owned[3].Dims[0], set({{6, 16}}));
+}
+
+// Aligned with a loop over the interior [1, 9) of [0, 10), by rows over
+// 2 x 2 devices, the columns split too: the ends go to the devices of the
+// first and the last rows, every copy of a row's part alike.
+TEST(CoverSection, TheEndsOfAnInteriorLoopGoToTheOuterParts) {
+  Topology T{{2, 2}};
+  DistributionContext C = context(T);
+  C.LoopIndices = [&](unsigned, unsigned Pos, IndexSet &S) {
+    S = T.coords(Pos)[0] == 0 ? set({{1, 5}}) : set({{5, 9}});
+    return true;
+  };
+  std::optional<Distribution> D = distribute(
+      array("u", {alignToLoop(), Block}, {0, 1}), shape({{0, 10}, {0, 6}}), C);
+  ASSERT_TRUE(D);
+  std::string Error;
+  ASSERT_TRUE(coverSection(*D, "u", Error)) << Error;
+  for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
+    std::array<unsigned, homp::abi::MaxTopologyRank> At = T.coords(Pos);
+    EXPECT_EQ(D->Owned[Pos].Dims[0],
+              At[0] == 0 ? set({{0, 5}}) : set({{5, 10}}))
+        << "device " << Pos;
+    EXPECT_EQ(D->Owned[Pos].Dims[1], At[1] == 0 ? set({{0, 3}}) : set({{3, 6}}))
+        << "device " << Pos;
+  }
+}
+
+// Random parts along one dimension (a CYCLIC target's, a loop's, with
+// gaps anywhere), over a line of devices and repeated along a second axis:
+// afterwards every element has exactly one owner among the devices of a
+// row, each keeps what it had, and a gap went to the owner of the element
+// before it (of the first part, for a gap at the start).
+TEST(CoverSection, EveryElementGetsTheOwnerOfItsNeighbour) {
+  Random R(36);
+  for (int Case = 0; Case < 500; ++Case) {
+    const unsigned Parts = static_cast<unsigned>(R.between(1, 4));
+    Topology T{{Parts, 2}};
+    const int64_t Begin = R.between(0, 3), End = Begin + R.between(1, 24);
+    Distribution D;
+    D.Shape = shape({{Begin, End}, {0, 3}});
+    D.Split[0] = true;
+    for (unsigned Pos = 0; Pos < T.size(); ++Pos)
+      D.Devices.push_back(static_cast<int>(Pos));
+    // Each index of the section (and a few beyond) to one part, or none.
+    std::vector<IndexSet> Row(Parts);
+    for (int64_t I = Begin - 2; I < End + 2; ++I) {
+      int64_t To = R.between(-1, Parts - 1);
+      if (To >= 0)
+        Row[To].add({I, I + 1});
+    }
+    IndexSet Held;
+    for (const IndexSet &S : Row)
+      Held = Held.unite(S);
+    if (Held.intersect(IndexSet(Range{Begin, End})).empty())
+      Row[0] = Row[0].unite(IndexSet(Range{Begin, Begin + 1}));
+    for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
+      ProductSet P;
+      P.Rank = 2;
+      P.Dims[0] = Row[T.coords(Pos)[0]];
+      P.Dims[1] = IndexSet(Range{0, 3});
+      D.Owned.push_back(P);
+    }
+    const Distribution Before = D;
+    std::string Error;
+    ASSERT_TRUE(coverSection(D, "x", Error)) << Error;
+    // Element by element, the owner the rule gives.
+    auto OwnerBefore = [&](int64_t I) -> int {
+      for (unsigned Q = 0; Q < Parts; ++Q)
+        if (Row[Q].contains(I))
+          return static_cast<int>(Q);
+      return -1;
+    };
+    int First = -1;
+    for (int64_t I = Begin; I < End && First < 0; ++I)
+      First = OwnerBefore(I);
+    int Owner = First;
+    for (int64_t I = Begin; I < End; ++I) {
+      if (OwnerBefore(I) >= 0)
+        Owner = OwnerBefore(I);
+      for (unsigned Pos = 0; Pos < T.size(); ++Pos)
+        ASSERT_EQ(D.Owned[Pos].Dims[0].contains(I),
+                  static_cast<int>(T.coords(Pos)[0]) == Owner)
+            << "case " << Case << ", element " << I << ", device " << Pos;
+    }
+    for (unsigned Pos = 0; Pos < T.size(); ++Pos) {
+      ASSERT_TRUE(D.Owned[Pos].contains(Before.Owned[Pos]));
+      ASSERT_EQ(D.Owned[Pos].Dims[1], Before.Owned[Pos].Dims[1]);
+    }
+  }
+}
+
+// Two dimensions aligned with splits over the same axis leave a diagonal:
+// covering each dimension cannot mend that, and it says so.
+TEST(CoverSection, ADiagonalIsRefused) {
+  DistributionContext C = context(Topology{{2}});
+  std::optional<Distribution> X =
+      distribute(array("x", {Block}), shape({{0, 4}}), C);
+  ASSERT_TRUE(X);
+  C.FindArray = [&](const std::string &) { return &*X; };
+  // 'y' is found as 'x' too: both dimensions follow x's one split.
+  std::optional<Distribution> D = distribute(
+      array("d", {alignTo("x"), alignTo("y")}), shape({{0, 4}, {0, 4}}), C);
+  ASSERT_TRUE(D);
+  std::string Error;
+  EXPECT_FALSE(coverSection(*D, "d", Error));
+  EXPECT_NE(Error.find("hold 8 of its 16 elements"), std::string::npos)
+      << Error;
+}
+
+//===----------------------------------------------------------------------===//
 // Topology axes
 //===----------------------------------------------------------------------===//
 

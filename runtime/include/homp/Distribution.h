@@ -132,6 +132,18 @@ distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const DistributionContext &Ctx, std::string &Error,
                 const ItemDevices &Own = {});
 
+/// Gives the elements of Dist's section that no device's part holds (an
+/// ALIGN whose array or loop covers less than this array's section) to a
+/// device, dimension by dimension, as a loop's iterations beyond every part
+/// go: before the first part to the owner of the first, else to the owner
+/// of the element before them. A resident array's every element then lives
+/// on a device, where its data region's kernels, updates and host runs
+/// find it and leave it. Returns false with Error when the parts still miss
+/// elements (two dimensions split along the same topology axis) or no part
+/// holds anything of a split dimension.
+bool coverSection(Distribution &Dist, const std::string &Name,
+                  std::string &Error);
+
 } // namespace homp
 
 #endif // HOMP_DISTRIBUTION_H
