@@ -26,8 +26,9 @@ import report as markdown
 
 class Benchmark:
     def __init__(self, name, title, modes, sizes, reps, ratios, reference,
-                 skip=(), zero_checksums=()):
+                 skip=(), zero_checksums=(), binary=None):
         self.name = name
+        self.binary = binary or name  # the program under build/benchmarks
         self.title = title
         self.modes = modes  # mode -> column title
         self.sizes = sizes
@@ -37,6 +38,20 @@ class Benchmark:
         self.skip = set(skip)  # (mode, n) not run: too slow
         # modes that time a part of the kernel and compute no result
         self.zero_checksums = set(zero_checksums)
+
+
+def contraction(kind, dims):
+    return Benchmark(f"contract-{kind}",
+                     f"Intrepid's contractFieldField{kind.capitalize()}, "
+                     f"{dims}-D left and right (cells x 8 fields x 8 points"
+                     + (" x 3" * (dims - 3)) + "), out cells x 8 x 8",
+                     {f"{kind}:seq": "sequential",
+                      f"{kind}:mdev": "hand-written",
+                      f"{kind}:homp": "homp"},
+                     [4096, 65536],
+                     lambda n: 20 if n <= 4096 else 5,
+                     [(f"{kind}:homp", f"{kind}:mdev")], f"{kind}:seq",
+                     binary="contract")
 
 
 BENCHMARKS = [
@@ -77,6 +92,8 @@ BENCHMARKS = [
               "seq", zero_checksums=("mdev-copy", "homp-copy", "mdev-halo",
                                      "homp-halo", "direct-halo",
                                      "mdev-compute", "homp-compute")),
+    contraction("scalar", 3), contraction("vector", 4),
+    contraction("tensor", 5),
 ]
 
 
@@ -98,7 +115,7 @@ def unit(seconds):
 
 
 def measure(bench, build, trials):
-    binary = os.path.join(build, "benchmarks", bench.name)
+    binary = os.path.join(build, "benchmarks", bench.binary)
     rows = []
     for n in bench.sizes:
         reps = bench.reps(n)
