@@ -383,6 +383,30 @@ bool Planner::checkDisjoint() {
   if (Sum != Nest.iterations() && Out.ScheduledLoop < 0) {
     Error = std::to_string(Nest.iterations() - Sum) +
             " iterations would run on no device";
+    // Loops split (by their policies or the arrays they follow) along
+    // fewer topology dimensions than there are of them meet on a diagonal.
+    std::vector<unsigned> Split;
+    for (unsigned L = 0; L < Nest.Rank; ++L) {
+      const IndexSet Whole(Range{0, Nest.Trips[L]});
+      if (std::any_of(LoopSets[L].begin(), LoopSets[L].end(),
+                      [&](const IndexSet &S) { return S != Whole; }))
+        Split.push_back(L);
+    }
+    if (Split.size() > In.Topo.rank()) {
+      std::string Loops;
+      for (size_t I = 0; I < Split.size(); ++I)
+        Loops += (I == 0                  ? ""
+                  : I + 1 == Split.size() ? " and "
+                                          : ", ") +
+                 std::to_string(Split[I]);
+      Error += ": loops " + Loops + " of the nest are " +
+               (Split.size() == 2 ? "both" : "all") +
+               " split (by their policies or the arrays they follow) over a " +
+               std::to_string(In.Topo.rank()) + "-dimensional topology (" +
+               In.Topo.str() +
+               "), so each device runs only the iterations "
+               "where its parts of them meet";
+    }
     return false;
   }
   return true;

@@ -1443,6 +1443,41 @@ TEST(KernelPlan, AnImplicitInnerLoopFollowsTheArraySplitAlongIt) {
   }
 }
 
+// Two implicit loops following resident arrays split along the same line
+// of devices (b by rows, a by columns) would meet on a diagonal: refused,
+// naming the loops and the topology.
+TEST(KernelPlan, ImplicitLoopsFollowingSplitsOnOneLineAreRefused) {
+  auto Resident = [](unsigned SplitDim) {
+    Distribution X;
+    X.Shape.Rank = 2;
+    X.Shape.ElementSize = 8;
+    X.Shape.Extent[1] = 8;
+    X.Shape.Section.Rank = 2;
+    X.Shape.Section.Dims[0] = {0, 8};
+    X.Shape.Section.Dims[1] = {0, 8};
+    X.Devices = {10, 11};
+    for (unsigned D = 0; D < 2; ++D) {
+      ProductSet P = ProductSet::of(X.Shape.Section);
+      P.Dims[SplitDim] = IndexSet(handWrittenBlock(8, 2, D));
+      X.Owned.push_back(P);
+    }
+    X.Split[SplitDim] = true;
+    X.Kinds[SplitDim] = Policy::Block;
+    return X;
+  };
+  const Distribution A = Resident(1), B = Resident(0);
+  Kernel K({upTo(0, 8), upTo(0, 8)}, {Block, Block}, Topology::line(2));
+  K.Desc.Loops[0].Implicit = K.Desc.Loops[1].Implicit = true;
+  K.Desc.Loops[0].NoPolicy = K.Desc.Loops[1].NoPolicy = true;
+  K.access("b", {at(0, 0), at(0, 1)}, true, &B);
+  K.access("a", {at(0, 0), at(0, 1)}, false, &A);
+  EXPECT_EQ(refusal(K),
+            "32 iterations would run on no device: loops 0 and 1 of the nest "
+            "are both split (by their policies or the arrays they follow) over "
+            "a 1-dimensional topology (2), so each device runs only the "
+            "iterations where its parts of them meet");
+}
+
 // Without an array split along it, it runs whole on every device and takes
 // no dimension of the topology.
 TEST(KernelPlan, AnImplicitInnerLoopWithoutASplitArrayRunsWhole) {
