@@ -426,10 +426,19 @@ bool coverSection(Distribution &Dist, const std::string &Name,
     if (Gaps.empty())
       continue;
     if (Covered.intersect(IndexSet(Section)).empty()) {
-      Error = "no device holds any of dimension " + std::to_string(D) +
-              " of '" + Name + "' (its parts lie outside the section " +
-              Dist.Shape.Section.str() + ")";
-      return false;
+      // No part at all (aligned with an array resident on other devices):
+      // the dimension goes whole to the first of each set of positions
+      // holding the same of the other dimensions, as a loop's iterations
+      // go to the first device when no part holds any.
+      const std::vector<ProductSet> Before = Dist.Owned;
+      for (size_t P = 0; P < Parts; ++P) {
+        bool First = Live[P];
+        for (size_t Q = 0; Q < P && First; ++Q)
+          First = !(Live[Q] && Before[Q] == Before[P]);
+        if (First)
+          Dist.Owned[P].Dims[D] = IndexSet(Section);
+      }
+      continue;
     }
     std::vector<IndexSet> Original(Parts);
     for (size_t P = 0; P < Parts; ++P)

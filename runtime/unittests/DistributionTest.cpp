@@ -429,6 +429,27 @@ TEST(CoverSection, EveryElementGetsTheOwnerOfItsNeighbour) {
   }
 }
 
+// Aligned with an array none of whose parts is on these devices (resident
+// on others): the whole array goes to the first device, the others hold
+// nothing of it.
+TEST(CoverSection, WithoutAnyPartTheFirstDeviceHoldsAll) {
+  Distribution D;
+  D.Shape = shape({{0, 16}, {0, 3}});
+  D.Devices = {10, 11, 12};
+  D.Split[0] = true;
+  for (unsigned Pos = 0; Pos < 3; ++Pos) {
+    ProductSet P;
+    P.Rank = 2;
+    P.Dims[1] = IndexSet(Range{0, 3});
+    D.Owned.push_back(P);
+  }
+  std::string Error;
+  ASSERT_TRUE(coverSection(D, "v", Error)) << Error;
+  EXPECT_EQ(D.Owned[0], ProductSet::of(D.Shape.Section));
+  EXPECT_TRUE(D.Owned[1].empty());
+  EXPECT_TRUE(D.Owned[2].empty());
+}
+
 // Two dimensions aligned with splits over the same axis leave a diagonal:
 // covering each dimension cannot mend that, and it says so.
 TEST(CoverSection, ADiagonalIsRefused) {

@@ -136,11 +136,12 @@ distributeArray(const abi::Array &A, const ArrayShape &Shape,
 /// ALIGN whose array or loop covers less than this array's section) to a
 /// device, dimension by dimension, as a loop's iterations beyond every part
 /// go: before the first part to the owner of the first, else to the owner
-/// of the element before them. A resident array's every element then lives
-/// on a device, where its data region's kernels, updates and host runs
-/// find it and leave it. Returns false with Error when the parts still miss
-/// elements (two dimensions split along the same topology axis) or no part
-/// holds anything of a split dimension.
+/// of the element before them; with no part at all, the whole dimension to
+/// the first device (of each set holding the same of the other dimensions).
+/// A resident array's every element then lives on a device, where its data
+/// region's kernels, updates and host runs find it and leave it. Returns
+/// false with Error when the parts still miss elements (two dimensions
+/// split along the same topology axis).
 bool coverSection(Distribution &Dist, const std::string &Name,
                   std::string &Error);
 
