@@ -2,7 +2,8 @@
 """Random differential testing of homp's runtime semantics.
 
 Generates random C programs made of homp constructs (distributed kernels,
-data regions, enter/exit data, target update, halo exchanges, nowait
+data regions (a vector in one sometimes aligned with a shorter array),
+enter/exit data, target update, halo exchanges, nowait
 kernels, data regions as nowait tasks ordered by depend, kernels from two
 host threads at once, standard single-device kernels, reductions,
 subscripts of every shape, static and heap arrays), compiles each twice:
@@ -74,6 +75,9 @@ class Gen:
         self.sums = [f"s{k}" for k in range(3)]
         self.checks = 0
         self.fixed_devices = False
+        # 'anc[0:anchor]': a shorter array data regions may align a vector
+        # with, so that the vector's elements past it need a home too.
+        self.anchor = r.randint(1, max(1, self.n // 2))
 
     def pick(self, seq):
         return self.r.choice(seq)
@@ -90,7 +94,7 @@ class Gen:
                 "sums": self.sums,
                 "lo": self.r.randint(1, 9), "c": self.r.randint(0, self.n - 1),
                 "checks": self.checks, "fixed_devices": self.fixed_devices,
-                "steps": steps}
+                "anchor": self.anchor, "steps": steps}
 
     # ---- steps ------------------------------------------------------------
 
@@ -194,6 +198,15 @@ class Gen:
                             "stale": False}
         if not maps:
             return self.kernel(resident)
+        # Sometimes a vector follows the shorter anc's split (ALIGN(anc)):
+        # anc is mapped first and no kernel uses it.
+        vec_maps = [m for m in maps if m["array"] in self.vecs]
+        if vec_maps and self.chance(0.3):
+            m = self.pick(vec_maps)
+            m["dist"], m["halo"] = "ALIGN(anc)", 0
+            inner[m["array"]] = dict(inner[m["array"]], dist=m["dist"],
+                                     halo=0)
+            maps.insert(0, {"array": "anc", "dist": "BLOCK", "halo": 0})
         steps = []
         for _ in range(self.r.randint(1, 4)):
             steps.append(self.step(inner, depth + 1))
@@ -337,6 +350,8 @@ def dist_text(m):
 def section(p, a):
     if a in p["mats"]:
         return f"{a}[0:R][0:C]"
+    if a == "anc":
+        return f"anc[0:{p['anchor']}]"
     return f"{a}[0:n]"
 
 
@@ -629,6 +644,7 @@ def emit(p):
     heap = p.get("heap", [])
     vecs = ", ".join(f"*{a}" if a in heap else f"{a}[N]" for a in p["vecs"])
     mats = "".join(f"static long {m}[R][C];\n" for m in p["mats"])
+    mats += "static long anc[N];\n" if "anchor" in p else ""
     hash2 = ""
     if p["mats"]:
         hash2 = ("static unsigned long hash2(long (*m)[C]) {\n"
