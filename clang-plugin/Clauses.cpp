@@ -755,7 +755,11 @@ static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
     Diags.report(Toks[I].getLocation(), Diag::NegativeHalo);
     return false;
   }
-  std::optional<int64_t> W = I < End ? integerLiteral(Toks[I]) : std::nullopt;
+  // '*': every element of the dimension the device does not own.
+  const bool Star = I < End && Toks[I].is(tok::star);
+  std::optional<int64_t> W = Star      ? abi::Halo::All
+                             : I < End ? integerLiteral(Toks[I])
+                                       : std::nullopt;
   if (!W && I < End &&
       (!identifierName(Toks[I]).empty() || Toks[I].is(tok::l_paren))) {
     // 'halo(w)', 'halo(W)' in a template, 'halo((2))', 'halo(w + 1)'.
@@ -772,7 +776,8 @@ static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
   ++I;
   // 'left:right' ('halo(2:1)'): a width after the colon is the next side's.
   if (I < End && Toks[I].is(tok::colon) &&
-      !(I + 1 < End && integerLiteral(Toks[I + 1]))) {
+      !(I + 1 < End &&
+        (integerLiteral(Toks[I + 1]) || Toks[I + 1].is(tok::star)))) {
     ++I;
     if (I == End) {
       Diags.report(Toks[End - 1].getLocation(), Diag::BadHalo);
@@ -788,6 +793,12 @@ static bool haloSide(ArrayRef<Token> Toks, unsigned &I, unsigned End,
                                         .Default(std::nullopt);
     if (!Edge) {
       Diags.report(Toks[I].getLocation(), Diag::UnknownEdge) << Name;
+      return false;
+    }
+    if (Star && *Edge != abi::Edge::None) {
+      // Every element past the part but inside the section is held:
+      // nothing is left for an edge to fill.
+      Diags.report(Toks[I].getLocation(), Diag::EdgeOfWholeHalo) << Name;
       return false;
     }
     E = *Edge;

@@ -215,9 +215,10 @@ void setLocation(clang::Preprocessor &PP, clang::SourceLocation Loc,
 /// dimension d): Split, the dimensions it may split (BLOCK, CYCLIC,
 /// BLOCK(n), ALIGN: those a loop without a policy follows), and Cyclic,
 /// those of them dealt round-robin (CYCLIC, BLOCK(n): a loop following them
-/// runs strided sets of iterations).
+/// runs strided sets of iterations), and Whole, those of them every device
+/// holds whole all the same ('halo(*)': an owned block in the whole extent).
 struct DimSplits {
-  unsigned Split = 0, Cyclic = 0;
+  unsigned Split = 0, Cyclic = 0, Whole = 0;
 };
 inline DimSplits dimSplits(const abi::Array &A) {
   DimSplits S;
@@ -228,6 +229,8 @@ inline DimSplits dimSplits(const abi::Array &A) {
       S.Split |= 1u << D;
     if (K == abi::Policy::Cyclic)
       S.Cyclic |= 1u << D;
+    if (A.Halos[D].Left == abi::Halo::All && A.Halos[D].Right == abi::Halo::All)
+      S.Whole |= 1u << D;
   }
   return S;
 }

@@ -388,12 +388,18 @@ void Analysis::accesses() {
     bool Resident = It == Items.end() && RC.Around.distributes(A.A.Name);
     if (It == Items.end() && !Resident)
       continue;
-    unsigned Splits = Resident ? RC.Around.splitsOf(A.A.Name).Split
-                               : dimSplits(It->A).Split;
+    const DimSplits S =
+        Resident ? RC.Around.splitsOf(A.A.Name) : dimSplits(It->A);
     const AccessInfo::Unchecked *Why = A.Any.At.isValid() ? &A.Any : nullptr;
-    for (unsigned Dm = 0; Dm < abi::MaxRank && !Why; ++Dm)
-      if (A.Dims[Dm].At.isValid() && (Splits >> Dm & 1))
+    for (unsigned Dm = 0; Dm < abi::MaxRank && !Why; ++Dm) {
+      // A dimension every device holds whole ('halo(*)') may be read
+      // anywhere; only an unbounded write needs the device to own it all.
+      bool HeldWhole =
+          (S.Whole >> Dm & 1) &&
+          !(A.A.Written && A.A.Writes[Dm].Kind == abi::Subscript::Unknown);
+      if (A.Dims[Dm].At.isValid() && (S.Split >> Dm & 1) && !HeldWhole)
         Why = &A.Dims[Dm];
+    }
     if (!Why)
       continue;
     std::string Then =

@@ -241,17 +241,20 @@ public:
     W.assign(B, P);
     return !W.empty();
   }
-  bool num(int64_t &V) {
+  /// A halo width: '*' (Halo::All) or a number of cells.
+  bool haloWidth(int64_t &V) {
     std::string W;
     if (!word(W))
       return false;
-    char *Stop = nullptr;
-    errno = 0;
-    long long X = std::strtoll(W.c_str(), &Stop, 10);
-    if (*Stop || errno == ERANGE)
-      return false;
-    V = X;
-    return true;
+    if (W == "*") {
+      V = Halo::All;
+      return true;
+    }
+    return integer(W, V) && V >= 0 && V <= INT32_MAX;
+  }
+  bool num(int64_t &V) {
+    std::string W;
+    return word(W) && integer(W, V);
   }
   template <typename T> bool num(T &V, int64_t Lo, int64_t Hi) {
     int64_t X;
@@ -332,6 +335,16 @@ public:
 
 private:
   /// Moves to the next field of the line: one space after a previous field.
+  /// Reads all of W as a decimal integer.
+  static bool integer(const std::string &W, int64_t &V) {
+    char *Stop = nullptr;
+    errno = 0;
+    long long X = std::strtoll(W.c_str(), &Stop, 10);
+    if (*Stop || errno == ERANGE)
+      return false;
+    V = X;
+    return true;
+  }
   bool field() {
     if (P == End || *P == '\n')
       return false;
@@ -409,10 +422,9 @@ bool readArray(Reader &R, Descriptor &D) {
     std::string W, LE, RE;
     if (!R.word(W) || W != "dim" || !R.policy(A.Dims[I]) ||
         !R.num(A.Axis[I], -1, static_cast<int>(MaxTopologyRank) - 1) ||
-        !R.num(A.Halos[I].Left, 0, INT32_MAX) ||
-        !R.num(A.Halos[I].Right, 0, INT32_MAX) || !R.word(LE) ||
-        !valueOf(Edges, LE, A.Halos[I].LeftEdge) || !R.word(RE) ||
-        !valueOf(Edges, RE, A.Halos[I].RightEdge))
+        !R.haloWidth(A.Halos[I].Left) || !R.haloWidth(A.Halos[I].Right) ||
+        !R.word(LE) || !valueOf(Edges, LE, A.Halos[I].LeftEdge) ||
+        !R.word(RE) || !valueOf(Edges, RE, A.Halos[I].RightEdge))
       return false;
     if (I + 1 < A.Rank && !R.endLine())
       return false;
@@ -588,7 +600,8 @@ std::string encodeDescriptor(const Descriptor &D) {
     W.endLine();
     for (unsigned I = 0; I < A.Rank; ++I) {
       const Halo &H = A.Halos[I];
-      W.word("dim").policy(A.Dims[I]).num(A.Axis[I]).num(H.Left).num(H.Right);
+      W.word("dim").policy(A.Dims[I]).num(A.Axis[I]);
+      W.word(haloWidthText(H.Left)).word(haloWidthText(H.Right));
       W.word(nameOf(Edges, H.LeftEdge)).word(nameOf(Edges, H.RightEdge));
       W.endLine();
     }

@@ -186,8 +186,8 @@ bool Planner::checkFootprint(const Distribution &X, const abi::Access &Use,
                 (Lin ? describeOffsets(Use.Name, S) : std::string());
         const abi::Halo &H = X.Halos[Dm];
         if (Lin && (S.Min != 0 || S.Max != 0))
-          Error += " and its halo there is " + std::to_string(H.Left) + ":" +
-                   std::to_string(H.Right) + " wide";
+          Error += " and its halo there is " + abi::haloWidthText(H.Left) +
+                   ":" + abi::haloWidthText(H.Right) + " wide";
         Error += Resident;
         return false;
       }
@@ -280,8 +280,8 @@ bool Planner::checkFootprints() {
         for (unsigned Dm = 0; Dm < X.Shape.Rank; ++Dm)
           if (X.Split[Dm])
             Widths += (Widths.empty() ? "" : ", ") +
-                      std::to_string(X.Halos[Dm].Left) + ":" +
-                      std::to_string(X.Halos[Dm].Right);
+                      abi::haloWidthText(X.Halos[Dm].Left) + ":" +
+                      abi::haloWidthText(X.Halos[Dm].Right);
         Out.WidenedNotes.push_back("each device also gets the elements of '" +
                                    Use.Name +
                                    "' it reads around its part (a read halo "

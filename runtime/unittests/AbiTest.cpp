@@ -495,8 +495,10 @@ TEST(AbiRoundTrip, ArrayWithEveryAxis) {
 }
 
 TEST(AbiRoundTrip, HalosWithEveryWidthAndEdge) {
-  for (int64_t Left : {int64_t(0), int64_t(1), int64_t(7), int64_t(INT32_MAX)})
-    for (int64_t Right : {int64_t(0), int64_t(2), int64_t(INT32_MAX)})
+  for (int64_t Left :
+       {int64_t(0), int64_t(1), int64_t(7), int64_t(INT32_MAX), Halo::All})
+    for (int64_t Right :
+         {int64_t(0), int64_t(2), int64_t(INT32_MAX), Halo::All})
       for (Edge LeftEdge : AllEdges)
         for (Edge RightEdge : AllEdges)
           for (unsigned Dim = 0; Dim < MaxRank; ++Dim) {

@@ -275,6 +275,50 @@ TEST(Halo, HaloWiderThanAPartReachesTwoNeighbours) {
   EXPECT_TRUE(TwoSources);
 }
 
+TEST(Halo, WholeHaloGathersEveryElementAPositionDoesNotOwn) {
+  // halo(*): each device holds the whole section and gets every element
+  // it does not own from its owner, one copy per other owner (rows of a
+  // 2-D array are contiguous: one box each), never an owned one.
+  const int64_t W = HaloSpec::All;
+  for (int64_t N : {1, 3, 10, 17})
+    for (unsigned Devices : {1u, 2u, 3u, 4u}) {
+      Case C{{{2, 2 + N}, {0, 4}},
+             {Policy::Block, Policy::Full},
+             {{W, W, Edge::None, Edge::None}},
+             {Devices}};
+      check(C, 1, SideBoth);
+      check(C, 1, SideLeft);
+      check(C, 1, SideRight);
+      Distribution Dist = distribute(C);
+      std::vector<HaloCopy> Copies = haloCopies(Dist, 1, SideBoth);
+      std::map<unsigned, int64_t> Received;
+      std::set<std::pair<unsigned, unsigned>> Pairs;
+      for (const HaloCopy &H : Copies) {
+        EXPECT_TRUE(Pairs.insert({H.From, H.To}).second)
+            << "two copies from " << H.From << " to " << H.To;
+        Received[H.To] += H.Dst.volume();
+      }
+      unsigned Owners = 0;
+      for (unsigned P = 0; P < Devices; ++P) {
+        ProductSet Held = Dist.held(P);
+        if (Dist.Owned[P].empty())
+          continue;
+        ++Owners;
+        EXPECT_EQ(Held.volume(), N * 4) << "position " << P;
+        EXPECT_EQ(Received[P], (N - Dist.Owned[P].volume() / 4) * 4);
+      }
+      EXPECT_EQ(Copies.size(), size_t(Owners) * (Owners - 1));
+    }
+  // A whole halo on one side only, and on the columns of a 2-D split.
+  checkEverySelection(
+      {{{0, 9}}, {Policy::Block}, {{W, 1, Edge::None, Edge::Periodic}}, {3}});
+  checkEverySelection(
+      {{{0, 7}, {0, 9}},
+       {Policy::Block, Policy::Block},
+       {{1, 1, Edge::None, Edge::None}, {W, W, Edge::None, Edge::None}},
+       {2, 2}});
+}
+
 TEST(Halo, RowsOfAGridMoveAsOneCopyPerNeighbour) {
   // Jacobi by rows (PMAM'15 Figure 2): halo(1,) over 4 devices is one copy
   // of one whole row per neighbour pair and direction.

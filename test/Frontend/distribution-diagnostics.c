@@ -137,6 +137,22 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1:2:3))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // expected-error@+1 {{homp: a '*' halo holds every element of its dimension, so it has no 'periodic' edge; write '*' alone}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(*:periodic))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a '*' halo holds every element of its dimension, so it has no 'reflecting' edge}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1 *:reflecting))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(* * *))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: a halo needs a dimension split in BLOCKs (one block per device), but dimension 0 of 'y' is CYCLIC}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC) halo(*))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
   // expected-error@+1 {{homp: halo has 3 dimension specs but 'y' has 1 dimension}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(1,1,1))
   for (int i = 0; i < n; ++i) y[i] = 0;

@@ -150,6 +150,20 @@ void f(double *x, double *y, int n, struct S s, int *idx) {
   for (int i = 0; i < n; ++i)
     *(y + i) = 0;
 
+  // Every device holds all of an array with 'halo(*)': reads of it need no
+  // bound (x[j] beside x[i]), writes do (they must stay in the owned part).
+#pragma omp target data device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(*))
+  {
+#pragma omp target teams distribute parallel for device(*) reduction(+: s1)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        s1 += y[j] - y[i];
+    // expected-warning@+3 {{homp: homp cannot bound which elements of 'y' this loop uses (subscript 'idx[i]' is not 'i' plus or minus constants, inner loops' variables and variables the loop does not change); the loop runs on the host, with 'y' gathered there from the devices}}
+#pragma omp target teams distribute parallel for device(*) map(to: idx[0:n])
+    for (int i = 0; i < n; ++i)
+      y[idx[i]] = y[i];
+  }
+
   // expected-error@+1 {{homp: 'parallel teams' is not a known directive; write 'parallel target' or 'parallel for target'}}
 #pragma omp parallel teams target device(*) map(tofrom: y[0:n] dist_data(BLOCK))
   for (int i = 0; i < n; ++i) y[i] = 0;

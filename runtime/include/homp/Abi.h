@@ -164,6 +164,12 @@ enum class Edge { None, Periodic, Reflecting };
 
 /// The halo of one dimension: Left cells below the part, Right above.
 struct Halo {
+  /// The width '*' (SPEC.md section 2, 'halo(*)'): every element of the
+  /// dimension the device does not own, on that side. A width so wide that
+  /// the part widened by it and cut to the section is all of the section,
+  /// so every rule for halos holds it as it holds the others; far enough
+  /// from int64_t's limits that widening a range by it cannot overflow.
+  static constexpr int64_t All = int64_t(1) << 60;
   int64_t Left = 0, Right = 0;
   Edge LeftEdge = Edge::None, RightEdge = Edge::None;
   bool operator==(const Halo &O) const {
@@ -171,6 +177,11 @@ struct Halo {
            RightEdge == O.RightEdge;
   }
 };
+
+/// A halo width as the program spells it: '*' for Halo::All.
+inline std::string haloWidthText(int64_t W) {
+  return W == Halo::All ? "*" : std::to_string(W);
+}
 
 enum class MapType { To, From, ToFrom, Alloc, Release, Delete };
 
