@@ -428,8 +428,33 @@ std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
       const uintptr_t Base = reinterpret_cast<uintptr_t>(A.HostBase);
       const uintptr_t PartBegin = Base + A.Spans[P].Begin * Elem,
                       PartEnd = Base + A.Spans[P].End * Elem;
-      if (A.Associated[P] && PartBegin <= B && E <= PartEnd)
+      if (A.Associated[P] && PartBegin <= B && E <= PartEnd) {
+        // Held whole, but elements other devices own would be moved on
+        // this device alone: their owners would not get the new values
+        // ('to', later copied back from the owners) and the host would get
+        // this device's copies of them, refreshed only by halo updates
+        // ('from').
+        if (A.Dist.duplicated())
+          return;
+        const Range Offsets{static_cast<int64_t>(B - Base) / Elem,
+                            static_cast<int64_t>(E - Base + Elem - 1) / Elem};
+        for (const Box &X : A.Dist.Shape.boxesOf(Offsets))
+          if (!A.Dist.Owned[P].contains(ProductSet::of(X))) {
+            Why = "device " + std::to_string(Device) +
+                  " owns only its part "
+                  "of '" +
+                  A.Name + "' (elements " + A.Dist.Owned[P].str() +
+                  ", distributed by " + A.Where +
+                  "); the others' elements "
+                  "it holds are its halo, which an update on it alone would "
+                  "leave their owners without ('to') or copy back stale "
+                  "('from'): name the part, or give the update a device "
+                  "list (device(*)), which moves each listed device's part "
+                  "(and halo, for 'to')";
+            return;
+          }
         return;
+      }
       Why = "device " + std::to_string(Device) + " holds only its part of '" +
             A.Name + "' (elements " + A.Dist.Owned[P].str() +
             ", distributed by " + A.Where +
