@@ -79,6 +79,7 @@ BENCHMARKS = [
               "Jacobi, PMAM'15 Figure 2, 100 iterations on n x 1026 "
               "(per call; per iteration is 1/100)",
               {"seq": "sequential", "mdev": "hand-written", "homp": "homp",
+               "blocks": "homp 2-D blocks",
                "mdev-copy": "hand copy", "homp-copy": "homp copy",
                "mdev-halo": "hand halo", "homp-halo": "homp halo",
                "direct-halo": "memcpy halo",
@@ -86,7 +87,8 @@ BENCHMARKS = [
                "homp-compute": "homp compute"},
               [514, 2050],
               lambda n: 3 if n <= 514 else 1,
-              [("homp", "mdev"), ("homp-halo", "mdev-halo"),
+              [("homp", "mdev"), ("blocks", "homp"),
+               ("homp-halo", "mdev-halo"),
                ("homp-halo", "direct-halo"),
                ("homp-compute", "mdev-compute")],
               "seq", zero_checksums=("mdev-copy", "homp-copy", "mdev-halo",
@@ -94,6 +96,15 @@ BENCHMARKS = [
                                      "mdev-compute", "homp-compute")),
     contraction("scalar", 3), contraction("vector", 4),
     contraction("tensor", 5),
+    Benchmark("nbody",
+              "STEPOCL's all-pairs N-body, 10 steps per call, positions "
+              "resident with halo(*) (homp) or relayed through the host "
+              "(hand-written)",
+              {"seq": "sequential", "mdev": "hand-written relay",
+               "homp": "homp"},
+              [1024, 4096],
+              lambda n: 10 if n <= 1024 else 2,
+              [("homp", "mdev")], "seq"),
 ]
 
 

@@ -9,6 +9,9 @@
 //                through the host with 'target update' and a barrier
 //   homp         PMAM'15 Figure 2 as written: one 'target data device(*)',
 //                'halo(1,)', 'halo_exchange(uold)'
+//   blocks       the same over 2-D blocks: 'topology([*][*])',
+//                'dist_data(BLOCK,BLOCK) halo(1,1)', 'dist_iteration(BLOCK,
+//                BLOCK)' (2 x 2 on 4 devices)
 //   mdev-copy, homp-copy
 //                the copy kernel (uold = u) alone, Iterations times
 //   mdev-halo, homp-halo
@@ -242,6 +245,52 @@ while ((k<=mits)&&(error>tol))
   G->error = G->Part ? 0 : error;
 }
 
+/// Figure 2 over 2-D blocks: the grid and the loops BLOCK in both
+/// dimensions over a [*][*] topology (2 x 2 on 4 devices), a one-cell halo
+/// on all four sides, so every exchange moves columns (strided) besides rows.
+static void jacobi_blocks(void *P) {
+  Grid *G = P;
+  reset(G);
+  int n = G->n, m = M, k = 1, mits = Iterations, i, j;
+  double(*u)[M] = G->u, (*uold)[M] = G->uold, (*f)[M] = G->f;
+  double omega = G->omega, ax = G->ax, ay = G->ay, b = G->b;
+  double tol = 0, error = 1, resid;
+#pragma omp target data device(*) topology([*][*]) \
+  map(to:n, m, omega, ax, ay, b, \
+  f[0:n][0:m] dist_data(BLOCK,BLOCK)) \
+  map(tofrom:u[0:n][0:m] dist_data(BLOCK,BLOCK)) \
+  map(alloc:uold[0:n][0:m] \
+      dist_data(BLOCK,BLOCK) halo(1,1))
+{
+while ((k<=mits)&&(error>tol))
+{
+  error = 0;
+#pragma omp target device(*) topology([*][*])
+#pragma omp parallel for collapse(2) \
+  dist_iteration(BLOCK, BLOCK)
+  for(i=0;i<n;i++)
+    for(j=0;j<m;j++)
+      uold[i][j] = u[i][j];
+#pragma omp halo_exchange (uold)
+#pragma omp target device(*) topology([*][*])
+#pragma omp parallel for private(resid) \
+  collapse (2) reduction(+:error) \
+  dist_iteration(BLOCK, BLOCK)
+  for (i=1;i<(n-1);i++)
+    for (j=1;j<(m-1);j++)
+    {
+      resid = (ax*(uold[i-1][j] + uold[i+1][j])\
+              + ay*(uold[i][j-1] + uold[i][j+1])\
+              + b * uold[i][j] - f[i][j])/b;
+      u[i][j] = uold[i][j] - omega * resid;
+      error = error + resid*resid ;
+    }
+  k++;
+}
+}
+  G->error = error;
+}
+
 /// The exchange's bytes moved by direct device-to-device copies: each
 /// device's buffer holds its rows and a halo row on each side.
 static void halo_direct(void *P) {
@@ -283,7 +332,7 @@ static double checksum(void *P) {
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr,
-            "usage: %s seq|mdev|homp|mdev-copy|homp-copy|mdev-halo|homp-halo|"
+            "usage: %s seq|mdev|homp|blocks|mdev-copy|homp-copy|mdev-halo|homp-halo|"
             "mdev-compute|homp-compute|direct-halo N REPETITIONS\n",
             argv[0]);
     return 2;
@@ -300,6 +349,8 @@ int main(int argc, char **argv) {
     Fn = jacobi_homp;
   else if (!strcmp(Mode, "direct-halo"))
     Fn = halo_direct;
+  else if (!strcmp(Mode, "blocks"))
+    Fn = jacobi_blocks;
   const char *Part = strchr(Mode, '-');
   if (Part) {
     G.Copy = !strcmp(Part, "-copy");
