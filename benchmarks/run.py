@@ -109,8 +109,12 @@ BENCHMARKS = [
 
 
 def run(binary, mode, n, reps):
+    # Each process learns anew (AUTO's default profiles file would carry
+    # what one run learned into the next).
+    env = dict(os.environ, HOMP_PROFILES="off")
     out = subprocess.run([binary, mode, str(n), str(reps)],
-                         capture_output=True, text=True, timeout=1800)
+                         capture_output=True, text=True, timeout=1800,
+                         env=env)
     if out.returncode != 0:
         sys.exit(f"{binary} {mode} {n} failed:\n{out.stderr}")
     fields = out.stdout.split()

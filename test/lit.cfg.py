@@ -23,6 +23,9 @@ for var in list(os.environ):
     if var.startswith(("HOMP_", "LIBOMPTARGET_", "OMP_")):
         config.environment.pop(var, None)
 config.environment["OMP_NUM_THREADS"] = "2"
+# AUTO keeps its profiles across runs by default; every run of a test starts
+# anew (profiles.c tests the default itself).
+config.environment["HOMP_PROFILES"] = "off"
 # Calibration caches its machine model under XDG_CACHE_HOME: the tests' own,
 # never the developer's.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,

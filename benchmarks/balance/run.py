@@ -142,6 +142,10 @@ def run(binary, kernel, mode, n, warmup, reps, env, info):
     for var in ("HOMP_SCHEDULE", "LOOP_DIST_POLICY", "HOMP_CUTOFF",
                 "HOMP_EMULATE", "HOMP_DEVICES", "HOMP_INFO"):
         full.pop(var, None)
+    # Every process learns anew: what AUTO saved in an earlier process
+    # (its default profiles file) would make the executions measured here
+    # depend on the order of the rows.
+    full["HOMP_PROFILES"] = "off"
     full.update(env)
     if info:
         full["HOMP_INFO"] = "1"

@@ -8,6 +8,7 @@
 #include "ProxyPool.h"
 
 #include "homp/Abi.h"
+#include "homp/SavedProfiles.h"
 
 #include <algorithm>
 #include <cctype>
@@ -251,6 +252,22 @@ Loaded makeModel() {
 }
 
 } // namespace
+
+std::string defaultProfilesPath(std::string &Why) {
+  std::string Folder = cacheFolder(Why);
+  if (Folder.empty())
+    return "";
+  char Exe[4096];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof Exe);
+  if (N <= 0 || N == static_cast<ssize_t>(sizeof Exe)) {
+    Why = std::string("the program's path is unknown: /proc/self/exe: ") +
+          (N < 0 ? std::strerror(errno) : "too long");
+    return "";
+  }
+  return Folder + "/" +
+         profilesCacheName(std::string(Exe, static_cast<size_t>(N)),
+                           nodeFacts(deviceTypes()));
+}
 
 std::string writeAtomically(const std::string &Path, const std::string &Text,
                             int *Errno) {

@@ -35,6 +35,11 @@ const MachineModel &machineModel();
 /// Calibration waits for its first use.
 void checkMachineFile();
 
+/// The program's own file of AUTO's profiles (SavedProfiles.h) in the
+/// calibration cache's folder, made if need be; "" with Why when there is
+/// no folder or the program's path is unknown.
+std::string defaultProfilesPath(std::string &Why);
+
 /// Writes Text to Path through a file of its own, so that processes writing
 /// at once never leave or read half a file; "" or what went wrong (and, in
 /// Errno, the error number).

@@ -57,9 +57,14 @@ ProfileKey keyOf(const ConstructInfo &Info, const std::vector<int> &Devices,
   return {&Info, Devices, Class};
 }
 
-/// HOMP_PROFILES: the profiles the file held at start (guarded by
-/// ProfilesLock), and whether to write the file at exit.
+/// The profiles file: its path (HOMP_PROFILES, else the program's own in
+/// the cache folder), the profiles it held at start (guarded by
+/// ProfilesLock), and whether to write it at exit. Quiet: the program's
+/// own file, whose troubles are not the user's (a file that does not read
+/// back is replaced, one that cannot be written is left, both silently).
 struct SavedFile {
+  std::string Path;
+  bool Quiet = false;
   std::vector<SavedProfile> Profiles;
   bool Write = false;
 };
@@ -85,7 +90,13 @@ bool readProfilesFile(const std::string &Path,
 SavedFile &savedFile() {
   static SavedFile *F = [] {
     auto *F = new SavedFile(); // outlives exit
-    const std::string &Path = settings().ProfilesPath;
+    F->Path = settings().ProfilesPath;
+    if (F->Path.empty() && settings().ProfilesByDefault) {
+      std::string Ignored;
+      F->Path = defaultProfilesPath(Ignored);
+      F->Quiet = true;
+    }
+    const std::string &Path = F->Path;
     if (Path.empty())
       return F;
     if (access(Path.c_str(), F_OK) != 0 && errno == ENOENT) {
@@ -98,11 +109,13 @@ SavedFile &savedFile() {
                       "profiles can be saved"
                     : "";
       if (Directory || !readProfilesFile(Path, F->Profiles, Error)) {
-        message("homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
-                "without saved profiles, and the file is left as it "
-                "is\n",
-                Path.c_str(), Error.c_str());
+        if (!F->Quiet)
+          message("homp: warning: HOMP_PROFILES='%s': %s; AUTO starts "
+                  "without saved profiles, and the file is left as it "
+                  "is\n",
+                  Path.c_str(), Error.c_str());
         F->Profiles.clear();
+        F->Write = F->Quiet && !Directory;
       } else {
         F->Write = true;
       }
@@ -124,7 +137,8 @@ const SavedProfile *savedProfile(const ConstructInfo &Info,
 }
 
 void writeSavedProfiles() {
-  const std::string &Path = settings().ProfilesPath;
+  const std::string &Path = savedFile().Path;
+  const bool Quiet = savedFile().Quiet;
   std::vector<SavedProfile> Out;
   {
     // The program may exit while another thread schedules a loop; never
@@ -134,9 +148,10 @@ void writeSavedProfiles() {
     for (int Try = 0; Try < 1000 && !Lock.try_lock(); ++Try)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (!Lock.owns_lock()) {
-      message("homp: warning: HOMP_PROFILES='%s': not written: a loop "
-              "was being scheduled when the program ended\n",
-              Path.c_str());
+      if (!Quiet)
+        message("homp: warning: HOMP_PROFILES='%s': not written: a loop "
+                "was being scheduled when the program ended\n",
+                Path.c_str());
       return;
     }
     for (const auto &[Key, P] : profiles()) {
@@ -180,7 +195,7 @@ void writeSavedProfiles() {
         }))
       Out.push_back(Old);
   int Errno = 0;
-  if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty())
+  if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty() && !Quiet)
     message("homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
             "AUTO's profiles of this run are lost\n",
             Path.c_str(), std::strerror(Errno));

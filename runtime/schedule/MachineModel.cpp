@@ -410,17 +410,20 @@ std::string machineCacheName(const std::vector<std::string> &DeviceTypes,
       Name += std::to_string(J - I) + "x" + DeviceTypes[I];
     I = J;
   }
-  if (!Node.empty()) {
-    // FNV-1a: stable across builds and platforms, unlike std::hash.
-    uint64_t Hash = 14695981039346656037ull;
-    for (unsigned char C : Node)
-      Hash = (Hash ^ C) * 1099511628211ull;
-    char Hex[16];
-    std::snprintf(Hex, sizeof Hex, "-%08x",
-                  static_cast<unsigned>(Hash ^ (Hash >> 32)));
-    Name += Hex;
-  }
+  if (!Node.empty())
+    Name += "-" + stableHashText(Node);
   return Name + ".ini";
+}
+
+std::string stableHashText(const std::string &Text) {
+  // FNV-1a, folded to 32 bits.
+  uint64_t Hash = 14695981039346656037ull;
+  for (unsigned char C : Text)
+    Hash = (Hash ^ C) * 1099511628211ull;
+  char Hex[16];
+  std::snprintf(Hex, sizeof Hex, "%08x",
+                static_cast<unsigned>(Hash ^ (Hash >> 32)));
+  return Hex;
 }
 
 bool onHostsCores(const DeviceModel &D) {

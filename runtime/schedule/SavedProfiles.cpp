@@ -2,6 +2,9 @@
 
 #include "homp/SavedProfiles.h"
 
+#include "homp/MachineModel.h"
+
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -136,6 +139,21 @@ bool readLine(const std::string &Line, SavedProfile &P, std::string &Why) {
 }
 
 } // namespace
+
+std::string profilesCacheName(const std::string &Program,
+                              const std::string &Node) {
+  std::string Base = Program.substr(Program.find_last_of('/') + 1);
+  // A name of the program's own, safe in any file system: letters, digits,
+  // '.', '_' and '-' kept, anything else '_'.
+  for (char &C : Base)
+    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '.' && C != '_' &&
+        C != '-')
+      C = '_';
+  if (Base.empty())
+    Base = "program";
+  return "profiles-" + Base.substr(0, 64) + "-" +
+         stableHashText(Program + "\n" + Node) + ".txt";
+}
 
 bool SavedProfile::operator==(const SavedProfile &O) const {
   return Region == O.Region && Devices == O.Devices &&

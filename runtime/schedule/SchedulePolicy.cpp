@@ -269,7 +269,7 @@ LoopSchedule uncapped(const PolicyContext &Ctx, const ScheduleRequest &R,
     if (Profile && Profile->Split) {
       chooseTrial(Ctx, *Profile, Devices, Trips, C, S);
       if (Profile->Restored && Profile->Executions == 0)
-        S.Why = "saved profile, HOMP_PROFILES; " + S.Why;
+        S.Why = "saved profile of an earlier run; " + S.Why;
       return S;
     }
     // A machine file that knows every device: its model; else a sample

@@ -118,10 +118,12 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
   if (const char *V = GetEnv("HOMP_PROFILES")) {
     if (!*V) {
       Error = "HOMP_PROFILES='' is not valid; expected the path of a file "
-              "to keep AUTO's profiles in across runs";
+              "to keep AUTO's profiles in across runs, or off";
       return std::nullopt;
     }
-    S.ProfilesPath = V; // read at the first AUTO loop, written at exit
+    S.ProfilesByDefault = false;
+    if (lower(V) != "off") // a file named off: ./off
+      S.ProfilesPath = V;  // read at the first AUTO loop, written at exit
   }
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);

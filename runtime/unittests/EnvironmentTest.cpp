@@ -212,13 +212,21 @@ TEST(Environment, TracePath) {
 }
 
 TEST(Environment, ProfilesPath) {
-  EXPECT_EQ(read({})->ProfilesPath, "") << "profiles live within a run";
+  EXPECT_EQ(read({})->ProfilesPath, "") << "the program's file in the cache";
+  EXPECT_TRUE(read({})->ProfilesByDefault);
   EXPECT_EQ(read({{"HOMP_PROFILES", "/tmp/my runs/p.txt"}})->ProfilesPath,
             "/tmp/my runs/p.txt");
+  EXPECT_FALSE(read({{"HOMP_PROFILES", "p.txt"}})->ProfilesByDefault);
+  for (const char *Off : {"off", "OFF", "Off"}) {
+    std::optional<Settings> S = read({{"HOMP_PROFILES", Off}});
+    EXPECT_EQ(S->ProfilesPath, "") << "profiles live within a run";
+    EXPECT_FALSE(S->ProfilesByDefault);
+  }
+  EXPECT_EQ(read({{"HOMP_PROFILES", "./off"}})->ProfilesPath, "./off");
   std::string Error;
   EXPECT_FALSE(read({{"HOMP_PROFILES", ""}}, Error));
   EXPECT_EQ(Error, "HOMP_PROFILES='' is not valid; expected the path of a "
-                   "file to keep AUTO's profiles in across runs");
+                   "file to keep AUTO's profiles in across runs, or off");
 }
 
 TEST(Environment, MachineFile) {

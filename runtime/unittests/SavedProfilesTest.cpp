@@ -126,5 +126,21 @@ TEST(SavedProfiles, MalformedFilesNameTheLine) {
   EXPECT_EQ(Got.size(), 1u);
 }
 
+TEST(SavedProfiles, CacheNamesKeepProgramsAndNodesApart) {
+  const std::string Node = "model name: X; cores 2; threads 2";
+  std::string A = profilesCacheName("/home/u/run 1/jacobi", Node);
+  EXPECT_EQ(A.rfind("profiles-jacobi-", 0), 0u) << A;
+  EXPECT_EQ(A.size(), std::string("profiles-jacobi-12345678.txt").size());
+  EXPECT_EQ(A, profilesCacheName("/home/u/run 1/jacobi", Node)) << "stable";
+  EXPECT_NE(A, profilesCacheName("/home/u/run 2/jacobi", Node));
+  EXPECT_NE(A, profilesCacheName("/home/u/run 1/jacobi", Node + "; sm_90"));
+  // Characters a file name should not hold become '_'; a long name is cut.
+  std::string Odd = profilesCacheName("/t/a b:c*d", Node);
+  EXPECT_EQ(Odd.rfind("profiles-a_b_c_d-", 0), 0u) << Odd;
+  std::string Long = profilesCacheName("/" + std::string(300, 'x'), Node);
+  EXPECT_LT(Long.size(), 100u);
+  EXPECT_EQ(profilesCacheName("/", Node).rfind("profiles-program-", 0), 0u);
+}
+
 } // namespace
 } // namespace homp

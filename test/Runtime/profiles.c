@@ -1,4 +1,5 @@
-// HOMP_PROFILES=FILE keeps what AUTO learned across runs: the first run
+// AUTO keeps what it learned across runs (HOMP_PROFILES=FILE, by default
+// the program's own file in the cache folder): the first run
 // samples, tries and confirms, settles, and writes its profile at exit; the
 // next run starts from it ("saved profile" in HOMP_INFO), without sampling
 // and without trying or confirming again. Both give the sequential answer. A file that is not a profiles file is left alone, with
@@ -20,6 +21,21 @@
 // RUN: not env HOMP_MACHINE=%t.dir %t 2>&1 | FileCheck %s --check-prefix=MACHINE-DIR -DFILE=%t.dir
 // MACHINE-DIR: homp: error: HOMP_MACHINE='[[FILE]]': [[FILE]]: cannot be read: Is a directory
 // RUN: not env HOMP_PROFILES= %t 2>&1 | FileCheck %s --check-prefix=EMPTY
+// Unset, the program's own file in the cache folder: the program's name
+// and a hash of its path and the node. A copy of the program elsewhere has
+// a file of its own; with 'off' nothing is read or written; a cache that
+// cannot be written is no warning.
+// RUN: rm -rf %t.cache %t.other && env -u HOMP_PROFILES XDG_CACHE_HOME=%t.cache HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: ls %t.cache/homp | FileCheck %s --check-prefix=CACHED -DNAME=%basename_t.tmp
+// RUN: env -u HOMP_PROFILES XDG_CACHE_HOME=%t.cache HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=AGAIN,AGAIN-%ndev --allow-unused-prefixes
+// RUN: cp %t %t.other && env -u HOMP_PROFILES XDG_CACHE_HOME=%t.cache HOMP_INFO=1 %t.other 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: ls %t.cache/homp | FileCheck %s --check-prefix=CACHED-TWO -DNAME=%basename_t.tmp
+// RUN: env HOMP_PROFILES=OFF XDG_CACHE_HOME=%t.cache HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: ls %t.cache/homp | FileCheck %s --check-prefix=CACHED-TWO -DNAME=%basename_t.tmp
+// RUN: env -u HOMP_PROFILES XDG_CACHE_HOME=/proc/homp-cache %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// CACHED: profiles-[[NAME]]-{{[0-9a-f]+}}.txt
+// CACHED-TWO-DAG: profiles-[[NAME]]-{{[0-9a-f]+}}.txt
+// CACHED-TWO-DAG: profiles-[[NAME]].other-{{[0-9a-f]+}}.txt
 // FIRST: iterations on {{[0-9]+ devices?}}; schedule AUTO: MODEL_PROFILE_AUTO, sample of {{[0-9]+}} (first execution: sampling; model: {{.*}})
 // FIRST: trial 5 of 5
 // FIRST: fastest of the trials
@@ -33,7 +49,7 @@
 // AGAIN-NOT: sampling
 // AGAIN: iterations on
 // AGAIN-4-SAME: {{^}} {{[1-4]}} device{{s?}}; schedule AUTO:
-// AGAIN-SAME: (saved profile, HOMP_PROFILES; {{.*}}fastest of the trials: balanced split
+// AGAIN-SAME: (saved profile of an earlier run; {{.*}}fastest of the trials: balanced split
 // AGAIN-NOT: sampling
 // AGAIN-NOT: trial again
 // AGAIN: PASS
@@ -43,7 +59,7 @@
 // BAD: PASS
 // UNWRITABLE: PASS
 // UNWRITABLE-NEXT: homp: warning: HOMP_PROFILES='[[FILE]]': cannot be written (No such file or directory); AUTO's profiles of this run are lost
-// EMPTY: homp: error: HOMP_PROFILES='' is not valid; expected the path of a file to keep AUTO's profiles in across runs
+// EMPTY: homp: error: HOMP_PROFILES='' is not valid; expected the path of a file to keep AUTO's profiles in across runs, or off
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -755,6 +755,9 @@ def base_env(work):
            if not k.startswith(("HOMP_", "OMP_", "LIBOMPTARGET_"))}
     env["OMP_NUM_THREADS"] = "2"
     env["XDG_CACHE_HOME"] = os.path.join(work, "cache")
+    # A finding must replay alike: no run starts from what an earlier one
+    # saved.
+    env["HOMP_PROFILES"] = "off"
     return env
 
 

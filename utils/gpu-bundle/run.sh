@@ -83,6 +83,7 @@ while IFS= read -r var; do
   case $var in HOMP_* | LIBOMPTARGET_* | OMP_*) unset "$var" ;; esac
 done < <(compgen -e)
 export OMP_NUM_THREADS=2 # what lit gives the tests
+export HOMP_PROFILES=off # as lit does: every run of a test learns anew
 export LD_LIBRARY_PATH=$bundle/lib
 export PATH=$bundle/tools:$PATH
 

@@ -58,9 +58,11 @@ struct Settings {
   std::string MachineFile;
   std::string MachineVariable;
   /// HOMP_PROFILES: the file AUTO's profiles are read from at start and
-  /// written to at exit (SavedProfiles.h); empty: none (AUTO learns anew
-  /// in every run).
+  /// written to at exit (SavedProfiles.h). Unset (ProfilesPath empty,
+  /// ProfilesByDefault): the program's own file in the cache folder
+  /// (profilesCacheName). 'off': none, AUTO learns anew in every run.
   std::string ProfilesPath;
+  bool ProfilesByDefault = true;
   /// HOMP_BIND: whether the proxies of devices on the host's CPU are bound
   /// to their share of its cores (CoreShares.h). Unset, they are unless
   /// the program asks OpenMP to place threads itself (OMP_PROC_BIND other

@@ -113,6 +113,11 @@ std::string writeMachineFile(const MachineModel &M, const std::string &Header);
 std::string machineCacheName(const std::vector<std::string> &DeviceTypes,
                              const std::string &Node = "");
 
+/// 8 hex digits of a hash of Text, the same in every build and on every
+/// platform (unlike std::hash): the part of a cache file's name that keeps
+/// files of different nodes or programs apart.
+std::string stableHashText(const std::string &Text);
+
 /// Whether D runs on the host's cores: a CPU offload device or the host
 /// (types CPU and HOST).
 bool onHostsCores(const DeviceModel &D);

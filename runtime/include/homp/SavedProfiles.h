@@ -1,9 +1,11 @@
 //===-- SavedProfiles.h - AUTO's profiles kept across runs ------*- C++ -*-===//
 //
-// With HOMP_PROFILES=FILE, what AUTO learned of each region (its balanced
-// split and the times of its trials, per device set and size class) is
-// written to FILE at exit and read back by the next run, which then starts
-// from it instead of sampling and trying again. One profile per line:
+// What AUTO learned of each region (its balanced split and the times of
+// its trials, per device set and size class) is written to a file at exit
+// and read back by the next run, which then starts from it instead of
+// sampling and trying again: the program's own file in the cache folder
+// (profilesCacheName), or HOMP_PROFILES=FILE (off: none). One profile per
+// line:
 //
 //   profile devices=0,1,2,3 class=17 learned=9 split=0.4,0.2,0.2,0.2
 //           trials=0.00121,0.0031,-,0.0102 region=FILE:LINE:COL
@@ -34,6 +36,15 @@ struct SavedProfile {
 
   bool operator==(const SavedProfile &O) const;
 };
+
+/// The name of Program's profiles file in the cache folder, for the node
+/// Node (what rates depend on: nodeFacts), e.g.
+/// "profiles-jacobi-1f0c2a9b.txt": the program's file name, then a hash of
+/// its whole path and of Node, so that programs of one name in different
+/// folders, and nodes of different kinds sharing a home directory, keep
+/// files of their own.
+std::string profilesCacheName(const std::string &Program,
+                              const std::string &Node);
 
 /// The text of a profiles file holding Profiles.
 std::string writeProfiles(const std::vector<SavedProfile> &Profiles);
