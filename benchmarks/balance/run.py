@@ -31,7 +31,10 @@ Writes a table to stdout, and balance.csv, balance.md and one PNG per
 kernel (with matplotlib) into --out, then checks issue 8's targets.
 
 usage: run.py [--build DIR] [--out DIR] [--only KERNEL,...] [--quick]
-              [--processes P]
+              [--processes P] [--learning]
+
+--learning measures only how fast AUTO learns: its first executions, fresh
+and from a saved profile, over the best fixed kind's time (learning.md).
 """
 import argparse
 import csv
@@ -528,6 +531,65 @@ def plot_all(csv_path, out):
     return kernels
 
 
+LEARNING_EXECUTIONS = 10
+
+
+def learning(binary, only, processes, out):
+    """How fast AUTO learns (issue 36): each kernel over the four devices,
+    the first LEARNING_EXECUTIONS executions of AUTO in a fresh run and in
+    a run that starts from the profile an earlier run saved, each over the
+    time of the best fixed kind (its typical execution, after AUTO's
+    learning's worth of warm-up); medians over the processes."""
+    env = {"HOMP_DEVICES": DEVICES}
+    rows = []
+    for kernel, n, _ in KERNELS:
+        if only and kernel not in only:
+            continue
+        best = None
+        for kind, kenv in KINDS:
+            if kind.startswith("AUTO"):
+                continue
+            t = statistics.median(
+                run(binary, kernel, "homp", n, WARMUP, REPS,
+                    dict(env, **kenv), False)["median"]
+                for _ in range(processes))
+            if best is None or t < best[1]:
+                best = (kind, t)
+        fresh, saved = [], []
+        for p in range(processes):
+            fresh.append(run(binary, kernel, "homp", n, 0,
+                             LEARNING_EXECUTIONS, env, False)["times"])
+            path = os.path.join(out, f"learning-{kernel}-{p}.profiles")
+            if os.path.exists(path):
+                os.remove(path)
+            # The earlier run learns fully and saves; the next starts from it.
+            run(binary, kernel, "homp", n, WARMUP, 1,
+                dict(env, HOMP_PROFILES=path), False)
+            saved.append(run(binary, kernel, "homp", n, 0,
+                             LEARNING_EXECUTIONS,
+                             dict(env, HOMP_PROFILES=path), False)["times"])
+        per = [[statistics.median(ts[e] for ts in runs) / best[1]
+                for e in range(LEARNING_EXECUTIONS)]
+               for runs in (fresh, saved)]
+        rows.append((kernel, best, per))
+        print(f"  {kernel} done", file=sys.stderr)
+    head = " ".join(f"{e + 1:>5}" for e in range(LEARNING_EXECUTIONS))
+    lines = [f"AUTO's first {LEARNING_EXECUTIONS} executions over the best "
+             f"fixed kind, 4 devices (median of {processes} processes)",
+             f"{'kernel':<10} {'best fixed kind':<24} {'ms':>7} {'run':<6} "
+             f"{head}  from 3rd"]
+    for kernel, (kind, t), per in rows:
+        for label, ratios in zip(("fresh", "saved"), per):
+            worst = max(ratios[2:])
+            lines.append(f"{kernel:<10} {kind:<24} {t * 1e3:>7.2f} "
+                         f"{label:<6} " +
+                         " ".join(f"{r:>5.2f}" for r in ratios) +
+                         f"  {worst:.2f}")
+    print("\n".join(lines))
+    with open(os.path.join(out, "learning.md"), "w") as f:
+        f.write("```\n" + "\n".join(lines) + "\n```\n")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--plot", metavar="CSV",
@@ -538,6 +600,9 @@ def main():
     parser.add_argument("--only", help="comma-separated kernel names")
     parser.add_argument("--quick", action="store_true",
                         help="fewer executions per row, one process")
+    parser.add_argument("--learning", action="store_true",
+                        help="only AUTO's first executions against the best "
+                        "fixed kind, fresh and from a saved profile")
     parser.add_argument("--processes", type=int,
                         help=f"processes per row (default {PROCESSES}; "
                         "1 with --quick)")
@@ -557,6 +622,9 @@ def main():
     if processes < 1:
         sys.exit("--processes: at least 1")
     os.makedirs(out, exist_ok=True)
+    if args.learning:
+        learning(binary, only, processes, out)
+        return
     start = time.monotonic()
     rows = []
     for kernel, n, _ in KERNELS:

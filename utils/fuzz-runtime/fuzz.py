@@ -3,7 +3,7 @@
 
 Generates random C programs made of homp constructs (distributed kernels,
 data regions (a vector in one sometimes aligned with a shorter array),
-enter/exit data, target update, halo exchanges, nowait
+enter/exit data, target update, halo exchanges (halo(*) too), nowait
 kernels, data regions as nowait tasks ordered by depend, kernels from two
 host threads at once, standard single-device kernels, reductions,
 subscripts of every shape, static and heap arrays), compiles each twice:
@@ -164,7 +164,8 @@ class Gen:
                                        "BLOCK(4)", "none"])
         halo = 0
         if d == "BLOCK" and halo_ok and self.chance(0.6):
-            halo = self.r.randint(1, 2)
+            # '*': every device holds the whole vector and owns its block.
+            halo = "*" if self.chance(0.25) else self.r.randint(1, 2)
         return d, halo
 
     def concurrent_kernels(self):
@@ -192,7 +193,8 @@ class Gen:
             m = self.pick(self.mats)
             if m not in resident:
                 d = self.pick(["BLOCK, *", "*, BLOCK", "none"])
-                h = 1 if d == "BLOCK, *" and self.chance(0.5) else 0
+                h = self.pick([1, 1, "*"]) if d == "BLOCK, *" and \
+                    self.chance(0.5) else 0
                 maps.append({"array": m, "dist": d, "halo": h})
                 inner[m] = {"dist": d, "halo": h, "devices": devices,
                             "stale": False}
@@ -273,7 +275,7 @@ class Gen:
             need = max([abs(x["sub"]["d"]) for x in reads
                         if x["array"] == a and x["sub"]["form"] == "off"] or
                        [0])
-            if d == "BLOCK" and need and self.chance(0.8):
+            if d == "BLOCK" and need and h != "*" and self.chance(0.8):
                 h = max(h, need)
             maps.append({"array": a, "dist": d, "halo": h,
                          "map": "tofrom" if a == out else "to"})
@@ -309,7 +311,8 @@ class Gen:
             if a in resident:
                 continue
             d = self.pick(["BLOCK, *", "*, BLOCK", "BLOCK, BLOCK", "none"])
-            h = 1 if d == "BLOCK, *" and a == src and self.chance(0.7) else 0
+            h = self.pick([1, 1, "*"]) if d == "BLOCK, *" and a == src \
+                and self.chance(0.7) else 0
             maps.append({"array": a, "dist": d, "halo": h,
                          "map": "tofrom" if a == m else "to"})
         exchange = []
