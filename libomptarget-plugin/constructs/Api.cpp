@@ -62,6 +62,10 @@ MapperArgs mapperArgs(void *Loc, int32_t N, void **Bases, void **Ptrs,
   return MapperArgs{Loc, N, Bases, Ptrs, Sizes, Types, Names, Mappers};
 }
 
+void checkStandardCopiesOut(void *Loc, const char *What, int64_t DeviceId,
+                            int32_t N, void **Ptrs, const int64_t *Sizes,
+                            const int64_t *Types);
+
 /// A standard kernel on device Id while homp holds arrays on devices.
 int standardKernel(void *Loc, int64_t DeviceId, int64_t Id, int32_t NumTeams,
                    int32_t ThreadLimit, void *HostPtr, KernelArgs *Args) {
@@ -187,6 +191,9 @@ int __homp_target_kernel(void *Loc, int64_t DeviceId, int32_t NumTeams,
     return __tgt_target_kernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
                                Args);
   int64_t Id = DeviceId == -1 ? omp_get_default_device() : DeviceId;
+  checkStandardCopiesOut(Loc, "'target'", Id,
+                         static_cast<int32_t>(Args->NumArgs), Args->ArgPtrs,
+                         Args->ArgSizes, Args->ArgTypes);
   // A duplicated array homp holds on every device: this device's copy is
   // brought up to date, and the kernel may change it (the others are stale
   // then).
@@ -220,6 +227,32 @@ std::string sourceOf(void *Loc) {
   if (Fields.size() < 5 || Fields[1].empty() || Fields[1] == "unknown")
     return "";
   return " at " + Fields[1] + ":" + Fields[3] + ":" + Fields[4];
+}
+
+/// A standard construct's 'always, from' maps on one device of an array
+/// homp holds on several: one that reaches the device's halo would copy
+/// stale values back, so that is an error. (Without 'always' nothing is
+/// copied while homp holds the array.)
+void checkStandardCopiesOut(void *Loc, const char *What, int64_t DeviceId,
+                            int32_t N, void **Ptrs, const int64_t *Sizes,
+                            const int64_t *Types) {
+  if (!anyResident())
+    return;
+  if (DeviceId == -1) // OFFLOAD_DEVICE_DEFAULT
+    DeviceId = omp_get_default_device();
+  for (int32_t K = 0; K < N; ++K) {
+    if ((Types[K] & MapNonContig) || !(Types[K] & MapFrom) ||
+        !(Types[K] & MapAlways))
+      continue;
+    std::string Why =
+        haloCopiedOut(static_cast<int>(DeviceId), Ptrs[K], Sizes[K]);
+    if (Why.empty())
+      continue;
+    message("homp: error: %s%s: %s\n", What, sourceOf(Loc).c_str(),
+            Why.c_str());
+    std::fflush(nullptr);
+    std::_Exit(EXIT_FAILURE);
+  }
 }
 
 /// A standard 'target update' on one device of an array homp holds on
@@ -304,6 +337,9 @@ extern "C" {
       return;                                                                  \
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
+    if (Call == MapperCall::End)                                               \
+      checkStandardCopiesOut(Loc, "'target exit data' or 'target data'",       \
+                             DeviceId, N, Ptrs, Sizes, Types);                 \
     waitForQueued(DeviceId);                                                   \
     StandardUpdate Copies(Call, DeviceId, N, Ptrs, Sizes, Types);              \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers);         \
@@ -333,6 +369,9 @@ HOMP_DATA_ENTRY(__homp_target_data_update_mapper, MapperCall::Update,
       return;                                                                  \
     if (Call == MapperCall::Update)                                            \
       checkStandardUpdate(Loc, DeviceId, N, Ptrs, Sizes, Types);               \
+    if (Call == MapperCall::End)                                               \
+      checkStandardCopiesOut(Loc, "'target exit data' or 'target data'",       \
+                             DeviceId, N, Ptrs, Sizes, Types);                 \
     waitForQueued(DeviceId);                                                   \
     StandardUpdate Copies(Call, DeviceId, N, Ptrs, Sizes, Types);              \
     Real(Loc, DeviceId, N, Bases, Ptrs, Sizes, Types, Names, Mappers, DepNum,  \

@@ -411,6 +411,34 @@ bool refillEdgeHalos(int Device, const void *Begin, int64_t Bytes,
   return Ok;
 }
 
+namespace {
+
+/// Whether the host bytes [B, E) reach elements of A that position P
+/// holds but does not own (its halo); never for a duplicate, whose every
+/// copy is kept current.
+bool reachesHalo(const ResidentArray &A, size_t P, uintptr_t B, uintptr_t E) {
+  if (A.Dist.duplicated())
+    return false;
+  const int64_t Elem = A.Dist.Shape.ElementSize;
+  const uintptr_t Base = reinterpret_cast<uintptr_t>(A.HostBase);
+  const Range Offsets{static_cast<int64_t>(B - Base) / Elem,
+                      static_cast<int64_t>(E - Base + Elem - 1) / Elem};
+  for (const Box &X : A.Dist.Shape.boxesOf(Offsets))
+    if (!A.Dist.Owned[P].contains(ProductSet::of(X)))
+      return true;
+  return false;
+}
+
+/// "device D owns only its part of 'A' (elements ..., distributed by ...);
+/// the others' elements it holds are its halo".
+std::string ownsOnly(const ResidentArray &A, size_t P, int Device) {
+  return "device " + std::to_string(Device) + " owns only its part of '" +
+         A.Name + "' (elements " + A.Dist.Owned[P].str() + ", distributed by " +
+         A.Where + "); the others' elements it holds are its halo";
+}
+
+} // namespace
+
 std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
   if (!anyResident() || Bytes <= 0)
     return "";
@@ -434,25 +462,12 @@ std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
         // ('to', later copied back from the owners) and the host would get
         // this device's copies of them, refreshed only by halo updates
         // ('from').
-        if (A.Dist.duplicated())
-          return;
-        const Range Offsets{static_cast<int64_t>(B - Base) / Elem,
-                            static_cast<int64_t>(E - Base + Elem - 1) / Elem};
-        for (const Box &X : A.Dist.Shape.boxesOf(Offsets))
-          if (!A.Dist.Owned[P].contains(ProductSet::of(X))) {
-            Why = "device " + std::to_string(Device) +
-                  " owns only its part "
-                  "of '" +
-                  A.Name + "' (elements " + A.Dist.Owned[P].str() +
-                  ", distributed by " + A.Where +
-                  "); the others' elements "
-                  "it holds are its halo, which an update on it alone would "
-                  "leave their owners without ('to') or copy back stale "
-                  "('from'): name the part, or give the update a device "
-                  "list (device(*)), which moves each listed device's part "
-                  "(and halo, for 'to')";
-            return;
-          }
+        if (reachesHalo(A, P, B, E))
+          Why = ownsOnly(A, P, Device) +
+                ", which an update on it alone would leave their owners "
+                "without ('to') or copy back stale ('from'): name the part, "
+                "or give the update a device list (device(*)), which moves "
+                "each listed device's part (and halo, for 'to')";
         return;
       }
       Why = "device " + std::to_string(Device) + " holds only its part of '" +
@@ -465,6 +480,31 @@ std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
             ":1)), which moves each listed device's part";
       return;
     }
+  });
+  return Why;
+}
+
+std::string haloCopiedOut(int Device, const void *Begin, int64_t Bytes) {
+  if (!anyResident() || Bytes <= 0)
+    return "";
+  const uintptr_t B = reinterpret_cast<uintptr_t>(Begin),
+                  E = B + static_cast<uintptr_t>(Bytes);
+  std::lock_guard<std::mutex> Lock(TableLock);
+  std::string Why;
+  table().forEach([&](const ResidentArray &A) {
+    if (!Why.empty() || E <= A.hostBegin() || A.hostEnd() <= B)
+      return;
+    for (size_t P = 0; P < A.Dist.Devices.size(); ++P)
+      if (A.Dist.Devices[P] == Device && A.Associated[P] &&
+          reachesHalo(A, P, B, E)) {
+        Why = ownsOnly(A, P, Device) +
+              ", whose values are current only as of the last halo update: "
+              "'always, from' on it alone would copy them over the host's "
+              "array; map only the part, or copy the array back with "
+              "'target update device(*) from(...)', which takes each "
+              "element from its owner";
+        return;
+      }
   });
   return Why;
 }

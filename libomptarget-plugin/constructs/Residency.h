@@ -82,6 +82,13 @@ void *residentAddressFor(int Device, const void *Host);
 /// when there is no such array.
 std::string partialUpdate(int Device, const void *Begin, int64_t Bytes);
 
+/// Why a standard construct's 'always, from' map on Device of the host
+/// bytes [Begin, Begin + Bytes) would give the host wrong values: they
+/// reach elements of an array homp holds on Device that the device does
+/// not own (its halo; with 'halo(*)' all the others' parts), whose values
+/// there may be stale. Empty when there is no such array.
+std::string haloCopiedOut(int Device, const void *Begin, int64_t Bytes);
+
 /// After a standard 'target update to' on Device of the host bytes [Begin,
 /// Begin + Bytes), which libomptarget copied into the device's part of an
 /// array homp holds there: fills the part's halo cells past the array's

@@ -14,6 +14,15 @@
 // RUN: %t owned 2>&1 | FileCheck %s --check-prefix=OWNED --implicit-check-not=FAIL
 // RUN: not %t whole 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: not %t from 2>&1 | FileCheck %s --check-prefix=WHOLE
+// So is a standard construct's 'always, from' map of it on one device:
+// RUN: not %t kernel-from 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: not %t exit-from 2>&1 | FileCheck %s --check-prefix=EXIT
+// RUN: %t owned-from 2>&1 | FileCheck %s --check-prefix=OWNED-FROM --implicit-check-not=FAIL
+// KERNEL: homp: error: 'target' at {{.*}}standard-update-halo.c:{{[0-9]+}}:1: device 0 owns only its part of 'x' (elements [0, {{[0-9]+}}), distributed by the data region at {{.*}}standard-update-halo.c:{{[0-9]+}}:1); the others' elements it holds are its halo, whose values are current only as of the last halo update: 'always, from' on it alone would copy them over the host's array; map only the part, or copy the array back with 'target update device(*) from(...)', which takes each element from its owner
+// KERNEL-NOT: PASS
+// EXIT: homp: error: 'target exit data' or 'target data' at {{.*}}standard-update-halo.c:{{[0-9]+}}:1: device 0 owns only its part of 'x'
+// EXIT-NOT: PASS
+// OWNED-FROM: owned-from: PASS
 // LISTED: listed: PASS
 // OWNED: owned: PASS
 // WHOLE: homp: error: 'target update' at {{.*}}standard-update-halo.c:{{[0-9]+}}:1: device 0 owns only its part of 'x' (elements [0, {{[0-9]+}}), distributed by the data region at {{.*}}standard-update-halo.c:{{[0-9]+}}:1); the others' elements it holds are its halo, which an update on it alone would leave their owners without ('to') or copy back stale ('from'): name the part, or give the update a device list (device(*)), which moves each listed device's part (and halo, for 'to')
@@ -40,7 +49,7 @@ int main(int argc, char **argv) {
   {
     for (int i = 0; i < n; i++)
       x[i] = 2 * i;
-    if (!strcmp(Mode, "listed")) {
+    if (!strcmp(Mode, "listed") || !strcmp(Mode, "owned-from")) {
 #pragma omp target update device(*) to(x[0:n])
     } else if (!strcmp(Mode, "owned")) {
       // Device 0 owns [0, own) at least: the rest keeps i, as on entry.
@@ -70,6 +79,14 @@ int main(int argc, char **argv) {
 #pragma omp target update from(x[0:own])
     } else if (!strcmp(Mode, "from")) {
 #pragma omp target update from(x[0:n])
+    } else if (!strcmp(Mode, "kernel-from")) {
+#pragma omp target map(always, from: x[0:n])
+      x[0] += 0;
+    } else if (!strcmp(Mode, "exit-from")) {
+#pragma omp target exit data map(always, from: x[0:n])
+    } else if (!strcmp(Mode, "owned-from")) {
+#pragma omp target map(always, from: x[0:own])
+      x[0] += 0;
     }
     for (int i = 0; i < own; i++)
       bad += x[i] != 2 * i + 1;
