@@ -414,44 +414,29 @@ bool coverSection(Distribution &Dist, const std::string &Name,
       continue;
     // The positions holding a part, whatever they hold of dimension D.
     std::vector<bool> Live(Parts, true);
-    IndexSet Covered;
-    for (size_t P = 0; P < Parts; ++P) {
+    for (size_t P = 0; P < Parts; ++P)
       for (unsigned E = 0; E < Rank; ++E)
         Live[P] = Live[P] && (E == D || !Dist.Owned[P].Dims[E].empty());
-      if (Live[P])
-        Covered = Covered.unite(Dist.Owned[P].Dims[D]);
-    }
     const Range Section = Dist.Shape.Section.Dims[D];
-    IndexSet Gaps = IndexSet(Section).minus(Covered);
-    if (Gaps.empty())
-      continue;
-    if (Covered.intersect(IndexSet(Section)).empty()) {
-      // No part at all (aligned with an array resident on other devices):
-      // the dimension goes whole to the first of each set of positions
-      // holding the same of the other dimensions, as a loop's iterations
-      // go to the first device when no part holds any.
-      const std::vector<ProductSet> Before = Dist.Owned;
-      for (size_t P = 0; P < Parts; ++P) {
-        bool First = Live[P];
-        for (size_t Q = 0; Q < P && First; ++Q)
-          First = !(Live[Q] && Before[Q] == Before[P]);
-        if (First)
-          Dist.Owned[P].Dims[D] = IndexSet(Section);
-      }
+    std::vector<IndexSet> Sets(Parts);
+    for (size_t P = 0; P < Parts; ++P)
+      Sets[P] = Dist.Owned[P].Dims[D];
+    if (giveGapsToNeighbours(Sets, Section, Live)) {
+      for (size_t P = 0; P < Parts; ++P)
+        Dist.Owned[P].Dims[D] = Sets[P];
       continue;
     }
-    std::vector<IndexSet> Original(Parts);
-    for (size_t P = 0; P < Parts; ++P)
-      Original[P] = Dist.Owned[P].Dims[D];
-    for (const Range &G : Gaps.ranges()) {
-      const int64_t Next = G.Begin > Section.Begin ? G.Begin - 1 : G.End;
-      const IndexSet *Owner = nullptr;
-      for (size_t P = 0; P < Parts && !Owner; ++P)
-        if (Live[P] && Original[P].contains(Next))
-          Owner = &Original[P];
-      for (size_t P = 0; P < Parts; ++P)
-        if (Owner && Live[P] && Original[P] == *Owner)
-          Dist.Owned[P].Dims[D] = Dist.Owned[P].Dims[D].unite(IndexSet(G));
+    // No part at all (aligned with an array resident on other devices):
+    // the dimension goes whole to the first of each set of positions
+    // holding the same of the other dimensions, as a loop's iterations go
+    // to the first device when no part holds any.
+    const std::vector<ProductSet> Before = Dist.Owned;
+    for (size_t P = 0; P < Parts; ++P) {
+      bool First = Live[P];
+      for (size_t Q = 0; Q < P && First; ++Q)
+        First = !(Live[Q] && Before[Q] == Before[P]);
+      if (First)
+        Dist.Owned[P].Dims[D] = IndexSet(Section);
     }
   }
   // Distinct parts that do not overlap must add up to the section.

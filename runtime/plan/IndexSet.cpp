@@ -300,6 +300,31 @@ void ProductSet::forEachBox(const std::function<void(const Box &)> &F) const {
   Walk(0);
 }
 
+bool giveGapsToNeighbours(std::vector<IndexSet> &Sets, Range Whole,
+                          const std::vector<bool> &Live) {
+  IndexSet Covered;
+  for (size_t P = 0; P < Sets.size(); ++P)
+    if (Live[P])
+      Covered = Covered.unite(Sets[P]);
+  const IndexSet Gaps = IndexSet(Whole).minus(Covered);
+  if (Gaps.empty())
+    return true;
+  if (Covered.intersect(IndexSet(Whole)).empty())
+    return false;
+  const std::vector<IndexSet> Original = Sets;
+  for (const Range &G : Gaps.ranges()) {
+    const int64_t Next = G.Begin > Whole.Begin ? G.Begin - 1 : G.End;
+    const IndexSet *Owner = nullptr;
+    for (size_t P = 0; P < Original.size() && !Owner; ++P)
+      if (Live[P] && Original[P].contains(Next))
+        Owner = &Original[P];
+    for (size_t P = 0; P < Sets.size(); ++P)
+      if (Owner && Live[P] && Original[P] == *Owner)
+        Sets[P] = Sets[P].unite(IndexSet(G));
+  }
+  return true;
+}
+
 bool ProductSet::operator==(const ProductSet &S) const {
   if (empty() && S.empty())
     return true;

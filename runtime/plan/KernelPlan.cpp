@@ -200,32 +200,11 @@ void Planner::fromSource(unsigned L, const Source &S) {
 
 void Planner::coverGaps(unsigned L) {
   // Iterations beyond every part go to the device holding the iterations
-  // next to them: before the first part to its owner, others to the owner
-  // of the iteration before them.
+  // next to them; with no part at all, to the first device.
   std::vector<IndexSet> &Sets = LoopSets[L];
-  IndexSet Covered;
-  for (const IndexSet &S : Sets)
-    Covered = Covered.unite(S);
-  IndexSet Gaps = IndexSet(Range{0, Nest.Trips[L]}).minus(Covered);
-  if (Gaps.empty())
-    return;
-  if (Covered.empty()) {
-    Sets.front() = Gaps;
-    return;
-  }
-  std::vector<IndexSet> Original = Sets;
-  for (const Range &G : Gaps.ranges()) {
-    int64_t Next = G.Begin > 0 ? G.Begin - 1 : G.End;
-    const IndexSet *Owner = nullptr;
-    for (const IndexSet &S : Original)
-      if (S.contains(Next)) {
-        Owner = &S;
-        break;
-      }
-    for (unsigned Pos = 0; Pos < P; ++Pos)
-      if (Owner && Original[Pos] == *Owner)
-        Sets[Pos] = Sets[Pos].unite(IndexSet(G));
-  }
+  const Range All{0, Nest.Trips[L]};
+  if (!giveGapsToNeighbours(Sets, All, std::vector<bool>(Sets.size(), true)))
+    Sets.front() = IndexSet(All);
 }
 
 bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -495,4 +496,68 @@ TEST(ProductSet, EmptyInOneDimensionIsEmpty) {
   ProductSet Q = ProductSet::of(box({{0, 1}, {0, 1}}));
   EXPECT_TRUE(Q.contains(P));
   EXPECT_FALSE(P.contains(Q));
+}
+
+TEST(IndexSet, GapsGoToTheirNeighboursIndexByIndex) {
+  // Random sets of [0, 12) over 4 positions, some equal, some not live:
+  // every index no live set holds goes, with its whole run of such
+  // indices, to the live sets equal to the first live one holding the
+  // index after the run (a run at the start) or before it.
+  std::mt19937 Rng(7);
+  for (int Case = 0; Case < 2000; ++Case) {
+    const Range Whole{2, 12};
+    std::vector<IndexSet> Sets(4);
+    std::vector<bool> Live(4);
+    for (unsigned P = 0; P < 4; ++P) {
+      Live[P] = Rng() % 4 != 0;
+      if (P > 0 && Rng() % 4 == 0) {
+        Sets[P] = Sets[P - 1];
+        continue;
+      }
+      for (int64_t I = 0; I < 14; ++I)
+        if (Rng() % 5 == 0)
+          Sets[P] = Sets[P].unite(IndexSet(Range{I, I + 1}));
+    }
+    std::vector<IndexSet> Got = Sets;
+    bool Any = false;
+    for (unsigned P = 0; P < 4; ++P)
+      Any |= Live[P] && !Sets[P].intersect(IndexSet(Whole)).empty();
+    ASSERT_EQ(giveGapsToNeighbours(Got, Whole, Live), Any);
+    if (!Any) {
+      EXPECT_EQ(Got, Sets) << "nothing changes";
+      continue;
+    }
+    auto Held = [&](int64_t I) {
+      for (unsigned P = 0; P < 4; ++P)
+        if (Live[P] && Sets[P].contains(I))
+          return true;
+      return false;
+    };
+    for (unsigned P = 0; P < 4; ++P) {
+      if (!Live[P]) {
+        EXPECT_EQ(Got[P], Sets[P]) << "a position not live keeps its set";
+        continue;
+      }
+      for (int64_t I = Whole.Begin; I < Whole.End; ++I) {
+        if (Held(I)) {
+          EXPECT_EQ(Got[P].contains(I), Sets[P].contains(I));
+          continue;
+        }
+        // The run's neighbour: before it, else (at the start) after it.
+        int64_t B = I, E = I;
+        while (B > Whole.Begin && !Held(B - 1))
+          --B;
+        while (E < Whole.End && !Held(E))
+          ++E;
+        const int64_t Next = B > Whole.Begin ? B - 1 : E;
+        int Owner = -1;
+        for (unsigned Q = 0; Q < 4 && Owner < 0; ++Q)
+          if (Live[Q] && Sets[Q].contains(Next))
+            Owner = static_cast<int>(Q);
+        ASSERT_GE(Owner, 0);
+        EXPECT_EQ(Got[P].contains(I), Sets[P] == Sets[Owner])
+            << "index " << I << " position " << P;
+      }
+    }
+  }
 }

@@ -92,6 +92,17 @@ private:
   std::vector<Range> Ranges;
 };
 
+/// Gives the indices of Whole that none of the sets Sets[p] with Live[p]
+/// holds (a loop's iterations past every part, an array's elements past
+/// every ALIGN) to the set next to them: a run before the first index any
+/// holds goes to the set holding the index after it, any other run to the
+/// set holding the index before it; every live position whose set equals
+/// that one gets the run (positions holding the same part keep holding the
+/// same). Returns false, changing nothing, when the live sets hold none of
+/// Whole: who gets it all is the caller's rule.
+bool giveGapsToNeighbours(std::vector<IndexSet> &Sets, Range Whole,
+                          const std::vector<bool> &Live);
+
 /// A half-open box of indices; dimensions Rank and above are unused.
 struct Box {
   unsigned Rank = 0;
