@@ -342,6 +342,21 @@ extern "C" int homp_print_info(int Json) {
                                          : "not bound")
                                   : ("CPU " + CpuList(Cpus[I], ", ")).c_str());
   }
+  // Where AUTO keeps what it learned (SavedProfiles.h).
+  if (EnvValid) {
+    const Settings &S = settings();
+    std::string Why,
+        Default = S.ProfilesByDefault ? defaultProfilesPath(Why) : "";
+    std::printf("\nAUTO's profiles (HOMP_PROFILES): %s\n",
+                !S.ProfilesPath.empty() ? S.ProfilesPath.c_str()
+                : !S.ProfilesByDefault  ? "off: every run learns anew"
+                : Default.empty()
+                    ? ("none: " + Why).c_str()
+                    : ("each program's own file in " +
+                       Default.substr(0, Default.find_last_of('/')) +
+                       " (profiles-NAME-HASH.txt)")
+                          .c_str());
+  }
   std::printf("\nenvironment:\n");
   for (size_t I = 0; I < std::size(Variables); ++I) {
     const char *V = std::getenv(Variables[I]);
