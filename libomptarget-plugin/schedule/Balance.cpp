@@ -23,6 +23,7 @@
 #include <thread>
 #include <tuple>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -72,6 +73,37 @@ struct SavedFile {
 /// Writes every profile learned in this run, and those of the file that
 /// this run did not touch, to HOMP_PROFILES (at exit).
 void writeSavedProfiles();
+
+/// The programs' own profiles files in the cache folder are at most this
+/// many: a harness that builds its programs at a new path each time (a
+/// test suite's temporary folders) would otherwise fill a home directory's
+/// quota with files no run reads again.
+constexpr size_t MostCachedProfiles = 256;
+
+/// Removes the least recently written of the profiles files in Folder
+/// (profiles-*.txt) beyond MostCachedProfiles.
+void pruneCachedProfiles(const std::string &Folder) {
+  DIR *D = opendir(Folder.empty() ? "." : Folder.c_str());
+  if (!D)
+    return;
+  std::vector<std::pair<time_t, std::string>> Files;
+  while (const dirent *E = readdir(D)) {
+    std::string Name = E->d_name;
+    if (Name.rfind("profiles-", 0) != 0 || Name.size() < 13 ||
+        Name.compare(Name.size() - 4, 4, ".txt") != 0)
+      continue;
+    struct stat St;
+    std::string Path = Folder + Name;
+    if (stat(Path.c_str(), &St) == 0 && S_ISREG(St.st_mode))
+      Files.emplace_back(St.st_mtime, std::move(Path));
+  }
+  closedir(D);
+  if (Files.size() <= MostCachedProfiles)
+    return;
+  std::sort(Files.begin(), Files.end());
+  for (size_t I = 0; I + MostCachedProfiles < Files.size(); ++I)
+    std::remove(Files[I].second.c_str());
+}
 
 /// Reads the profiles file Path into Profiles; false with Error when it
 /// cannot be read or is not one.
@@ -195,10 +227,14 @@ void writeSavedProfiles() {
         }))
       Out.push_back(Old);
   int Errno = 0;
-  if (!writeAtomically(Path, writeProfiles(Out), &Errno).empty() && !Quiet)
+  const bool Written =
+      writeAtomically(Path, writeProfiles(Out), &Errno).empty();
+  if (!Written && !Quiet)
     message("homp: warning: HOMP_PROFILES='%s': cannot be written (%s); "
             "AUTO's profiles of this run are lost\n",
             Path.c_str(), std::strerror(Errno));
+  if (Written && Quiet)
+    pruneCachedProfiles(Folder);
   if (Dir >= 0)
     close(Dir); // and with it the lock
 }

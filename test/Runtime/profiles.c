@@ -33,6 +33,16 @@
 // RUN: env HOMP_PROFILES=OFF XDG_CACHE_HOME=%t.cache HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: ls %t.cache/homp | FileCheck %s --check-prefix=CACHED-TWO -DNAME=%basename_t.tmp
 // RUN: env -u HOMP_PROFILES XDG_CACHE_HOME=/proc/homp-cache %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// The folder keeps the 256 programs' files written last (a harness that
+// builds programs at new paths would fill it): the oldest go.
+// RUN: rm -rf %t.many && mkdir -p %t.many/homp && %python -c "import os, sys; d = sys.argv[1]; names = [os.path.join(d, 'profiles-old%%d-00000000.txt' %% i) for i in range(300)]; [open(f, 'w').write('# homp profiles 1\n') for f in names]; [os.utime(f, (1e9 + i, 1e9 + i)) for i, f in enumerate(names)]" %t.many/homp
+// RUN: env -u HOMP_PROFILES XDG_CACHE_HOME=%t.many %t 2>&1 | FileCheck %s --check-prefix=QUIET
+// RUN: ls %t.many/homp | grep -c '^profiles-' | FileCheck %s --check-prefix=KEPT
+// RUN: ls %t.many/homp | FileCheck %s --check-prefix=PRUNED -DNAME=%basename_t.tmp
+// KEPT: {{^}}256{{$}}
+// PRUNED-NOT: profiles-old44-00000000.txt
+// PRUNED: profiles-old45-00000000.txt
+// PRUNED: profiles-[[NAME]]-{{[0-9a-f]+}}.txt
 // CACHED: profiles-[[NAME]]-{{[0-9a-f]+}}.txt
 // CACHED-TWO-DAG: profiles-[[NAME]]-{{[0-9a-f]+}}.txt
 // CACHED-TWO-DAG: profiles-[[NAME]].other-{{[0-9a-f]+}}.txt
