@@ -818,8 +818,13 @@ parseHalo(ArrayRef<Token> Toks, TokenRange Args, Diagnostics &Diags) {
         return std::nullopt;
       H.Right = H.Left;
       H.RightEdge = H.LeftEdge;
-      if (I < Spec.End && Toks[I].isOneOf(tok::pipe, tok::colon))
-        ++I;
+      if (I < Spec.End && Toks[I].isOneOf(tok::pipe, tok::colon)) {
+        // 'left|' with no right width ('halo(1|)').
+        if (++I == Spec.End) {
+          Diags.report(Toks[I - 1].getLocation(), Diag::BadHalo);
+          return std::nullopt;
+        }
+      }
       if (I < Spec.End &&
           !haloSide(Toks, I, Spec.End, H.Right, H.RightEdge, Diags))
         return std::nullopt;

@@ -149,6 +149,14 @@ void f(double *x, double *y, int n, double (*m)[8], double s, int k) {
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(* * *))
   for (int i = 0; i < n; ++i) y[i] = 0;
 
+  // expected-error@+1 {{homp: malformed halo}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(*|))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
+  // expected-error@+1 {{homp: malformed halo}}
+#pragma omp target device(*) map(tofrom: y[0:n] dist_data(BLOCK) halo(2|))
+  for (int i = 0; i < n; ++i) y[i] = 0;
+
   // expected-error@+1 {{homp: a halo needs a dimension split in BLOCKs (one block per device), but dimension 0 of 'y' is CYCLIC}}
 #pragma omp target device(*) map(tofrom: y[0:n] dist_data(CYCLIC) halo(*))
   for (int i = 0; i < n; ++i) y[i] = 0;
