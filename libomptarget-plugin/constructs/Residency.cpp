@@ -439,7 +439,15 @@ std::string ownsOnly(const ResidentArray &A, size_t P, int Device) {
 
 } // namespace
 
-std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
+namespace {
+
+/// The first non-empty Check(A, P, B, E) over the arrays homp holds whose
+/// host bytes overlap [B, E) = [Begin, Begin + Bytes), P being Device's
+/// position in A: why a standard construct on Device must not move those
+/// bytes. Empty when none.
+template <typename F>
+std::string standardProblem(int Device, const void *Begin, int64_t Bytes,
+                            F &&Check) {
   if (!anyResident() || Bytes <= 0)
     return "";
   const uintptr_t B = reinterpret_cast<uintptr_t>(Begin),
@@ -449,64 +457,62 @@ std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
   table().forEach([&](const ResidentArray &A) {
     if (!Why.empty() || E <= A.hostBegin() || A.hostEnd() <= B)
       return;
-    for (size_t P = 0; P < A.Dist.Devices.size(); ++P) {
-      if (A.Dist.Devices[P] != Device)
-        continue;
-      const int64_t Elem = A.Dist.Shape.ElementSize;
-      const uintptr_t Base = reinterpret_cast<uintptr_t>(A.HostBase);
-      const uintptr_t PartBegin = Base + A.Spans[P].Begin * Elem,
-                      PartEnd = Base + A.Spans[P].End * Elem;
-      if (A.Associated[P] && PartBegin <= B && E <= PartEnd) {
-        // Held whole, but elements other devices own would be moved on
-        // this device alone: their owners would not get the new values
-        // ('to', later copied back from the owners) and the host would get
-        // this device's copies of them, refreshed only by halo updates
-        // ('from').
-        if (reachesHalo(A, P, B, E))
-          Why = ownsOnly(A, P, Device) +
-                ", which an update on it alone would leave their owners "
-                "without ('to') or copy back stale ('from'): name the part, "
-                "or give the update a device list (device(*)), which moves "
-                "each listed device's part (and halo, for 'to')";
-        return;
-      }
-      Why = "device " + std::to_string(Device) + " holds only its part of '" +
-            A.Name + "' (elements " + A.Dist.Owned[P].str() +
-            ", distributed by " + A.Where +
-            "), and libomptarget moves nothing for a section it "
-            "does not hold whole: name the part, or give the update a "
-            "device list (device(" +
-            std::to_string(Device) +
-            ":1)), which moves each listed device's part";
-      return;
-    }
+    if (std::optional<unsigned> P = A.Dist.positionOf(Device))
+      Why = Check(A, *P, B, E);
   });
   return Why;
 }
 
+} // namespace
+
+std::string partialUpdate(int Device, const void *Begin, int64_t Bytes) {
+  return standardProblem(
+      Device, Begin, Bytes,
+      [&](const ResidentArray &A, size_t P, uintptr_t B,
+          uintptr_t E) -> std::string {
+        const int64_t Elem = A.Dist.Shape.ElementSize;
+        const uintptr_t Base = reinterpret_cast<uintptr_t>(A.HostBase);
+        const uintptr_t PartBegin = Base + A.Spans[P].Begin * Elem,
+                        PartEnd = Base + A.Spans[P].End * Elem;
+        if (A.Associated[P] && PartBegin <= B && E <= PartEnd) {
+          // Held whole, but elements other devices own would be moved on
+          // this device alone: their owners would not get the new values
+          // ('to', later copied back from the owners) and the host would
+          // get this device's copies of them, refreshed only by halo
+          // updates ('from').
+          if (!reachesHalo(A, P, B, E))
+            return "";
+          return ownsOnly(A, P, Device) +
+                 ", which an update on it alone would leave their owners "
+                 "without ('to') or copy back stale ('from'): name the "
+                 "part, or give the update a device list (device(*)), which "
+                 "moves each listed device's part (and halo, for 'to')";
+        }
+        return "device " + std::to_string(Device) +
+               " holds only its part of '" + A.Name + "' (elements " +
+               A.Dist.Owned[P].str() + ", distributed by " + A.Where +
+               "), and libomptarget moves nothing for a section it does "
+               "not hold whole: name the part, or give the update a device "
+               "list (device(" +
+               std::to_string(Device) +
+               ":1)), which moves each listed device's part";
+      });
+}
+
 std::string haloCopiedOut(int Device, const void *Begin, int64_t Bytes) {
-  if (!anyResident() || Bytes <= 0)
-    return "";
-  const uintptr_t B = reinterpret_cast<uintptr_t>(Begin),
-                  E = B + static_cast<uintptr_t>(Bytes);
-  std::lock_guard<std::mutex> Lock(TableLock);
-  std::string Why;
-  table().forEach([&](const ResidentArray &A) {
-    if (!Why.empty() || E <= A.hostBegin() || A.hostEnd() <= B)
-      return;
-    for (size_t P = 0; P < A.Dist.Devices.size(); ++P)
-      if (A.Dist.Devices[P] == Device && A.Associated[P] &&
-          reachesHalo(A, P, B, E)) {
-        Why = ownsOnly(A, P, Device) +
-              ", whose values are current only as of the last halo update: "
-              "'always, from' on it alone would copy them over the host's "
-              "array; map only the part, or copy the array back with "
-              "'target update device(*) from(...)', which takes each "
-              "element from its owner";
-        return;
-      }
-  });
-  return Why;
+  return standardProblem(
+      Device, Begin, Bytes,
+      [&](const ResidentArray &A, size_t P, uintptr_t B,
+          uintptr_t E) -> std::string {
+        if (!A.Associated[P] || !reachesHalo(A, P, B, E))
+          return "";
+        return ownsOnly(A, P, Device) +
+               ", whose values are current only as of the last halo "
+               "update: 'always, from' on it alone would copy them over the "
+               "host's array; map only the part, or copy the array back "
+               "with 'target update device(*) from(...)', which takes each "
+               "element from its owner";
+      });
 }
 
 namespace {
