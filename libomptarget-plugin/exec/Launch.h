@@ -51,6 +51,9 @@ struct KernelInstance : Instance {
   std::optional<LoopSchedule> Sched;
   int64_t SchedTrips = 0;
   std::string CutOff; ///< the devices Sched gives nothing, for reports
+  /// What a profile kind's sample found of the iterations' costs where
+  /// they are uneven (RateSplit::costs), for reports.
+  std::string SampleCosts;
   /// Why an AUTO loop is not scheduled (owner computes), for HOMP_INFO.
   std::string NotScheduled;
   /// Per access: the resident array it uses (a reference held), or nullptr.

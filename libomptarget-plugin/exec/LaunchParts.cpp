@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace homp {
@@ -215,7 +216,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     return capByMemory(policyContext(), SlotIds, Shares, Left, Sch.Cost);
   };
   RateSplit Split(std::move(In));
-  std::mutex M; // guards Split, but for each device's restFinished
+  std::mutex M; // guards Split
   const Clock::time_point Start = Clock::now();
   auto Now = [&] { return secondsSince(Start); };
 
@@ -233,30 +234,43 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         // made look slow (AUTO's stencil2d over 4 devices on 2 cores, 5
         // processes each: a median of 1.03 ms an execution after learning,
         // 0.91 with the yield).
-        auto Run = [&](Range R) {
+        auto Run = [&](Range R, int64_t Parts) {
           Clock::time_point Began = Clock::now();
-          runRange(S, R, 1);
+          runRange(S, R, Parts);
           if (Sch.ChoseAuto)
             sched_yield();
           return secondsSince(Began);
         };
-        const double Sampled = Run(Split.sample(I));
+        // A set of iterations (the sample's slices cut the rest) runs a
+        // run at a time.
+        auto RunSet = [&](const IndexSet &Its, bool Cut) {
+          double Took = 0;
+          for (const Range &R : Its.ranges())
+            Took += Run(R, Cut ? subParts(S, R.size()) : 1);
+          return Took;
+        };
+        for (const Range &R : Split.sample(I)) {
+          const double Took = Run(R, 1);
+          std::lock_guard<std::mutex> Lock(M);
+          Split.sliceFinished(I, R, Took, S.Status == Slot::Ok);
+        }
         std::unique_lock<std::mutex> Lock(M);
-        Split.sampleFinished(I, Sampled, S.Status == Slot::Ok, Now());
-        while (std::optional<Range> R = Split.nextPiece(I, Now())) {
+        Split.sampleFinished(I, Now());
+        while (std::optional<IndexSet> R = Split.nextPiece(I, Now())) {
           Lock.unlock();
-          const double Took = Run(*R);
+          const double Took = RunSet(*R, false);
           Lock.lock();
           Split.pieceFinished(I, *R, Took, S.Status == Slot::Ok);
         }
         if (!Split.restSplit())
           return;
-        const Range Mine = Split.restOf(I);
+        const IndexSet Mine = Split.restOf(I);
         Lock.unlock();
-        Clock::time_point Began = Clock::now();
-        runRange(S, Mine, subParts(S, Mine.size()));
-        if (S.Status == Slot::Ok && Mine.size() > 0)
-          Split.restFinished(I, Mine.size(), secondsSince(Began));
+        const double Took = RunSet(Mine, true);
+        if (S.Status == Slot::Ok && !Mine.empty()) {
+          Lock.lock();
+          Split.restFinished(I, Took);
+        }
       },
       regionEnd(), DeviceJobs::SharedQueue);
   // What the rest found of the sample parts, for the next execution of a
@@ -273,6 +287,17 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     recordSampleBias(*K.Info, K.Devices, N, Observed, ObservedPieces);
   }
 
+  const std::vector<double> &Costs = Split.costs();
+  const auto [Lo, Hi] = std::minmax_element(Costs.begin(), Costs.end());
+  if (*Hi > *Lo) {
+    char Text[160];
+    std::snprintf(Text, sizeof Text,
+                  "the sample found the iterations' costs uneven (%.2g to "
+                  "%.2g times the mean over %zu strata): the rest split by "
+                  "cost",
+                  *Lo, *Hi, Costs.size());
+    K.SampleCosts = Text;
+  }
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and
   // leaves it out of the imbalance unless it ran pieces of the rest too.
   for (size_t I = 0; I < Count; ++I)
@@ -282,10 +307,10 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
     }
   // When every device failed, what no device took goes to the host with
   // the first failed part.
-  if (Split.unclaimed() < N)
+  if (!Split.unclaimed().empty())
     for (Slot &S : Slots)
       if (S.Status == Slot::FailedBeforeResults) {
-        S.Failed = S.Failed.unite(IndexSet(Range{Split.unclaimed(), N}));
+        S.Failed = S.Failed.unite(Split.unclaimed());
         break;
       }
 }

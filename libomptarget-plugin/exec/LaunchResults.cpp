@@ -154,6 +154,8 @@ std::string Launcher::reportTitle(size_t Devices) const {
     Title += "; schedule " + K.Sched->describe();
     if (!K.CutOff.empty())
       Title += "; cut off: " + K.CutOff;
+    if (!K.SampleCosts.empty())
+      Title += "; " + K.SampleCosts;
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
   }

@@ -297,8 +297,8 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                  Seconds, Weights);
 }
 
-std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
-                                         const std::vector<int64_t> &SampleDone,
+std::vector<double> correctedSampleRates(const std::vector<double> &Done,
+                                         const std::vector<double> &SampleDone,
                                          const std::vector<double> &Seconds,
                                          const std::vector<double> &Weights,
                                          const std::vector<double> &Bias,
@@ -307,20 +307,18 @@ std::vector<double> correctedSampleRates(const std::vector<int64_t> &Done,
   for (size_t I = 0; I < Done.size(); ++I) {
     double B = I < Bias.size() && Bias[I] > 0 ? Bias[I] : 1;
     double P = I < PieceBias.size() && PieceBias[I] > 0 ? PieceBias[I] : 1;
-    double Sample =
-        I < SampleDone.size() ? static_cast<double>(SampleDone[I]) : 0;
-    Worth[I] = (static_cast<double>(Done[I]) - Sample) * P + Sample * B;
+    double Sample = I < SampleDone.size() ? SampleDone[I] : 0;
+    Worth[I] = (Done[I] - Sample) * P + Sample * B;
   }
   return ratesOf(Worth, Seconds, Weights);
 }
 
-double sampleBiasObservation(int64_t SampleDone, double SampleSeconds,
-                             int64_t RestDone, double RestSeconds) {
+double sampleBiasObservation(double SampleDone, double SampleSeconds,
+                             double RestDone, double RestSeconds) {
   if (SampleDone <= 0 || RestDone <= 0 || !(SampleSeconds > 0) ||
       !(RestSeconds > 0))
     return 0;
-  double Observed = (static_cast<double>(RestDone) / RestSeconds) /
-                    (static_cast<double>(SampleDone) / SampleSeconds);
+  double Observed = (RestDone / RestSeconds) / (SampleDone / SampleSeconds);
   return std::isfinite(Observed) ? Observed : 0;
 }
 

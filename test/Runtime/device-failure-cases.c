@@ -23,8 +23,8 @@
 // SAMPLE: homp: warning: region {{.*}}: device 1 cannot allocate {{.*}}; running its part on the host
 // SAMPLE: homp: region {{.*}}; schedule SCHED_PROFILE_AUTO, sample of 40000{{.*}}; the host ran the failed part of 1 in
 // SAMPLE: homp:   1        CPU    failed{{ +}}0{{ +}}0{{ +}}0{{ +}}{{[0-9.]+$}}
-// The host reran device 1's sample alone, in one launch.
-// SAMPLE: homp:   host     HOST   [10000, 20000){{ +}}1{{ +}}0{{ +}}0{{ +}}{{[0-9.]+$}}
+// The host reran device 1's sample alone: 4 slices, a launch each.
+// SAMPLE: homp:   host     HOST   [{{[0-9]+}}, {{[0-9]+}})/4{{ +}}4{{ +}}0{{ +}}0{{ +}}{{[0-9.]+$}}
 // SAMPLE: PASS
 // PASS: PASS
 

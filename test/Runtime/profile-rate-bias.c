@@ -1,6 +1,7 @@
-// A profile kind's sample is the loop's first iterations, and here some of
-// them are cheap (a boundary that does nothing, as a stencil's): the rate a
-// device measures on its sample part is not its rate on the rest. From the
+// A profile kind's sample is a slice of each stratum of the loop, each a
+// launch of its own, and here the first iterations are cheap (a boundary
+// that does nothing, as a stencil's): the rate a device measures on its
+// sample part is not its rate on the rest. From the
 // region's second execution on, a device's sample part counts in its rate
 // for what the earlier executions found it worth (its rate on the rest over
 // its rate on the sample part), and HOMP_INFO says so; the first execution

@@ -118,24 +118,24 @@ std::vector<double> sampleRates(const std::vector<int64_t> &Iterations,
                                 const std::vector<double> &Weights);
 
 /// A profile kind's rates when the rest is split: per device, Done
-/// iterations in Seconds, SampleDone of them its sample part and the others
-/// pieces of the rest; the sample part counts for Bias times its
-/// iterations (updateSampleBias; 1 where Bias is short or not positive). A
-/// device that finished nothing gets the rate its Weight predicts, as in
-/// sampleRates, scaled as the measured devices' corrected rates are.
-/// The pieces count for PieceBias times their iterations in the same way
-/// (empty: as they are).
+/// iterations (of mean cost, RateSplit.h: a real number) in Seconds, SampleDone
+/// of them its sample part and the others pieces of the rest; the sample part
+/// counts for Bias times its iterations (updateSampleBias; 1 where Bias is
+/// short or not positive). A device that finished nothing gets the rate its
+/// Weight predicts, as in sampleRates, scaled as the measured devices'
+/// corrected rates are. The pieces count for PieceBias times their iterations
+/// in the same way (empty: as they are).
 std::vector<double> correctedSampleRates(
-    const std::vector<int64_t> &Done, const std::vector<int64_t> &SampleDone,
+    const std::vector<double> &Done, const std::vector<double> &SampleDone,
     const std::vector<double> &Seconds, const std::vector<double> &Weights,
     const std::vector<double> &Bias, const std::vector<double> &PieceBias = {});
 
 /// What one execution found of a device's sample: its rate on the rest
-/// (RestDone iterations in RestSeconds, its pieces and its share) over its
-/// rate on its sample part (SampleDone in SampleSeconds); 0 when either
-/// was not measured.
-double sampleBiasObservation(int64_t SampleDone, double SampleSeconds,
-                             int64_t RestDone, double RestSeconds);
+/// (RestDone iterations of mean cost in RestSeconds, its pieces and share) over
+/// its rate on its sample part (SampleDone in SampleSeconds); 0 when either was
+/// not measured.
+double sampleBiasObservation(double SampleDone, double SampleSeconds,
+                             double RestDone, double RestSeconds);
 
 /// Shares of Rest iterations between devices that run Rates[I] iterations
 /// a second and are free after Busy[I] seconds, such that all end at the
