@@ -90,6 +90,13 @@ size_t RateSplit::stratumOf(int64_t X) const {
   return J;
 }
 
+IndexSet RateSplit::sampleOf(size_t I) const {
+  IndexSet Sample;
+  for (const Range &R : Slices[I])
+    Sample = Sample.unite(IndexSet(R)); // not in order: rotated
+  return Sample;
+}
+
 double RateSplit::cost(const IndexSet &S) const {
   double Total = 0;
   for (const Range &R : S.ranges())
@@ -120,9 +127,7 @@ void RateSplit::measureCosts() {
   // trusted).
   std::vector<double> Rate(Count, 0);
   for (size_t I = 0; I < Count; ++I) {
-    int64_t Its = 0;
-    for (const Range &R : Slices[I])
-      Its += R.size();
+    const int64_t Its = sampleOf(I).size();
     if (!Out[I] && SampleSeconds[I] > 0 && Its > 0)
       Rate[I] = static_cast<double>(Its) / SampleSeconds[I];
   }
@@ -210,11 +215,9 @@ static IndexSet takeFrom(const IndexSet &S, int64_t &Next, int64_t Count) {
 std::optional<IndexSet> RateSplit::nextPiece(size_t I, double Now) {
   if (Rest || Out[I] || Unsampled.empty())
     return std::nullopt;
-  int64_t Its = 0;
-  for (const Range &R : Slices[I])
-    Its += R.size();
   int64_t Next = Unsampled.hull().Begin;
-  Running[I] = takeFrom(Unsampled, Next, std::max<int64_t>(1, Its));
+  Running[I] =
+      takeFrom(Unsampled, Next, std::max<int64_t>(1, sampleOf(I).size()));
   Unsampled = Unsampled.minus(Running[I]);
   TookPieces[I] = true;
   PieceBegan[I] = Now;
@@ -293,10 +296,7 @@ void RateSplit::splitRest(double Now) {
   for (size_t I = 0; I < Count; ++I) {
     if (Out[I])
       continue;
-    IndexSet Sample;
-    for (const Range &R : Slices[I])
-      Sample = Sample.unite(IndexSet(R)); // not in order (rotated)
-    SampleDone[I] = cost(Sample);
+    SampleDone[I] = cost(sampleOf(I));
     Done[I] = SampleDone[I] + cost(PiecesDone[I]);
     Seconds[I] = SampleSeconds[I] + PieceSeconds[I];
   }

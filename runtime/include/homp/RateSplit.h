@@ -118,6 +118,8 @@ public:
 private:
   /// The stratum holding iteration X.
   size_t stratumOf(int64_t X) const;
+  /// Device I's sample, as a set.
+  IndexSet sampleOf(size_t I) const;
   /// What iterations S cost, in iterations of mean cost.
   double cost(const IndexSet &S) const;
   /// The strata's costs from the slices' times (costs()).
