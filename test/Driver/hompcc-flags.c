@@ -9,6 +9,8 @@
 // RUN: %hompcxx -show %s | FileCheck %s --check-prefix=CXX
 // RUN: not %hompcc -show --offload-arch=sm_80,sm_90,x86_64 %s 2>&1 | FileCheck %s --check-prefix=TWO-NV
 // RUN: %hompcc -show -fplugin=%homp_plugin -fpass-plugin=%homp_pass %s | FileCheck %s --check-prefix=ONCE
+// RUN: %hompcc -show -fsyntax-only %s | FileCheck %s --check-prefix=SYNTAX
+// RUN: %hompcc -show -fsyntax-only --offload-host-only %s | FileCheck %s --check-prefix=SYNTAX-HOST
 
 // LINK: {{.*}}/clang -fopenmp -fplugin={{.*}}/homp.so -fpass-plugin={{.*}}/homp-pass.so -ffp-contract=off -idirafter {{.*}}/include -fopenmp-targets=x86_64-pc-linux-gnu -O2 -DFOO=1 {{.*}}hompcc-flags.c -o prog -L{{.*}}/lib -lhomp -Wl,-rpath,{{.*}}/lib -Wl,-rpath,/usr/lib/llvm-19/lib -Wl,--push-state,--as-needed -lm {{(-latomic )?}}-Wl,--pop-state{{$}}
 // COMPILE: -fopenmp-targets=x86_64-pc-linux-gnu -c
@@ -24,5 +26,8 @@
 // TWO-NV: hompcc: error: --offload-arch with x86_64 allows one NVIDIA architecture (sm_80, sm_90): clang 19 offloads to x86_64 only through -fopenmp-targets, which takes one architecture per GPU; build the GPU architectures without x86_64 (--offload-arch=sm_80,sm_90), or one program per architecture
 // ONCE: -fplugin={{[^ ]*}}/homp.so -fpass-plugin={{[^ ]*}}/homp-pass.so -ffp-contract=off -idirafter {{[^ ]*}}/include -fopenmp-targets
 // ONCE-NOT: homp.so
+// The host's syntax check, then the targets' (homp's errors printed once).
+// SYNTAX: -fsyntax-only {{.*}}hompcc-flags.c --offload-host-only && {{.*}}/clang {{.*}}-fsyntax-only {{.*}}hompcc-flags.c --offload-device-only{{$}}
+// SYNTAX-HOST: -fsyntax-only --offload-host-only {{.*}}hompcc-flags.c{{$}}
 
 int main(void) { return 0; }
