@@ -105,6 +105,17 @@ BENCHMARKS = [
               [1024, 4096],
               lambda n: 10 if n <= 1024 else 2,
               [("homp", "mdev")], "seq"),
+    Benchmark("npbmz",
+              "NPB-MZ miniature: BT-MZ's N x N zones of sizes 20x apart, "
+              "5 steps of boundary exchange and 4 sweeps per zone, against "
+              "the hybrid paper's memorizing dynamic zone queue",
+              {"seq": "sequential", "mdev": "hand-written zone queue",
+               "homp": "homp resident BLOCK", "dynamic": "homp SCHED_DYNAMIC",
+               "profile": "homp SCHED_PROFILE_AUTO"},
+              [4, 8],
+              lambda n: 5 if n <= 4 else 3,
+              [("homp", "mdev"), ("dynamic", "mdev"), ("profile", "mdev")],
+              "seq"),
 ]
 
 
