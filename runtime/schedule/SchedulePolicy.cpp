@@ -181,11 +181,15 @@ void chooseTrial(const PolicyContext &Ctx, LoopProfile &P,
       Times += std::string(Times.empty() ? "" : ", ") + autoTrialName(A) + " " +
                milliseconds(P.Trials->typical(A));
   int Done = P.Trials->executions();
-  constexpr int Opening = AutoTrials::Opening;
+  const int Opening = P.Trials->opening();
   std::string Choice;
   if (Done < Opening)
     Choice = "trial " + std::to_string(Done + 1) + " of " +
-             std::to_string(Opening) + (Times.empty() ? "" : ", so far ");
+             std::to_string(Opening) +
+             (P.Trials->aloneRuledOut() && Done == 0
+                  ? " (no device alone: none has half the split)"
+                  : "") +
+             (Times.empty() ? "" : ", so far ");
   else
     switch (P.Trials->repeatingNext()) {
     case AutoTrials::Repeat::Warm:
@@ -478,6 +482,11 @@ void learnExecution(const PolicyContext &Ctx, LoopProfile &P,
       P.Split.emplace(
           cutoff(normalizeShares(std::move(Rates)), S.Cutoff, Costs, Trips));
       P.Learned = 1;
+      const std::vector<double> &Split = P.Split->ratios();
+      if (std::find(Devices.begin(), Devices.end(), Ctx.HostId) ==
+              Devices.end() &&
+          *std::max_element(Split.begin(), Split.end()) < AloneWorthShare)
+        P.Trials->ruleOutAlone();
       return;
     }
     P.Split.emplace(S.Weights);

@@ -411,10 +411,16 @@ constexpr AutoTrial Trials[] = {AutoTrial::Balanced, AutoTrial::Model,
 constexpr AutoTrial OpeningOrder[] = {AutoTrial::Balanced, AutoTrial::Balanced,
                                  AutoTrial::Model, AutoTrial::Dynamic,
                                  AutoTrial::Alone};
-constexpr int Opened = sizeof(OpeningOrder) / sizeof(OpeningOrder[0]);
-static_assert(Opened == AutoTrials::Opening);
+static_assert(sizeof(OpeningOrder) / sizeof(OpeningOrder[0]) ==
+                  AutoTrials::Opening &&
+              OpeningOrder[AutoTrials::Opening - 1] == AutoTrial::Alone);
 constexpr int RetryEvery = 16;
 } // namespace
+
+void AutoTrials::ruleOutAlone() {
+  if (Executions < Opening)
+    Opened = Opening - 1;
+}
 
 double AutoTrials::shortest(AutoTrial T) const {
   const std::vector<double> &V = Times[static_cast<int>(T)];

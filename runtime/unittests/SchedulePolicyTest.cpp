@@ -202,6 +202,39 @@ TEST(SchedulePolicy, AutoLearnsASplitFromItsSampleThenRunsItsTrials) {
                      AutoTrial::Dynamic, AutoTrial::Alone}));
 }
 
+TEST(SchedulePolicy, AutoTriesNoDeviceAloneWhereNoneHasHalfTheSplit) {
+  // Three devices of one speed, no host: the fastest alone would do the
+  // others' work too, at no saving in copies. The opening is then four
+  // executions, and alone never runs.
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopProfile P;
+  LoopSchedule Sample = schedule(C, SchedKind::Auto, 1000, &P);
+  learnExecution(C.Ctx, P, Sample, Three, 1000, {10, 11, 10}, {1, 1, 1}, 1);
+  ASSERT_TRUE(P.Trials);
+  EXPECT_TRUE(P.Trials->aloneRuledOut());
+  EXPECT_EQ(P.Trials->opening(), AutoTrials::Opening - 1);
+  std::vector<AutoTrial> Ran;
+  for (int E = 0; E < 30; ++E) {
+    LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
+    ASSERT_TRUE(S.Trial);
+    Ran.push_back(*S.Trial);
+    if (E == 0)
+      EXPECT_NE(S.Why.find("trial 1 of 4 (no device alone: none has half the "
+                           "split)"),
+                std::string::npos)
+          << S.Why;
+    std::vector<int64_t> Its(3);
+    for (size_t I = 0; I < 3; ++I)
+      Its[I] = static_cast<int64_t>(S.Weights[I] * 1000);
+    learnExecution(C.Ctx, P, S, Three, 1000, Its, {1, 1, 1},
+                   1 + 0.01 * (E % 7));
+  }
+  EXPECT_EQ(std::vector<AutoTrial>(Ran.begin(), Ran.begin() + 4),
+            (std::vector<AutoTrial>{AutoTrial::Balanced, AutoTrial::Balanced,
+                                    AutoTrial::Model, AutoTrial::Dynamic}));
+  EXPECT_EQ(std::count(Ran.begin(), Ran.end(), AutoTrial::Alone), 0);
+}
+
 TEST(SchedulePolicy, AProfileKindCountsWhatEarlierSamplesFound) {
   Context C(modelOf({0, 0, 0, 0}));
   LoopProfile P;

@@ -477,6 +477,28 @@ void expectRepeat(AutoTrials &T, Repeat Why, AutoTrial Trial, double Seconds) {
   T.record(Trial, Seconds);
 }
 
+TEST(AutoTrials, AloneRuledOutNeverRuns) {
+  AutoTrials T(4);
+  T.ruleOutAlone();
+  EXPECT_TRUE(T.aloneRuledOut());
+  const AutoTrial Opening[] = {B, B, M, D};
+  for (int I = 0; I < 4; ++I) {
+    ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
+    T.record(Opening[I], 1.0 + I);
+  }
+  for (int I = 0; I < 40; ++I) {
+    AutoTrial Next = T.next();
+    ASSERT_NE(Next, A) << "execution " << 4 + I;
+    T.record(Next, Next == B ? 1.0 : 2.0);
+  }
+  EXPECT_EQ(T.typical(A), std::numeric_limits<double>::infinity());
+  // Once the opening reached it, alone is not ruled out any more.
+  AutoTrials Late(4);
+  runOpening(Late, {1, 1, 2, 2, 3});
+  Late.ruleOutAlone();
+  EXPECT_FALSE(Late.aloneRuledOut());
+}
+
 TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {
   AutoTrials T(3);
   runOpening(T, {5, 4, 6, 2, 9});

@@ -192,6 +192,15 @@ unsigned aloneDevice(const std::vector<double> &Split,
                      const std::vector<int> &Kinds);
 constexpr double AloneStickWithin = 0.8;
 
+/// AUTO tries the fastest device alone only where it may win: where the
+/// host takes part (it copies nothing, which the sample, measuring every
+/// device sharing the cores, does not show), or where the sample's split
+/// rates one device at this share or more. Elsewhere the others' help is
+/// worth more than it costs: the fastest of 4 CPU offload devices alone,
+/// its share under 0.35, took 3.9 to 6.1 times the best kind's time in its
+/// trial and again in its warm retry (axpy, matvec, stencil2d, sum).
+constexpr double AloneWorthShare = 0.5;
+
 /// AUTO's choice among its trials, from the times of whole executions:
 /// after the sample, two balanced executions (the split settles), then the
 /// model's split, dynamic and alone once each. Those first executions are
@@ -240,6 +249,13 @@ public:
   void restore(const std::array<double, 4> &Typical);
   /// Executions recorded.
   int executions() const { return Executions; }
+  /// The opening's executions: Opening, one fewer once the fastest device
+  /// alone is ruled out.
+  int opening() const { return Opened; }
+  /// Leaves the trial of the fastest device alone out (before the opening
+  /// reaches it): the sample shows it cannot win (AloneWorthShare).
+  void ruleOutAlone();
+  bool aloneRuledOut() const { return Opened < Opening; }
 
 private:
   /// After the opening, the trial that runs again warm next, if any.
@@ -251,6 +267,7 @@ private:
 
   unsigned Devices;
   int Executions = 0;
+  int Opened = Opening; ///< opening(): the last of the opening is alone
   /// The shortest time recorded, of any trial (what RetryWithin scales).
   double Fastest = std::numeric_limits<double>::infinity();
   int Repeats = 0;               ///< warm retries and confirmations recorded
