@@ -59,6 +59,19 @@ typedef struct {
 #define U(M) ((double(*)[NZ][(M)->my + 2][(M)->mx + 2])(M)->u)
 #define F(M, p) ((double(*)[4][NZ][(M)->m])(p))
 
+// Zone z's edge lines of plane k, from its nx x ny points, into f.
+#define EDGES_OUT(u, f, nx, ny, z, k)                                          \
+  do {                                                                         \
+    for (int j = 1; j <= (ny); ++j) {                                          \
+      f[z][West][k][j - 1] = u[z][k][j][1];                                    \
+      f[z][East][k][j - 1] = u[z][k][j][nx];                                   \
+    }                                                                          \
+    for (int i = 1; i <= (nx); ++i) {                                          \
+      f[z][South][k][i - 1] = u[z][k][1][i];                                   \
+      f[z][North][k][i - 1] = u[z][k][ny][i];                                  \
+    }                                                                          \
+  } while (0)
+
 // One zone's step: its ghost lines from its neighbours' edge lines (fin),
 // its sweeps, its own edge lines out (fout). The same code in every version.
 #define ZONE_STEP(u, fin, fout, wx, wy, n, z)                                  \
@@ -83,14 +96,7 @@ typedef struct {
             u[z][k][j][i] = 0.2 * (u[z][k][j][i] + u[z][k][j][i - 1] +         \
                                    u[z][k][j][i + 1] + u[z][k][j - 1][i] +     \
                                    u[z][k][j + 1][i]);                         \
-      for (int j = 1; j <= ny; ++j) {                                          \
-        fout[z][West][k][j - 1] = u[z][k][j][1];                               \
-        fout[z][East][k][j - 1] = u[z][k][j][nx];                              \
-      }                                                                        \
-      for (int i = 1; i <= nx; ++i) {                                          \
-        fout[z][South][k][i - 1] = u[z][k][1][i];                              \
-        fout[z][North][k][i - 1] = u[z][k][ny][i];                             \
-      }                                                                        \
+      EDGES_OUT(u, fout, nx, ny, z, k);                                        \
     }                                                                          \
   } while (0)
 
@@ -108,16 +114,8 @@ static void reset(Mesh *M) {
   memset(M->fb, 0, sizeof(double) * fSize(M));
   for (int z = 0; z < M->zones; ++z) {
     const int nx = M->wx[z % M->n], ny = M->wy[z / M->n];
-    for (int k = 0; k < NZ; ++k) {
-      for (int j = 1; j <= ny; ++j) {
-        f[z][West][k][j - 1] = u[z][k][j][1];
-        f[z][East][k][j - 1] = u[z][k][j][nx];
-      }
-      for (int i = 1; i <= nx; ++i) {
-        f[z][South][k][i - 1] = u[z][k][1][i];
-        f[z][North][k][i - 1] = u[z][k][ny][i];
-      }
-    }
+    for (int k = 0; k < NZ; ++k)
+      EDGES_OUT(u, f, nx, ny, z, k);
   }
 }
 
