@@ -192,6 +192,7 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
   In.N = N;
   In.Chunk = Sch.Chunk;
   In.Cutoff = Sch.Cutoff.value_or(0);
+  In.Spread = Sch.SpreadSample;
   std::vector<int> SlotIds;
   for (const Slot &S : Slots) {
     In.Weights.push_back(Sch.Weights[S.Position]);
@@ -273,23 +274,10 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
         }
       },
       regionEnd(), DeviceJobs::SharedQueue);
-  // What the rest found of the sample parts, for the next execution of a
-  // profile kind (not AUTO's first: its parts give their cores up, its
-  // share does not, and AUTO does not sample again).
-  if (!Sch.ChoseAuto) {
-    std::vector<double> Observed(K.Devices.size(), 0),
-        ObservedPieces(K.Devices.size(), 0);
-    for (size_t I = 0; I < Count; ++I)
-      if (Slots[I].Status == Slot::Ok) {
-        Observed[Slots[I].Position] = Split.observedSampleBias(I);
-        ObservedPieces[Slots[I].Position] = Split.observedPieceBias(I);
-      }
-    recordSampleBias(*K.Info, K.Devices, N, Observed, ObservedPieces);
-  }
-
   const std::vector<double> &Costs = Split.costs();
   const auto [Lo, Hi] = std::minmax_element(Costs.begin(), Costs.end());
-  if (*Hi > *Lo) {
+  const bool Uneven = *Hi > *Lo;
+  if (Uneven) {
     char Text[160];
     std::snprintf(Text, sizeof Text,
                   "the sample found the iterations' costs uneven (%.2g to "
@@ -298,6 +286,21 @@ void Launcher::runSampled(const std::vector<int> &Ids) {
                   *Lo, *Hi, Costs.size());
     K.SampleCosts = Text;
   }
+  // What the rest found of the sample parts and of the costs, for the next
+  // execution of a profile kind (not AUTO's first: its parts give their
+  // cores up, its share does not, and AUTO does not sample again).
+  if (!Sch.ChoseAuto) {
+    std::vector<double> Observed(K.Devices.size(), 0),
+        ObservedPieces(K.Devices.size(), 0);
+    for (size_t I = 0; I < Count; ++I)
+      if (Slots[I].Status == Slot::Ok) {
+        Observed[Slots[I].Position] = Split.observedSampleBias(I);
+        ObservedPieces[Slots[I].Position] = Split.observedPieceBias(I);
+      }
+    recordSampleBias(*K.Info, K.Devices, N, Observed, ObservedPieces,
+                     Sch.SpreadSample, Uneven);
+  }
+
   // The cutoff may leave a device only its sample: HOMP_INFO says so, and
   // leaves it out of the imbalance unless it ran pieces of the rest too.
   for (size_t I = 0; I < Count; ++I)

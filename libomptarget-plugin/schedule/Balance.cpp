@@ -310,13 +310,14 @@ void recordExecution(const ConstructInfo &Info, const LoopSchedule &S,
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
                       const std::vector<double> &Observed,
-                      const std::vector<double> &ObservedPieces) {
-  if (std::none_of(Observed.begin(), Observed.end(),
-                   [](double O) { return O > 0; }))
-    return;
+                      const std::vector<double> &ObservedPieces, bool Spread,
+                      bool Uneven) {
   std::lock_guard<std::mutex> Lock(ProfilesLock);
-  learnSampleBias(profiles()[keyOf(Info, Devices, Trips)], Observed,
-                  ObservedPieces);
+  LoopProfile &P = profiles()[keyOf(Info, Devices, Trips)];
+  learnSampleCosts(P, Spread, Uneven);
+  if (std::any_of(Observed.begin(), Observed.end(),
+                  [](double O) { return O > 0; }))
+    learnSampleBias(P, Observed, ObservedPieces);
 }
 
 double emulationFactor(int Device) {

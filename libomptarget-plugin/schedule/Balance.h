@@ -41,10 +41,13 @@ LoopSchedule scheduleLoop(const ConstructInfo &Info, const abi::Policy &P,
 /// rate on the rest (pieces and share) over its rate on its sample part
 /// (0: not measured). The next execution's schedule counts the sample
 /// parts by what the executions so far found (LoopSchedule::SampleBias).
+/// Spread, Uneven: whether the sample was spread, and found the
+/// iterations' costs uneven (learnSampleCosts).
 void recordSampleBias(const ConstructInfo &Info,
                       const std::vector<int> &Devices, int64_t Trips,
                       const std::vector<double> &Observed,
-                      const std::vector<double> &ObservedPieces);
+                      const std::vector<double> &ObservedPieces, bool Spread,
+                      bool Uneven);
 
 /// What each device (by position) ran in one execution of an AUTO loop
 /// scheduled as S, how long each took, and how long the execution took:

@@ -34,7 +34,7 @@ RateSplit::RateSplit(Input Given)
   const int64_t Sampled =
       std::count_if(W.begin(), W.end(), [](double X) { return X > 0; });
   Strata = static_cast<size_t>(std::clamp<int64_t>(
-      SlicesPerDevice, 1,
+      In.Spread ? SlicesPerDevice : 1, 1,
       std::max<int64_t>(1, Sample / std::max<int64_t>(1, Sampled))));
   Costs.assign(Strata, 1.0);
   SliceSize.assign(Strata * Count, 0);
@@ -49,7 +49,8 @@ RateSplit::RateSplit(Input Given)
     const int64_t I = static_cast<int64_t>(J);
     const int64_t Size = std::min(Sample * (I + 1) / S - Sample * I / S,
                                   bound(J + 1) - bound(J));
-    const int64_t Begin = bound(J) + (bound(J + 1) - bound(J) - Size) / 2;
+    const int64_t Begin =
+        Strata == 1 ? 0 : bound(J) + (bound(J + 1) - bound(J) - Size) / 2;
     for (size_t D = 0; D < Count; ++D) {
       const Range P = weightedBlockPart(Size, W, static_cast<unsigned>(D));
       SliceSize[J * Count + D] = P.size();

@@ -321,6 +321,12 @@ LoopSchedule uncapped(const PolicyContext &Ctx, const ScheduleRequest &R,
             : std::vector<double>(N, 1.0);
     if (Kind == abi::SchedKind::ModelProfile)
       explain(S.Why, modelInputs(C));
+    // Where the region's last spread sample found the costs even, its
+    // first iterations (AUTO samples once, spread).
+    if (!S.ChoseAuto && Profile && Profile->ContiguousSamples > 0) {
+      S.SpreadSample = false;
+      explain(S.Why, "its first iterations: the costs were even");
+    }
     // What the region's earlier executions found of the sample's rates
     // (a profile kind's; AUTO samples once).
     if (!S.ChoseAuto && Profile && Profile->BiasLearned > 0) {
@@ -512,6 +518,13 @@ void learnExecution(const PolicyContext &Ctx, LoopProfile &P,
     P.Split->update(Timed);
     ++P.Learned;
   }
+}
+
+void learnSampleCosts(LoopProfile &P, bool Spread, bool Uneven) {
+  if (Spread)
+    P.ContiguousSamples = Uneven ? 0 : RespreadEvery - 1;
+  else if (P.ContiguousSamples > 0)
+    --P.ContiguousSamples;
 }
 
 void learnSampleBias(LoopProfile &P, const std::vector<double> &Observed,

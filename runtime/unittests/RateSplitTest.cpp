@@ -237,6 +237,23 @@ TEST(RateSplit, TheSampleIsSpreadOverTheLoop) {
   EXPECT_EQ(Small.sample(0).size(), 2u);
 }
 
+TEST(RateSplit, AContiguousSampleIsTheLoopsFirstIterations) {
+  // Spread off (the costs were found even): HOMP'16's sample, the first
+  // Chunk iterations cut by the weights, one slice per device, and the
+  // rest one run.
+  RateSplit::Input In = input(10000, 1000, {1, 1, 2});
+  In.Spread = false;
+  RateSplit Split(In);
+  EXPECT_EQ(Split.sample(0), (std::vector<Range>{{0, 250}}));
+  EXPECT_EQ(Split.sample(1), (std::vector<Range>{{250, 500}}));
+  EXPECT_EQ(Split.sample(2), (std::vector<Range>{{500, 1000}}));
+  EXPECT_EQ(Split.costs().size(), 1u);
+  std::vector<Device> Devs(3);
+  Outcome O = simulate(Split, 10000, Devs, flat);
+  for (size_t D = 0; D < 3; ++D)
+    EXPECT_LE(O.Rest[D].ranges().size(), 1u) << D;
+}
+
 TEST(RateSplit, DevicesOfDifferentSpeedsFinishTogether) {
   // One device 4 times faster: the rest split by the sample's rates, the
   // faster one taking pieces while the slower samples.

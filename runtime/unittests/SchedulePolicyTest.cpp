@@ -235,6 +235,31 @@ TEST(SchedulePolicy, AutoTriesNoDeviceAloneWhereNoneHasHalfTheSplit) {
   EXPECT_EQ(std::count(Ran.begin(), Ran.end(), AutoTrial::Alone), 0);
 }
 
+TEST(SchedulePolicy, AProfileKindSpreadsItsSampleUntilItFindsEvenCosts) {
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopProfile P;
+  EXPECT_TRUE(schedule(C, SchedKind::Profile, 1000, &P).SpreadSample);
+  // Uneven: it keeps spreading.
+  learnSampleCosts(P, /*Spread=*/true, /*Uneven=*/true);
+  EXPECT_TRUE(schedule(C, SchedKind::Profile, 1000, &P).SpreadSample);
+  // Even: the next RespreadEvery - 1 executions sample the first
+  // iterations, and HOMP_INFO says so; then one spreads again.
+  learnSampleCosts(P, true, false);
+  for (int E = 0; E < RespreadEvery - 1; ++E) {
+    LoopSchedule S = schedule(C, SchedKind::Profile, 1000, &P);
+    EXPECT_FALSE(S.SpreadSample) << E;
+    EXPECT_NE(S.Why.find("its first iterations: the costs were even"),
+              std::string::npos)
+        << S.Why;
+    learnSampleCosts(P, S.SpreadSample, false);
+  }
+  EXPECT_TRUE(schedule(C, SchedKind::Profile, 1000, &P).SpreadSample);
+  // AUTO's one sample is always spread.
+  LoopProfile Auto;
+  learnSampleCosts(Auto, true, false);
+  EXPECT_TRUE(schedule(C, SchedKind::Auto, 1000, &Auto).SpreadSample);
+}
+
 TEST(SchedulePolicy, AProfileKindCountsWhatEarlierSamplesFound) {
   Context C(modelOf({0, 0, 0, 0}));
   LoopProfile P;

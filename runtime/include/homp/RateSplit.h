@@ -58,6 +58,10 @@ public:
     /// rates (empty or short: 1).
     std::vector<double> Weights, SampleBias, PieceBias;
     double Cutoff = 0; ///< a device below it runs nothing of the rest
+    /// The sample spread over the strata; false: the loop's first Chunk
+    /// iterations, one slice per device (where the costs were found even,
+    /// SchedulePolicy's SpreadSample).
+    bool Spread = true;
     /// Caps the shares of Left iterations (capByMemory); none: as they are.
     std::function<std::vector<double>(std::vector<double> Shares, int64_t Left)>
         Cap;

@@ -70,6 +70,11 @@ struct LoopSchedule {
   /// The same for the pieces of the rest a device ran before the rest was
   /// split: its rate on its share over its rate on them.
   std::vector<double> PieceBias;
+  /// Sampled: the sample spread over the loop's strata (RateSplit.h), or
+  /// its first iterations where the region's last spread sample found the
+  /// iterations' costs even (each slice is a launch of its own: matvec
+  /// over 4 devices took 25% longer an execution spread).
+  bool SpreadSample = true;
   LoopCost Cost; ///< of one iteration, for the model and the memory cap
   /// A sample's schedule run in one share per device (inOneSharePerDevice):
   /// AUTO's first execution learns the devices' rates from it as from a
@@ -97,7 +102,14 @@ struct LoopProfile {
   /// the executions it learned from (updateSampleBias).
   std::vector<double> SampleBias, PieceBias;
   int BiasLearned = 0;
+  /// A profile kind's executions left with a contiguous sample before the
+  /// next spread one (learnSampleCosts).
+  int ContiguousSamples = 0;
 };
+
+/// A spread sample that found the costs even lets this many executions
+/// after it sample the loop's first iterations, then one spreads again.
+constexpr int RespreadEvery = 8;
 
 /// What the schedules of a run are decided from, fixed for the run.
 struct PolicyContext {
@@ -193,6 +205,11 @@ void learnExecution(const PolicyContext &Ctx, LoopProfile &P,
 /// P's sample and piece biases learn from it.
 void learnSampleBias(LoopProfile &P, const std::vector<double> &Observed,
                      const std::vector<double> &ObservedPieces);
+
+/// What one execution of a profile kind's loop found of its iterations'
+/// costs: with a spread sample (Spread), even or not (Uneven). After even
+/// costs the next RespreadEvery - 1 executions sample contiguously.
+void learnSampleCosts(LoopProfile &P, bool Spread, bool Uneven);
 
 } // namespace homp
 
