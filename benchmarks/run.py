@@ -110,11 +110,14 @@ BENCHMARKS = [
               "5 steps of boundary exchange and 4 sweeps per zone, against "
               "the hybrid paper's memorizing dynamic zone queue",
               {"seq": "sequential", "mdev": "hand-written zone queue",
-               "homp": "homp resident BLOCK", "dynamic": "homp SCHED_DYNAMIC",
+               "homp": "homp resident BLOCK",
+               "memo": "homp memorizing SCHED_DYNAMIC",
+               "dynamic": "homp SCHED_DYNAMIC",
                "profile": "homp SCHED_PROFILE_AUTO"},
               [4, 8],
               lambda n: 5 if n <= 4 else 3,
-              [("homp", "mdev"), ("dynamic", "mdev"), ("profile", "mdev")],
+              [("homp", "mdev"), ("memo", "mdev"), ("dynamic", "mdev"),
+               ("profile", "mdev")],
               "seq"),
 ]
 

@@ -27,14 +27,15 @@
 //            (the edge lines with halo(*,): a halo width is a literal, and
 //            a zone reads zones N away), the zone loop BLOCK
 //            (owner computes), halo_exchange of the edge lines each step
+//   memo     homp, data resident and the zone loop SCHED_DYNAMIC(1): SPEC
+//            3's memorizing scheduler, the arrays ALIGN(zones); the first
+//            step hands the zones out as the devices become free, each
+//            zone's data moving with it, and the later steps keep them
 //   dynamic  homp, SCHED_DYNAMIC(1) over the zones, each step mapping its
 //            data (nothing resident)
 //   profile  homp, SCHED_PROFILE_AUTO over the zones, each step mapping its
 //            data (the sample spread over the zones, the rest split by the
 //            zones' measured costs)
-// A dynamic or profile zone loop over resident data (SPEC 3's memorizing
-// scheduler) is not implemented yet: in a data region it keeps the data
-// region's static split, as 'homp' is.
 //
 // usage: npbmz MODE N REPETITIONS     (N zones per side: 4 is BT-MZ class
 //                                      W's and A's 16 zones, 8 class B's 64)
@@ -201,13 +202,17 @@ static void npbmz_mdev(void *P) {
 
 // ---- homp, resident ----------------------------------------------------
 
-static void npbmz_homp(void *P) {
-  Mesh *M = P;
-  reset(M);
-  const int n = M->n, Z = M->zones, *wx = M->wx, *wy = M->wy;
-  const int MY = M->my + 2, MX = M->mx + 2, m = M->m;
-  double(*u)[NZ][MY][MX] = U(M);
+// A homp version's start: the mesh's arrays by their padded extents.
+#define MESH_ARRAYS                                                            \
+  Mesh *M = P;                                                                 \
+  reset(M);                                                                    \
+  const int n = M->n, Z = M->zones, *wx = M->wx, *wy = M->wy;                  \
+  const int MY = M->my + 2, MX = M->mx + 2, m = M->m;                          \
+  double(*u)[NZ][MY][MX] = U(M);                                               \
   double(*A)[4][NZ][m] = F(M, M->fa), (*B)[4][NZ][m] = F(M, M->fb);
+
+static void npbmz_homp(void *P) {
+  MESH_ARRAYS
 #pragma omp target data device(*) \
     map(tofrom: u[0:Z][0:NZ][0:MY][0:MX] dist_data(BLOCK, *, *, *)) \
     map(tofrom: A[0:Z][0:4][0:NZ][0:m] dist_data(BLOCK, *, *, *) halo(*,)) \
@@ -227,15 +232,36 @@ static void npbmz_homp(void *P) {
     memcpy(M->fa, M->fb, sizeof(double) * fSize(M));
 }
 
+// ---- homp, memorizing dynamic over resident data -----------------------
+
+// The zone loop's chunks go to the devices as they become free at the
+// first step, each zone's data with it; later steps find them there.
+static void npbmz_memo(void *P) {
+  MESH_ARRAYS
+#pragma omp target data device(*) \
+    map(tofrom: u[0:Z][0:NZ][0:MY][0:MX] dist_data(ALIGN(zones), *, *, *)) \
+    map(tofrom: A[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) \
+    map(tofrom: B[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) \
+    map(to: wx[0:n], wy[0:n])
+  {
+    for (int s = 0; s < Steps; ++s) {
+      double(*fin)[4][NZ][m] = s % 2 ? B : A, (*fout)[4][NZ][m] = s % 2 ? A : B;
+#pragma omp target device(*)
+#pragma omp parallel for dist_schedule(target: SCHED_DYNAMIC(1))
+    zones:
+      for (int z = 0; z < Z; ++z)
+        ZONE_STEP(u, fin, fout, wx, wy, n, z);
+#pragma omp halo_exchange(fout)
+    }
+  }
+  if (Steps % 2)
+    memcpy(M->fa, M->fb, sizeof(double) * fSize(M));
+}
+
 // ---- homp, scheduled, each step mapping its data -----------------------
 
 #define SCHEDULED_STEPS(KIND)                                                  \
-  Mesh *M = P;                                                                 \
-  reset(M);                                                                    \
-  const int n = M->n, Z = M->zones, *wx = M->wx, *wy = M->wy;                  \
-  const int MY = M->my + 2, MX = M->mx + 2, m = M->m;                          \
-  double(*u)[NZ][MY][MX] = U(M);                                               \
-  double(*A)[4][NZ][m] = F(M, M->fa), (*B)[4][NZ][m] = F(M, M->fb);            \
+  MESH_ARRAYS                                                                  \
   for (int s = 0; s < Steps; ++s) {                                            \
     double(*fin)[4][NZ][m] = s % 2 ? B : A, (*fout)[4][NZ][m] = s % 2 ? A : B; \
     _Pragma("omp target device(*) map(tofrom: u[0:Z][0:NZ][0:MY][0:MX] dist_data(ALIGN(loop))) map(to: fin[0:Z][0:4][0:NZ][0:m], wx[0:n], wy[0:n]) map(tofrom: fout[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(loop)))") \
@@ -282,7 +308,7 @@ static void widths(int *W, int N, int Total, double Ratio) {
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr,
-            "usage: %s seq|mdev|homp|dynamic|profile ZONES_PER_SIDE "
+            "usage: %s seq|mdev|homp|memo|dynamic|profile ZONES_PER_SIDE "
             "REPETITIONS\n",
             argv[0]);
     return 2;
@@ -294,6 +320,7 @@ int main(int argc, char **argv) {
                        : !strcmp(Mode, "homp")    ? npbmz_homp
                        : !strcmp(Mode, "dynamic") ? npbmz_dynamic
                        : !strcmp(Mode, "profile") ? npbmz_profile
+                       : !strcmp(Mode, "memo")    ? npbmz_memo
                                                   : NULL;
   if (!Fn || n < 1 || n > 64 || reps < 1) {
     fprintf(stderr, "%s: bad arguments\n", argv[0]);

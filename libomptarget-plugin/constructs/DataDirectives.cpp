@@ -14,12 +14,14 @@
 
 #include "homp/Info.h"
 #include "homp/Partition.h"
+#include "homp/Scheduler.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace homp {
@@ -82,6 +84,43 @@ LoopCost heldBytes(const DataInstance &DI, const std::string &Label,
   return loopCost(/*FlopsPerIteration=*/1, Trips, Arrays);
 }
 
+/// Whether a labelled loop's kind is one the memorizing-dynamic scheduler
+/// runs (SPEC 3): dynamic and profile kinds; AUTO keeps the split the data
+/// region decides.
+bool memorizes(abi::SchedKind K) {
+  return K == abi::SchedKind::Dynamic || K == abi::SchedKind::Guided ||
+         K == abi::SchedKind::Profile || K == abi::SchedKind::ModelProfile;
+}
+
+/// A labelled nest whose one distributed loop has a kind the memorizing
+/// scheduler runs, over a line of devices: S remembers the loop's chunks
+/// (the kind's chunk size; the profile kinds take SCHED_DYNAMIC's), each
+/// device owning a block of them at first.
+void memorize(LabelledSplit &S, const abi::LabelledLoop &LL,
+              const LoopNest &Nest, const Topology &Topo) {
+  int Distributed = 0;
+  for (const abi::Loop &L : LL.Loops)
+    Distributed += L.Dist.distributed();
+  if (Distributed != 1 || Topo.rank() != 1)
+    return;
+  for (unsigned K = 0; K < Nest.Rank && K < LL.Loops.size(); ++K) {
+    const abi::Policy &P = LL.Loops[K].Dist;
+    if (P.Kind != abi::Policy::Auto || !memorizes(P.Sched))
+      continue;
+    const bool Queue =
+        P.Sched == abi::SchedKind::Dynamic || P.Sched == abi::SchedKind::Guided;
+    const abi::Amount Chunk =
+        Queue && P.Chunk.given()
+            ? P.Chunk
+            : defaultAmount(Queue ? P.Sched : abi::SchedKind::Dynamic);
+    S.Memory =
+        std::make_shared<ChunkMemory>(Nest.Trips[K], Chunk.of(Nest.Trips[K]),
+                                      static_cast<unsigned>(S.Devices.size()));
+    S.MemoryLoop = K;
+    S.MemoryBounds = Nest.Loops[K];
+  }
+}
+
 /// The loop splits a data region decides for the labelled loops its arrays
 /// align to: each loop split by its own policy, along the topology axis of
 /// its turn among the nest's distributed loops.
@@ -99,6 +138,8 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
     LabelledSplit S;
     S.Label = LL.Label;
     S.Devices = DI.Devices;
+    if (DI.Info->Desc.Kind == abi::ConstructKind::Data)
+      memorize(S, LL, Nest, DI.Topo);
     unsigned Axis = 0;
     for (unsigned K = 0; K < Nest.Rank; ++K) {
       const abi::Policy &P = LL.Loops[K].Dist;
@@ -111,6 +152,12 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
       }
       // An AUTO loop over one topology axis gets shares decided now.
       std::vector<double> Shares;
+      if (S.Memory && K == S.MemoryLoop) {
+        for (unsigned Pos = 0; Pos < DI.Devices.size(); ++Pos)
+          Per[Pos] = indicesOf(Nest.Loops[K], S.Memory->owned(Pos));
+        S.Indices.push_back(std::move(Per));
+        continue;
+      }
       if (P.Kind == abi::Policy::Auto && DI.Topo.rank() == 1)
         Shares = dataRegionShares(
             policyContext(), P, LL.Cut, DI.Devices, Nest.Trips[K],
@@ -163,6 +210,8 @@ private:
   void forward(MapperCall Call);
   bool planItem(size_t I, const std::vector<const Distribution *> &Before,
                 std::unique_ptr<ResidentArray> &Fresh, std::string &Error);
+  void followChunks(std::vector<std::unique_ptr<ResidentArray>> &Fresh,
+                    const std::vector<size_t> &Items);
   /// Publishes HOMP_INFO's report of the construct (What: "begins",
   /// "ends" or nothing), which began at Start.
   void report(const char *What, Clock::time_point Start);
@@ -313,6 +362,64 @@ bool DataRunner::planItem(size_t I,
   return true;
 }
 
+/// The fresh arrays aligned to a memorizing loop (ALIGN(label), or ALIGN
+/// of such an array of this construct along the same dimension) follow its
+/// chunks. A label with one that cannot (split along another dimension
+/// too, a halo along it other than '*', an ALIGN ratio) keeps its first
+/// split: its memory is dropped, and HOMP_INFO says why.
+void DataRunner::followChunks(
+    std::vector<std::unique_ptr<ResidentArray>> &Fresh,
+    const std::vector<size_t> &Items) {
+  if (!DI.Labels)
+    return;
+  std::vector<LabelledSplit *> Of(Fresh.size(), nullptr);
+  std::vector<std::pair<LabelledSplit *, std::string>> Refused;
+  for (size_t F = 0; F < Fresh.size(); ++F) {
+    const abi::Array &Arr = D.Arrays[Items[F]];
+    ResidentArray &R = *Fresh[F];
+    for (unsigned Dm = 0; Dm < Arr.Rank && !Of[F]; ++Dm) {
+      const abi::Policy &P = Arr.Dims[Dm];
+      if (P.Kind != abi::Policy::Align || P.ToLoop)
+        continue;
+      LabelledSplit *L = nullptr;
+      for (LabelledSplit &S : *DI.Labels)
+        if (S.Label == P.Target && S.Memory)
+          L = &S;
+      for (size_t G = 0; G < F && !L; ++G)
+        if (D.Arrays[Items[G]].Name == P.Target && Of[G] &&
+            Fresh[G]->FollowsDim == Dm)
+          L = Of[G];
+      if (!L)
+        continue;
+      std::string Why;
+      const abi::Halo &H = R.Dist.Halos[Dm];
+      auto Moves = [](int64_t W) { return W == 0 || W == abi::Halo::All; };
+      if (P.RatioNum != P.RatioDen)
+        Why = "is aligned with a ratio";
+      else if (!Moves(H.Left) || !Moves(H.Right) ||
+               H.LeftEdge != abi::Edge::None || H.RightEdge != abi::Edge::None)
+        Why = "has a halo along the loop's dimension (only 'halo(*)' moves "
+              "with the chunks)";
+      for (unsigned E = 0; E < R.Dist.Shape.Rank; ++E)
+        if (E != Dm && R.Dist.Split[E])
+          Why = "is split along another dimension too";
+      if (!Why.empty())
+        Refused.emplace_back(L, "'" + Arr.Name + "' " + Why);
+      Of[F] = L;
+      R.FollowsDim = Dm;
+    }
+  }
+  for (auto &[L, Why] : Refused)
+    if (L->Memory) {
+      L->Memory.reset();
+      L->Note += (L->Note.empty() ? "" : "; ") +
+                 std::string("not memorizing dynamic: ") + Why;
+    }
+  for (size_t F = 0; F < Fresh.size(); ++F)
+    if (Of[F] && Of[F]->Memory)
+      Fresh[F]->Follows = Of[F]->Memory;
+}
+
 void DataRunner::report(const char *What, Clock::time_point Start) {
   publishReport(DI.Info->Location, [&] {
     return reportText(
@@ -345,6 +452,13 @@ std::string DataRunner::reportText(const char *What, double Seconds) const {
     Title += " (topology " + DI.Topo.str() + ")";
   if (D.SharedMemory)
     Title += "; unified shared memory: the devices use the host's copy";
+  if (DI.Labels && std::strcmp(What, "begins") == 0)
+    for (const LabelledSplit &L : *DI.Labels)
+      if (L.Memory)
+        Title += "; loop '" + L.Label + "' in " +
+                 std::to_string(L.Memory->chunks()) + " chunks of " +
+                 std::to_string(L.Memory->chunkSize()) +
+                 " (memorizing dynamic)";
   return formatReport(Title, Seconds, /*Load=*/false, Rows);
 }
 
@@ -373,6 +487,7 @@ void DataRunner::begin() {
     CopyIn.push_back(abi::copiesIn(D.Arrays[I].Map));
     Fresh.push_back(std::move(New));
   }
+  followChunks(Fresh, FreshItems);
   if (!Fresh.empty()) {
     std::vector<std::vector<int64_t>> Bytes;
     std::vector<ResidentArray *> Made =

@@ -206,6 +206,64 @@ static ResidentArray *accessResident(KernelInstance &K, size_t I,
   return Chosen;
 }
 
+/// The loop labelled for a data region that remembers its chunks
+/// (SPEC 3, memorizing dynamic): K keeps their owners, or follows them
+/// when its memory says so (its first execution, a drift) and it can: its
+/// schedule runs in parts, every split resident array it uses follows
+/// the chunks over the region's devices, and no other construct holds one.
+static void rememberChunks(KernelInstance &K) {
+  const abi::Descriptor &D = K.Info->Desc;
+  std::optional<LabelMemory> L = labelMemory(D.Label);
+  if (!L)
+    return;
+  K.Memory = L->Memory;
+  K.MemoryLoop = L->Loop;
+  K.MemoryBounds = L->Bounds;
+  std::string Why;
+  auto Loop =
+      std::find_if(D.Loops.begin(), D.Loops.end(), [](const abi::Loop &X) {
+        return X.Dist.Kind == abi::Policy::Auto;
+      });
+  if (static_cast<unsigned>(Loop - D.Loops.begin()) != L->Loop ||
+      L->Loop >= K.Nest.Rank || K.Nest.Trips[L->Loop] != K.Memory->trips() ||
+      K.Nest.Loops[L->Loop].First != L->Bounds.First ||
+      K.Nest.Loops[L->Loop].Step != L->Bounds.Step)
+    Why = "its bounds are not those its data region split";
+  else if (K.Devices != L->Devices)
+    Why = "it runs on other devices than its data region";
+  else if (K.Sched->Block || K.Sched->Mode == LoopSchedule::Shares)
+    Why = "its schedule (" + K.Sched->describe() + ") runs no chunks";
+  for (const std::vector<ResidentArray *> *List :
+       {&K.ItemResidents, &K.AccessResidents})
+    for (ResidentArray *R : *List) {
+      if (!R || R->Dist.duplicated() ||
+          std::find(K.Followers.begin(), K.Followers.end(), R) !=
+              K.Followers.end())
+        continue;
+      if (R->Follows != K.Memory || R->Dist.Devices != K.Devices) {
+        Why = "'" + R->Name + "' (distributed by " + R->Where +
+              ") does not follow its chunks";
+        continue;
+      }
+      K.Followers.push_back(R);
+    }
+  // The data region's reference and this kernel's own.
+  for (ResidentArray *R : K.Followers) {
+    long Own = 1;
+    for (const std::vector<ResidentArray *> *List :
+         {&K.ItemResidents, &K.AccessResidents})
+      Own += std::count(List->begin(), List->end(), R);
+    if (residentReferences(*R) > Own)
+      Why = "another construct holds '" + R->Name + "' too";
+  }
+  K.Follow = K.Memory->following() && Why.empty();
+  if (K.Follow)
+    K.MemoryNote = "memorizing dynamic, as " + K.Memory->followWhy() +
+                   " follows its chunks";
+  else if (K.Memory->following())
+    K.MemoryNote = "it cannot follow them: " + Why;
+}
+
 bool launch::planInstance(KernelInstance &K) {
   ConstructInfo &Info = *K.Info;
   const abi::Descriptor &D = Info.Desc;
@@ -327,7 +385,23 @@ bool launch::planInstance(KernelInstance &K) {
   K.PlanIn = std::move(In);
   unsigned Bad;
   K.Nest.computeTrips(Bad);
-  if (K.Sched && K.Plan->ScheduledLoop < 0) {
+  if (K.Sched && K.Plan->ScheduledLoop < 0 && !D.Label.empty())
+    rememberChunks(K);
+  if (K.Follow)
+    return true;
+  if (K.Sched && K.Plan->ScheduledLoop < 0 && K.Memory) {
+    // Its chunks stay where they ran.
+    K.NotScheduled =
+        std::string("the ") + abi::schedKindSpelling(K.Sched->Kind) +
+        " loop '" + D.Label + "' " +
+        (K.Memory->follows() == 0
+             ? "keeps the split its data region gave it"
+             : "runs its chunks where they ran before (memorizing dynamic)") +
+        (K.MemoryNote.empty() ? "" : " (" + K.MemoryNote + ")") + ": " +
+        K.Memory->describe(
+            [&](unsigned P) { return "device " + deviceLabel(K.Devices[P]); });
+    K.Sched.reset();
+  } else if (K.Sched && K.Plan->ScheduledLoop < 0) {
     // Resident data never moves: the loop's own kind gives way.
     std::string Kind = K.Sched->ChoseAuto || K.Sched->Block
                            ? std::string("AUTO")

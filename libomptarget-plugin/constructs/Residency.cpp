@@ -244,6 +244,66 @@ void doneWithDuplicates(std::vector<ResidentArray *> &Used, int Device,
   Used.clear();
 }
 
+namespace {
+
+/// A's elements of the indices Rows of its dimension FollowsDim that
+/// position P owns.
+ProductSet ownedRows(const ResidentArray &A, unsigned P, const IndexSet &Rows) {
+  ProductSet S = A.Dist.Owned[P];
+  S.Dims[A.FollowsDim] = S.Dims[A.FollowsDim].intersect(Rows);
+  return S;
+}
+
+} // namespace
+
+bool moveRows(const ResidentArray &A, const IndexSet &Rows, unsigned From,
+              unsigned To, int64_t &Bytes, std::string &Error) {
+  const ProductSet Elements = ownedRows(A, From, Rows);
+  if (Elements.empty() || From == To)
+    return true;
+  const ArrayShape &Sh = A.Dist.Shape;
+  int64_t Moved = 0;
+  {
+    PublishOnReturn Publish{EventKind::DataIn,
+                            "chunk moved in",
+                            A.Dist.Devices[To],
+                            A,
+                            std::chrono::steady_clock::now(),
+                            Moved};
+    if (!copyBoxes(transport(), Sh, storageEnd(Sh, partOf(A, To)),
+                   storageEnd(Sh, partOf(A, From)), Elements, Moved)) {
+      Error = "moving elements " + Elements.str() + " of '" + A.Name + "' (" +
+              A.Where + ") from device " +
+              std::to_string(A.Dist.Devices[From]) + " to device " +
+              std::to_string(A.Dist.Devices[To]) + " failed";
+      return false;
+    }
+  }
+  Bytes += Moved;
+  return true;
+}
+
+void ownMovedRows(ResidentArray &A, const std::vector<RowsMoved> &Moves) {
+  if (Moves.empty())
+    return;
+  std::lock_guard<std::mutex> Lock(TableLock);
+  for (const RowsMoved &M : Moves) {
+    const ProductSet Elements = ownedRows(A, M.From, M.Rows);
+    if (Elements.empty() || M.From == M.To)
+      continue;
+    IndexSet &FromRows = A.Dist.Owned[M.From].Dims[A.FollowsDim];
+    IndexSet &ToRows = A.Dist.Owned[M.To].Dims[A.FollowsDim];
+    const IndexSet Moved = Elements.Dims[A.FollowsDim];
+    FromRows = FromRows.minus(Moved);
+    ToRows = ToRows.unite(Moved);
+  }
+  // Plans made with its old parts (cached by construct, by array id) and
+  // its halo updates' copies go stale.
+  A.Id = table().renumber();
+  A.HaloPlans.clear();
+  Generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
 bool gatherShadow(const ResidentArray &A, HostShadow &Out,
                   std::string &Error) {
   Out.HostBase = A.HostBase;
@@ -540,6 +600,13 @@ bool allocateParts(ResidentArray &A, const std::vector<ResidentArray *> &Others,
     ProductSet Held = A.Dist.held(static_cast<unsigned>(P));
     if (A.Dist.Devices[P] != Host) {
       A.Spans[P] = A.Dist.Shape.span(Held);
+      // What it owns may change chunk by chunk (ownMovedRows).
+      if (A.Follows) {
+        const Range All =
+            A.Dist.Shape.span(ProductSet::of(A.Dist.Shape.Section));
+        A.Spans[P] = {std::min(All.Begin, A.Spans[P].Begin),
+                      std::max(All.End, A.Spans[P].End)};
+      }
     } else if (!ProductSet::of(A.Dist.Shape.Section).contains(Held)) {
       Error = edgeHalosOnHost(A.Name);
       return false;
@@ -865,6 +932,23 @@ std::string labelNote(const std::string &Label) {
   std::lock_guard<std::mutex> Lock(RegionsLock);
   const LabelledSplit *S = findIn(allRegions(), Label);
   return S ? S->Note : "";
+}
+
+std::optional<LabelMemory> labelMemory(const std::string &Label) {
+  auto Of = [](const LabelledSplit *S) -> std::optional<LabelMemory> {
+    if (!S || !S->Memory)
+      return std::nullopt;
+    return LabelMemory{S->Memory, S->MemoryLoop, S->MemoryBounds, S->Devices};
+  };
+  if (const LabelledSplit *S = findIn(ThreadRegions, Label))
+    return Of(S);
+  std::lock_guard<std::mutex> Lock(RegionsLock);
+  return Of(findIn(allRegions(), Label));
+}
+
+long residentReferences(const ResidentArray &A) {
+  std::lock_guard<std::mutex> Lock(TableLock);
+  return A.RefCount;
 }
 
 bool labelIndices(const std::string &Label, unsigned K, int Id,

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,26 @@ std::vector<ResidentArray *> duplicatesUsed(int Device, int32_t N,
 void doneWithDuplicates(std::vector<ResidentArray *> &Used, int Device,
                         bool Changed);
 
+/// An array that follows a memorizing loop's chunks (ResidentArray::Follows):
+/// copies the elements position From owns at the indices Rows of its
+/// dimension FollowsDim to position To's storage, device to device, from
+/// the thread of To's device (From's work on other chunks may go on: it
+/// neither reads nor writes them). Adds the bytes to Bytes; false with
+/// Error when the copy fails.
+bool moveRows(const ResidentArray &A, const IndexSet &Rows, unsigned From,
+              unsigned To, int64_t &Bytes, std::string &Error);
+
+/// Rows of such an array that moved from position From to To.
+struct RowsMoved {
+  IndexSet Rows;
+  unsigned From, To;
+};
+
+/// After the execution that moved them: To owns the rows From owned. The
+/// array gets a new id (plans made with its old parts go stale). Call it
+/// when no construct is using A's parts.
+void ownMovedRows(ResidentArray &A, const std::vector<RowsMoved> &Moves);
+
 /// The host's copy of one array that is resident in parts, for a kernel
 /// that runs on the host (KernelPlan::OnHost): every resident array at the
 /// array's host address (its sections made resident apart), gathered in
@@ -184,6 +205,19 @@ bool labelIndices(const std::string &Label, unsigned K, int Id, IndexSet &Out);
 
 /// The note of that split (LabelledSplit::Note); empty if none.
 std::string labelNote(const std::string &Label);
+
+/// The chunks that split remembers (LabelledSplit::Memory), with the loop
+/// they are of and the region's devices; std::nullopt if it remembers none.
+struct LabelMemory {
+  std::shared_ptr<ChunkMemory> Memory;
+  unsigned Loop = 0;
+  LoopBounds Bounds;
+  std::vector<int> Devices;
+};
+std::optional<LabelMemory> labelMemory(const std::string &Label);
+
+/// How many references A has (its data regions', its constructs').
+long residentReferences(const ResidentArray &A);
 
 } // namespace homp
 

@@ -277,7 +277,7 @@ void Launcher::rerunOnHost(Slot &S) {
 /// queues behind it on the same device.
 bool Launcher::canRunAsync(const std::vector<Slot> &Slots) const {
   // A scheduled loop runs in parts or learns from its times: it waits.
-  if (!D.Reductions.empty() || Slots.empty() || K.Sched)
+  if (!D.Reductions.empty() || Slots.empty() || K.Sched || K.Memory)
     return false;
   for (const abi::Array &A : D.Arrays)
     if (A.Always)
@@ -511,6 +511,14 @@ int Launcher::runGathered(Clock::time_point Start) {
   for (size_t I = 0; I < D.Reductions.size(); ++I)
     reductionCombine(D.Reductions[I].Op, reductionType(I),
                      K.Values.Reductions[I].Address, Reductions[I].data());
+  // A memorizing loop that kept its chunks' owners: its devices' times say
+  // whether they drifted apart.
+  if (K.Memory && !K.Follow && RerunOf.empty()) {
+    std::vector<double> Secs(K.Devices.size(), 0);
+    for (const Slot &S : Slots)
+      Secs[S.Position] = S.Seconds;
+    K.Memory->observe(Secs);
+  }
   K.Info->LastSeconds.store(secondsSince(Start), std::memory_order_relaxed);
   publishReport(K.Info->Location, [&] {
     DeviceReport Row;

@@ -56,6 +56,17 @@ struct KernelInstance : Instance {
   std::string SampleCosts;
   /// Why an AUTO loop is not scheduled (owner computes), for HOMP_INFO.
   std::string NotScheduled;
+  /// The labelled loop of a data region that remembers its chunks
+  /// (LabelledSplit::Memory): whether this execution follows them (Sched
+  /// kept: hands them out as devices become free, moving the elements of
+  /// those another device takes) or keeps their owners; the resident
+  /// arrays it uses that follow them; for HOMP_INFO, what it did.
+  std::shared_ptr<ChunkMemory> Memory;
+  bool Follow = false;
+  unsigned MemoryLoop = 0;
+  LoopBounds MemoryBounds;
+  std::vector<ResidentArray *> Followers;
+  std::string MemoryNote;
   /// Per access: the resident array it uses (a reference held), or nullptr.
   std::vector<ResidentArray *> AccessResidents;
   /// Per array: the resident array it is (a reference held), or nullptr.

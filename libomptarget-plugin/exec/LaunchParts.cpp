@@ -12,6 +12,7 @@
 #include "Machine.h"
 #include "Observe.h"
 #include "ProxyPool.h"
+#include "Residency.h"
 
 #include "homp/CoreShares.h"
 #include "homp/Info.h"
@@ -151,6 +152,10 @@ void Launcher::runShare(Slot &S) {
 /// queue that each device takes as it finishes the last, or a sample by
 /// weights and then the rest by the rates the sample measured.
 void Launcher::runScheduled(const std::vector<int> &Ids) {
+  if (K.Follow) {
+    runFollowing(Ids);
+    return;
+  }
   const LoopSchedule &Sch = *K.Sched;
   int64_t N = K.SchedTrips;
   if (Sch.Mode == LoopSchedule::Queue) {
@@ -179,6 +184,108 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
     return;
   }
   runSampled(Ids);
+}
+
+/// A memorizing loop's execution that follows its chunks (homp/ChunkMemory.h):
+/// each device runs the chunks it owns, then takes one from the end of the
+/// device with the most left, its elements moved to it first, device to
+/// device. Who ran a chunk owns it once all have run.
+void Launcher::runFollowing(const std::vector<int> &Ids) {
+  ChunkMemory &M = *K.Memory;
+  std::vector<bool> Takes(K.Devices.size(), false);
+  for (const Slot &S : Slots)
+    Takes[S.Position] = true;
+  M.beginFollow(Takes);
+  std::vector<int64_t> Bytes(Slots.size(), 0);
+  runOnDevices(
+      Ids, HostId,
+      [&](unsigned I) {
+        Slot &S = Slots[I];
+        while (S.Status == Slot::Ok) {
+          std::optional<ChunkMemory::Taken> T = M.next(S.Position);
+          if (!T)
+            break;
+          const IndexSet Its(M.chunk(T->Chunk));
+          if (!moveChunk(S, T->Chunk, T->From, Bytes[I]) || !planChunk(S, Its))
+            break;
+          runPart(S, Its);
+          if (S.Status == Slot::Ok)
+            M.ran(T->Chunk, S.Position);
+        }
+      },
+      regionEnd(), DeviceJobs::SharedQueue);
+  const std::vector<ChunkMemory::Move> Moves = M.endFollow();
+  for (ResidentArray *R : K.Followers) {
+    std::vector<RowsMoved> Rows;
+    for (const ChunkMemory::Move &Mv : Moves)
+      Rows.push_back({indicesOf(K.MemoryBounds, IndexSet(M.chunk(Mv.Chunk))),
+                      Mv.From, Mv.To});
+    ownMovedRows(*R, Rows);
+  }
+  int64_t Moved = 0;
+  for (int64_t B : Bytes)
+    Moved += B;
+  K.MemoryNote += ": " + std::to_string(M.chunks()) + " chunk" +
+                  (M.chunks() == 1 ? "" : "s") + " of " +
+                  std::to_string(M.chunkSize()) + " taken as the devices " +
+                  "became free, " + std::to_string(Moves.size()) +
+                  " moved to another device (" + std::to_string(Moved) +
+                  " bytes); now " + M.describe([&](unsigned P) {
+                    return "device " + deviceLabel(K.Devices[P]);
+                  });
+}
+
+bool Launcher::moveChunk(Slot &S, int64_t Chunk, unsigned From,
+                         int64_t &Bytes) {
+  if (From == S.Position)
+    return true;
+  const IndexSet Rows =
+      indicesOf(K.MemoryBounds, IndexSet(K.Memory->chunk(Chunk)));
+  for (const ResidentArray *R : K.Followers)
+    if (!moveRows(*R, Rows, From, S.Position, Bytes, S.Error)) {
+      S.Status = Slot::Fatal;
+      return false;
+    }
+  return true;
+}
+
+/// Plans S's chunk Iterations of a memorizing loop, from the parts of the
+/// arrays that follow the chunks as they are with S's device owning it.
+bool Launcher::planChunk(Slot &S, const IndexSet &Iterations) {
+  KernelPlanInput In = K.PlanIn;
+  In.Scheduled.assign(K.Devices.size(), IndexSet());
+  In.Scheduled[S.Position] = Iterations;
+  In.ChunkOfLabel = true;
+  const IndexSet Rows = indicesOf(K.MemoryBounds, Iterations);
+  S.PartDists.clear();
+  auto Owning = [&](const Distribution *&X) {
+    for (const ResidentArray *R : K.Followers)
+      if (X == &R->Dist) {
+        auto Mine = std::make_unique<Distribution>(R->Dist);
+        for (unsigned P = 0; P < Mine->Owned.size(); ++P) {
+          IndexSet &Along = Mine->Owned[P].Dims[R->FollowsDim];
+          Along = P == S.Position ? Along.unite(Rows) : Along.minus(Rows);
+        }
+        X = Mine.get();
+        S.PartDists.push_back(std::move(Mine));
+        return;
+      }
+  };
+  for (const Distribution *&X : In.ItemResidents)
+    Owning(X);
+  for (KernelPlanInput::Resident &R : In.AccessResidents)
+    Owning(R.Dist);
+  auto Plan = std::make_unique<KernelPlan>();
+  std::string Error;
+  if (!planKernel(In, *Plan, Error) || Plan->Placement != KernelPlan::Split) {
+    S.Status = Slot::Fatal;
+    S.Error = "planning chunk " + Iterations.str() + " of loop '" + D.Label +
+              "' on device " + deviceLabel(S.Device) +
+              " failed: " + (Error.empty() ? Plan->Why : Error);
+    return false;
+  }
+  adoptPart(S, std::move(Plan), Iterations);
+  return true;
 }
 
 /// The profile kinds: a sample split by the weights, then the rest by the

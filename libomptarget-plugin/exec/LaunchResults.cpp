@@ -156,6 +156,8 @@ std::string Launcher::reportTitle(size_t Devices) const {
       Title += "; cut off: " + K.CutOff;
     if (!K.SampleCosts.empty())
       Title += "; " + K.SampleCosts;
+    if (K.Follow)
+      Title += "; " + K.MemoryNote;
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
   }

@@ -88,6 +88,9 @@ struct Slot : PartState {
   /// or a sample of a scheduled loop).
   const KernelPlan *Plan = nullptr;
   std::unique_ptr<KernelPlan> PartPlan;
+  /// A memorizing loop's chunk: the parts of the arrays that follow the
+  /// chunks as PartPlan was made from them (the device owning the chunk).
+  std::vector<std::unique_ptr<Distribution>> PartDists;
   /// The loop its parts split: the scheduled loop, or the one its share of
   /// an owner-computes loop was cut along (Launcher::runShare).
   unsigned PartLoop = 0;
@@ -181,6 +184,9 @@ private:
   /// results reached the host is left for the host (Slot::Failed).
   void runPart(Slot &S, const IndexSet &Iterations);
   void runScheduled(const std::vector<int> &Ids);
+  void runFollowing(const std::vector<int> &Ids);
+  bool moveChunk(Slot &S, int64_t Chunk, unsigned From, int64_t &Bytes);
+  bool planChunk(Slot &S, const IndexSet &Iterations);
   void runSampled(const std::vector<int> &Ids);
   std::optional<int64_t> pageOffset(const Slot &S, size_t I, Range Span) const;
   /// The steps of S's part (homp/Steps.h's lowerPart).

@@ -130,7 +130,12 @@ bool LabelledSplit::indices(unsigned K, int Id, IndexSet &Out) const {
     Out = IndexSet();
     return true;
   }
-  Out = Indices[K][It - Devices.begin()];
+  const auto Position = static_cast<unsigned>(It - Devices.begin());
+  if (Memory && K == MemoryLoop) {
+    Out = indicesOf(MemoryBounds, Memory->owned(Position));
+    return true;
+  }
+  Out = Indices[K][Position];
   return true;
 }
 

@@ -270,6 +270,13 @@ bool Planner::splitLoop(unsigned L, unsigned &NextAxis) {
     coverGaps(L);
     return true;
   }
+  if (In.ChunkOfLabel && !D.Label.empty() && Pol.Kind == Policy::Auto &&
+      !In.Scheduled.empty() && Out.ScheduledLoop < 0) {
+    Sets = In.Scheduled;
+    Sets.resize(P);
+    Out.ScheduledLoop = static_cast<int>(L);
+    return true;
+  }
   // The loop a data region's arrays are aligned with keeps its split.
   if (!D.Label.empty() && FromLabel(D.Label, L)) {
     coverGaps(L);

@@ -1,13 +1,14 @@
 // A loop with a scheduler kind of its own inside a data region whose
-// arrays stay on the devices follows their split (resident data never
-// moves), and HOMP_INFO says which split, naming the kind as written: the
-// one its data region gave the labelled loop, or the parts of the arrays it
-// uses (owner computes). It once called every such loop "the AUTO loop".
+// arrays stay on the devices: the labelled loop the arrays are aligned to
+// runs its kind, memorizing dynamic (memorizing-dynamic.c), and another
+// follows the parts of the arrays it uses (owner computes). HOMP_INFO
+// names the kind as written; it once called every such loop "the AUTO
+// loop".
 // RUN: %hompcc -O2 %s -o %t && %t | FileCheck %s
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO -D#NDEV=%ndev -DDEVICES="%devices"
 // CHECK: labelled: PASS
 // CHECK: owner computes: PASS
-// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on [[#NDEV + 1]] devices; the SCHED_DYNAMIC loop 'loop1' keeps the split its data region gave it in
+// INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 14]]:1: 1000 iterations on [[#NDEV + 1]] devices; schedule SCHED_DYNAMIC, chunks of 3; memorizing dynamic, as its first execution follows its chunks: 334 chunks of 3 taken as the devices became free
 // INFO: homp: region {{.*}}kinds-in-data-regions.c:[[# @LINE + 26]]:1: 1000 iterations on [[DEVICES]]; the SCHED_GUIDED loop follows the parts of the arrays it uses (owner computes); asynchronous: the program went on while it ran in
 
 #include <stdio.h>

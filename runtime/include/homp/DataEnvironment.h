@@ -12,8 +12,10 @@
 #define HOMP_DATAENVIRONMENT_H
 
 #include "homp/Abi.h"
+#include "homp/ChunkMemory.h"
 #include "homp/Distribution.h"
 #include "homp/Halo.h"
+#include "homp/LoopSpace.h"
 
 #include <cstdint>
 #include <map>
@@ -81,6 +83,12 @@ struct ResidentArray {
   /// array at the same address (plans cached by construct compare it).
   uint64_t Id = 0;
   HaloPlanCache HaloPlans; ///< the copies of its halo updates
+  /// Its dimension FollowsDim is aligned to a memorizing loop's chunks
+  /// (LabelledSplit::Memory): each device owns the elements of the chunks
+  /// it owns, and its storage spans the whole section, so that a chunk's
+  /// elements can move to another device without moving the rest.
+  std::shared_ptr<ChunkMemory> Follows;
+  unsigned FollowsDim = 0;
   /// A duplicated array's copies: which are current. Guarded by
   /// CopiesLock, which also orders the copies that bring them up to date.
   mutable CopyCurrency Copies;
@@ -121,6 +129,8 @@ public:
       F(*A);
   }
   size_t size() const { return Arrays.size(); }
+  /// A new id for an array whose parts changed (ResidentArray::Id).
+  uint64_t renumber() { return ++LastId; }
 
 private:
   std::map<uintptr_t, std::unique_ptr<ResidentArray>> Arrays; ///< by begin
@@ -136,6 +146,12 @@ struct LabelledSplit {
   /// For HOMP_INFO, how the split was made where it says more than the
   /// policy ("capped by memory: 0"); empty otherwise.
   std::string Note;
+  /// A loop with a dynamic or profile kind (SPEC 3, memorizing dynamic):
+  /// loop MemoryLoop's indices are those of the chunks each device owns,
+  /// which its executions change; Bounds converts them to indices.
+  std::shared_ptr<ChunkMemory> Memory;
+  unsigned MemoryLoop = 0;
+  LoopBounds MemoryBounds;
 
   /// The indices of loop K for device Id (none for a device the data region
   /// does not use); false if the nest has no loop K.

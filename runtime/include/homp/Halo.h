@@ -71,6 +71,11 @@ public:
   /// reference stays valid as long as the cache.
   const std::vector<HaloCopy> &get(const Distribution &Dist, unsigned Dims,
                                    unsigned Sides);
+  /// Forgets them (Dist changed): no reference get gave may be in use.
+  void clear() {
+    std::lock_guard<std::mutex> Lock(M);
+    Plans.clear();
+  }
 
 private:
   std::mutex M;

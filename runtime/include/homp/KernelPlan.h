@@ -80,6 +80,10 @@ struct KernelPlanInput {
   /// the loop is split as BLOCK. Owner computes and a data region's split
   /// of a labelled loop come first.
   std::vector<IndexSet> Scheduled;
+  /// Scheduled is a chunk of a memorizing loop (the loop labelled
+  /// Desc->Label, homp/ChunkMemory.h): it comes before the data region's
+  /// split and the arrays' parts, which the chunk's device is to own.
+  bool ChunkOfLabel = false;
   /// The split a data region gave a labelled loop (DistributionContext).
   std::function<bool(const std::string &, unsigned, int, IndexSet &)>
       LabelIndices;
