@@ -256,6 +256,20 @@ static void rememberChunks(KernelInstance &K) {
     if (residentReferences(*R) > Own)
       Why = "another construct holds '" + R->Name + "' too";
   }
+  // A chunk whose elements reach past its rows (a write of x[i + 1])
+  // cannot run away from its owner: one in the middle, planned on the next
+  // device, tells.
+  if (K.Memory->following() && Why.empty() && K.Memory->chunks() > 1 &&
+      K.Devices.size() > 1) {
+    const int64_t C = K.Memory->chunks() / 2;
+    const auto To =
+        static_cast<unsigned>((K.Memory->owner(C) + 1) % K.Devices.size());
+    KernelPlan Plan;
+    std::vector<std::unique_ptr<Distribution>> Dists;
+    std::string Error;
+    if (!planChunkOn(K, To, IndexSet(K.Memory->chunk(C)), Plan, Dists, Error))
+      Why = Error;
+  }
   K.Follow = K.Memory->following() && Why.empty();
   if (K.Follow)
     K.MemoryNote = "memorizing dynamic, as " + K.Memory->followWhy() +

@@ -197,6 +197,9 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
     Takes[S.Position] = true;
   M.beginFollow(Takes);
   std::vector<int64_t> Bytes(Slots.size(), 0);
+  // Chunks taken by a device where they cannot run, for their owners.
+  std::mutex BackLock;
+  std::vector<ChunkMemory::Taken> Back;
   runOnDevices(
       Ids, HostId,
       [&](unsigned I) {
@@ -206,7 +209,17 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
           if (!T)
             break;
           const IndexSet Its(M.chunk(T->Chunk));
-          if (!moveChunk(S, T->Chunk, T->From, Bytes[I]) || !planChunk(S, Its))
+          if (!planChunk(S, Its)) {
+            if (T->From == S.Position) {
+              S.Status = Slot::Fatal;
+              break;
+            }
+            // Its elements reach past its rows here: its owner runs it.
+            std::lock_guard<std::mutex> Lock(BackLock);
+            Back.push_back(*T);
+            continue;
+          }
+          if (!moveChunk(S, T->Chunk, T->From, Bytes[I]))
             break;
           runPart(S, Its);
           if (S.Status == Slot::Ok)
@@ -214,6 +227,38 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
         }
       },
       regionEnd(), DeviceJobs::SharedQueue);
+  if (!Back.empty()) {
+    std::vector<int> Owners;
+    for (const ChunkMemory::Taken &T : Back) {
+      if (std::none_of(Slots.begin(), Slots.end(),
+                       [&](const Slot &S) { return S.Position == T.From; })) {
+        // Its owner takes no chunks (cut off): nowhere left to run it.
+        Slots.front().Status = Slot::Fatal;
+        Slots.front().Error += "; its owner, device " +
+                               deviceLabel(K.Devices[T.From]) +
+                               ", takes no chunks";
+        return;
+      }
+      if (std::find(Owners.begin(), Owners.end(), K.Devices[T.From]) ==
+          Owners.end())
+        Owners.push_back(K.Devices[T.From]);
+    }
+    runOnDevices(Owners, HostId, [&](unsigned I) {
+      for (Slot &S : Slots)
+        if (S.Device == Owners[I])
+          for (const ChunkMemory::Taken &T : Back)
+            if (T.From == S.Position && S.Status == Slot::Ok) {
+              const IndexSet Its(M.chunk(T.Chunk));
+              if (!planChunk(S, Its)) {
+                S.Status = Slot::Fatal;
+                break;
+              }
+              runPart(S, Its);
+              if (S.Status == Slot::Ok)
+                M.ran(T.Chunk, S.Position);
+            }
+    });
+  }
   const std::vector<ChunkMemory::Move> Moves = M.endFollow();
   for (ResidentArray *R : K.Followers) {
     std::vector<RowsMoved> Rows;
@@ -249,25 +294,34 @@ bool Launcher::moveChunk(Slot &S, int64_t Chunk, unsigned From,
   return true;
 }
 
-/// Plans S's chunk Iterations of a memorizing loop, from the parts of the
-/// arrays that follow the chunks as they are with S's device owning it.
 bool Launcher::planChunk(Slot &S, const IndexSet &Iterations) {
+  auto Plan = std::make_unique<KernelPlan>();
+  if (!planChunkOn(K, S.Position, Iterations, *Plan, S.PartDists, S.Error))
+    return false;
+  adoptPart(S, std::move(Plan), Iterations);
+  return true;
+}
+
+bool planChunkOn(const KernelInstance &K, unsigned Position,
+                 const IndexSet &Iterations, KernelPlan &Out,
+                 std::vector<std::unique_ptr<Distribution>> &Dists,
+                 std::string &Error) {
   KernelPlanInput In = K.PlanIn;
   In.Scheduled.assign(K.Devices.size(), IndexSet());
-  In.Scheduled[S.Position] = Iterations;
+  In.Scheduled[Position] = Iterations;
   In.ChunkOfLabel = true;
   const IndexSet Rows = indicesOf(K.MemoryBounds, Iterations);
-  S.PartDists.clear();
+  Dists.clear();
   auto Owning = [&](const Distribution *&X) {
     for (const ResidentArray *R : K.Followers)
       if (X == &R->Dist) {
         auto Mine = std::make_unique<Distribution>(R->Dist);
         for (unsigned P = 0; P < Mine->Owned.size(); ++P) {
           IndexSet &Along = Mine->Owned[P].Dims[R->FollowsDim];
-          Along = P == S.Position ? Along.unite(Rows) : Along.minus(Rows);
+          Along = P == Position ? Along.unite(Rows) : Along.minus(Rows);
         }
         X = Mine.get();
-        S.PartDists.push_back(std::move(Mine));
+        Dists.push_back(std::move(Mine));
         return;
       }
   };
@@ -275,16 +329,13 @@ bool Launcher::planChunk(Slot &S, const IndexSet &Iterations) {
     Owning(X);
   for (KernelPlanInput::Resident &R : In.AccessResidents)
     Owning(R.Dist);
-  auto Plan = std::make_unique<KernelPlan>();
-  std::string Error;
-  if (!planKernel(In, *Plan, Error) || Plan->Placement != KernelPlan::Split) {
-    S.Status = Slot::Fatal;
-    S.Error = "planning chunk " + Iterations.str() + " of loop '" + D.Label +
-              "' on device " + deviceLabel(S.Device) +
-              " failed: " + (Error.empty() ? Plan->Why : Error);
+  std::string Why;
+  if (!planKernel(In, Out, Why) || Out.Placement != KernelPlan::Split) {
+    Error = "chunk " + Iterations.str() + " of loop '" + K.Info->Desc.Label +
+            "' cannot run on device " + deviceLabel(K.Devices[Position]) +
+            ": " + (Why.empty() ? Out.Why : Why);
     return false;
   }
-  adoptPart(S, std::move(Plan), Iterations);
   return true;
 }
 

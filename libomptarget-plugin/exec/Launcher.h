@@ -241,6 +241,15 @@ private:
 /// on the host instead (clang's host fallback), after saying why.
 bool planInstance(KernelInstance &K);
 
+/// Plans chunk Iterations of K's memorizing loop on the device at Position
+/// (KernelInstance::Follow), from the parts of the arrays that follow the
+/// chunks as they are with that device owning it (kept in Dists, which the
+/// plan's input points to). False with Error when it cannot run there.
+bool planChunkOn(const KernelInstance &K, unsigned Position,
+                 const IndexSet &Iterations, KernelPlan &Out,
+                 std::vector<std::unique_ptr<Distribution>> &Dists,
+                 std::string &Error);
+
 } // namespace launch
 } // namespace homp
 

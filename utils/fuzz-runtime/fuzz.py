@@ -58,6 +58,9 @@ DEVICE_IDS = {"*": [0, 1, 2, 3], "0:2": [0, 1], "1:2": [1, 2], "0, 2": [0, 2],
 LOOP_KINDS = ["BLOCK", "AUTO", "SCHED_DYNAMIC", "SCHED_GUIDED", "MODEL_1_AUTO",
               "MODEL_2_AUTO", "SCHED_PROFILE_AUTO", "MODEL_PROFILE_AUTO"]
 REDUCTIONS = ["+", "max", "min", "^", "|"]
+# The kinds a labelled loop a data region's arrays align to memorizes.
+MEMO_KINDS = ["SCHED_DYNAMIC", "SCHED_DYNAMIC(3)", "SCHED_GUIDED",
+              "SCHED_PROFILE_AUTO", "MODEL_PROFILE_AUTO"]
 
 
 class Gen:
@@ -74,6 +77,7 @@ class Gen:
         self.mats = [f"m{k}" for k in range(r.randint(0, 2))]
         self.sums = [f"s{k}" for k in range(3)]
         self.checks = 0
+        self.memos = 0  # labelled loops memorizing their chunks
         self.fixed_devices = False
         # 'anc[0:anchor]': a shorter array data regions may align a vector
         # with, so that the vector's elements past it need a home too.
@@ -203,15 +207,37 @@ class Gen:
         # Sometimes a vector follows the shorter anc's split (ALIGN(anc)):
         # anc is mapped first and no kernel uses it.
         vec_maps = [m for m in maps if m["array"] in self.vecs]
-        if vec_maps and self.chance(0.3):
+        memo = None
+        if kind == "data" and vec_maps and self.chance(0.25):
+            # Memorizing dynamic: the vectors follow the chunks of a
+            # labelled loop with a dynamic or profile kind, which runs
+            # several times (SPEC 3).
+            self.memos += 1
+            label = f"zl{self.memos}"
+            for m in vec_maps:
+                m["dist"], m["halo"] = f"ALIGN({label})", self.pick([0, "*"])
+                inner[m["array"]] = dict(inner[m["array"]], dist=m["dist"],
+                                         halo=m["halo"])
+            memo = label
+        elif vec_maps and self.chance(0.3):
             m = self.pick(vec_maps)
             m["dist"], m["halo"] = "ALIGN(anc)", 0
             inner[m["array"]] = dict(inner[m["array"]], dist=m["dist"],
                                      halo=0)
             maps.insert(0, {"array": "anc", "dist": "BLOCK", "halo": 0})
         steps = []
-        for _ in range(self.r.randint(1, 4)):
-            steps.append(self.step(inner, depth + 1))
+        count = self.r.randint(1, 4)
+        at = self.r.randint(0, count) if memo else -1
+        for s in range(count + (memo is not None)):
+            if s != at:
+                steps.append(self.step(inner, depth + 1))
+                continue
+            # In its place among the steps: the halos it reads exchanged.
+            k = self.kernel(inner)
+            k.update(loop=self.pick(MEMO_KINDS), devices=devices, label=memo,
+                     labels=False, combined=False)
+            steps.append({"kind": "repeat", "times": self.r.randint(2, 4),
+                          "kernel": k})
         return {"kind": kind, "devices": devices, "maps": maps,
                 "steps": steps}
 
@@ -424,7 +450,7 @@ def emit_kernel(p, k, out, ind):
         out.append(f"{ind}#pragma omp target {dev} {maps}".rstrip())
         out.append(f"{ind}#pragma omp parallel for{policy} "
                    f"{' '.join(clauses)}".rstrip())
-    label = ""
+    label = f"{k['label']}: " if k.get("label") else ""
     if k["labels"] and policy.startswith(" distribute"):
         p["labels"] = p.get("labels", 0) + 1
         label = f"loop{p['labels']}: "
@@ -537,6 +563,10 @@ def emit_step(p, s, out, ind):
         out.append(f"{ind}  {a}[i] += {s['add']};")
         out.append(f"{ind}#pragma omp target update device({s['devices']}) "
                    f"to({section(p, a)})")
+    elif kind == "repeat":
+        out.append(f"{ind}for (int rep = 0; rep < {s['times']}; ++rep) {{")
+        emit_kernel(p, s["kernel"], out, ind + "  ")
+        out.append(f"{ind}}}")
     elif kind in ("data", "enter"):
         maps = []
         for m in s["maps"]:
