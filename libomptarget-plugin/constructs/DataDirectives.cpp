@@ -409,6 +409,28 @@ void DataRunner::followChunks(
       R.FollowsDim = Dm;
     }
   }
+  // Each device holds every array that follows whole: they must fit in
+  // the memory the model gives it (memsize, a GPU's free memory).
+  const MachineModel &Model = *policyContext().Model;
+  for (LabelledSplit &L : *DI.Labels) {
+    if (!L.Memory)
+      continue;
+    double Whole = 0;
+    for (size_t F = 0; F < Fresh.size(); ++F)
+      if (Of[F] == &L)
+        Whole += static_cast<double>(Fresh[F]->Dist.Shape.ElementSize) *
+                 static_cast<double>(
+                     ProductSet::of(Fresh[F]->Dist.Shape.Section).volume());
+    for (int Id : DI.Devices)
+      if (Id >= 0 && static_cast<size_t>(Id) < Model.Devices.size() &&
+          Model.Devices[Id].MemoryMB > 0 &&
+          Whole > Model.Devices[Id].MemoryMB * 1e6) {
+        Refused.emplace_back(&L, "device " + deviceLabel(Id) +
+                                     " cannot hold the arrays that would "
+                                     "follow its chunks whole");
+        break;
+      }
+  }
   for (auto &[L, Why] : Refused)
     if (L->Memory) {
       L->Memory.reset();

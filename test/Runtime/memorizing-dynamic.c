@@ -13,12 +13,17 @@
 // RUN: env HOMP_DEVICES=0,1 %t | FileCheck %s
 // RUN: env HOMP_EMULATE=0:4 %t | FileCheck %s
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize-20k.ini %t | FileCheck %s
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize-20k.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=SMALL
 // CHECK: dynamic: PASS
 // CHECK: guided: PASS
 // CHECK: profile: PASS
 // CHECK: with the host: PASS
 // CHECK: finite halo: PASS
 // CHECK: other array: PASS
+//
+// Where device 0 cannot hold u (39 kB) whole, the loop keeps its first split.
+// SMALL: the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (not memorizing dynamic: device 0 cannot hold the arrays that would follow its chunks whole)
 //
 // The first execution follows the chunks, the others keep them; a finite
 // halo along the loop keeps the first split, as does a split array that
