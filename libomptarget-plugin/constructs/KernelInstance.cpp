@@ -247,6 +247,13 @@ static void rememberChunks(KernelInstance &K) {
       }
       K.Followers.push_back(R);
     }
+  // An array the kernel splits itself, other than with the loop, stays
+  // where its split puts it, away from chunks that move.
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    if (!K.ItemIsResident[I] && D.Arrays[I].distributed() &&
+        !followsLoop(D, D.Arrays[I]))
+      Why = "'" + D.Arrays[I].Name +
+            "' is split by the kernel itself, not with its chunks";
   // The data region's reference and this kernel's own.
   for (ResidentArray *R : K.Followers) {
     long Own = 1;

@@ -197,7 +197,7 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
     Takes[S.Position] = true;
   M.beginFollow(Takes);
   std::vector<int64_t> Bytes(Slots.size(), 0);
-  // Chunks taken by a device where they cannot run, for their owners.
+  // Chunks taken by a device where they cannot run.
   std::mutex BackLock;
   std::vector<ChunkMemory::Taken> Back;
   runOnDevices(
@@ -210,11 +210,8 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
             break;
           const IndexSet Its(M.chunk(T->Chunk));
           if (!planChunk(S, Its)) {
-            if (T->From == S.Position) {
-              S.Status = Slot::Fatal;
-              break;
-            }
-            // Its elements reach past its rows here: its owner runs it.
+            // Its elements reach past its rows here: after the others.
+            S.Error.clear();
             std::lock_guard<std::mutex> Lock(BackLock);
             Back.push_back(*T);
             continue;
@@ -227,37 +224,48 @@ void Launcher::runFollowing(const std::vector<int> &Ids) {
         }
       },
       regionEnd(), DeviceJobs::SharedQueue);
-  if (!Back.empty()) {
-    std::vector<int> Owners;
-    for (const ChunkMemory::Taken &T : Back) {
-      if (std::none_of(Slots.begin(), Slots.end(),
-                       [&](const Slot &S) { return S.Position == T.From; })) {
-        // Its owner takes no chunks (cut off): nowhere left to run it.
-        Slots.front().Status = Slot::Fatal;
-        Slots.front().Error += "; its owner, device " +
-                               deviceLabel(K.Devices[T.From]) +
-                               ", takes no chunks";
-        return;
-      }
-      if (std::find(Owners.begin(), Owners.end(), K.Devices[T.From]) ==
-          Owners.end())
-        Owners.push_back(K.Devices[T.From]);
+  // Each goes to its owner, else to the first device where it can run
+  // (its owner takes no chunks), its elements moved there.
+  for (const ChunkMemory::Taken &T : Back) {
+    const IndexSet Its(M.chunk(T.Chunk));
+    std::vector<Slot *> Order;
+    for (Slot &S : Slots)
+      if (S.Position == T.From)
+        Order.insert(Order.begin(), &S);
+      else
+        Order.push_back(&S);
+    bool Ran = false;
+    std::string Why;
+    for (Slot *S : Order) {
+      if (S->Status != Slot::Ok)
+        continue;
+      runOnDevices({S->Device}, HostId, [&](unsigned) {
+        const size_t I = static_cast<size_t>(S - Slots.data());
+        if (!planChunk(*S, Its)) {
+          Why = S->Error;
+          S->Error.clear();
+          return;
+        }
+        if (!moveChunk(*S, T.Chunk, T.From, Bytes[I]))
+          return;
+        runPart(*S, Its);
+        if (S->Status == Slot::Ok) {
+          M.ran(T.Chunk, S->Position);
+          Ran = true;
+        }
+      });
+      if (Ran || S->Status != Slot::Ok)
+        break;
     }
-    runOnDevices(Owners, HostId, [&](unsigned I) {
-      for (Slot &S : Slots)
-        if (S.Device == Owners[I])
-          for (const ChunkMemory::Taken &T : Back)
-            if (T.From == S.Position && S.Status == Slot::Ok) {
-              const IndexSet Its(M.chunk(T.Chunk));
-              if (!planChunk(S, Its)) {
-                S.Status = Slot::Fatal;
-                break;
-              }
-              runPart(S, Its);
-              if (S.Status == Slot::Ok)
-                M.ran(T.Chunk, S.Position);
-            }
-    });
+    if (!Ran) {
+      Slot &S = *Order.front();
+      if (S.Status == Slot::Ok) {
+        S.Status = Slot::Fatal;
+        S.Error = "chunk " + Its.str() + " of loop '" + D.Label +
+                  "' can run on none of its devices (" + Why + ")";
+      }
+      return;
+    }
   }
   const std::vector<ChunkMemory::Move> Moves = M.endFollow();
   for (ResidentArray *R : K.Followers) {

@@ -21,6 +21,7 @@
 // CHECK: with the host: PASS
 // CHECK: finite halo: PASS
 // CHECK: other array: PASS
+// CHECK: own split: PASS
 //
 // Where device 0 cannot hold u (39 kB) whole, the loop keeps its first split.
 // SMALL: the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (not memorizing dynamic: device 0 cannot hold the arrays that would follow its chunks whole)
@@ -37,6 +38,7 @@
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 8]]:3: 203 iterations on {{[0-9]+}} devices; the SCHED_GUIDED loop 'zones' keeps the split its data region gave it (not memorizing dynamic: 'fa' has a halo along the loop's dimension (only 'halo(*)' moves with the chunks))
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER:]]:1: 203 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w' (distributed by the data region at {{.*}}) does not follow its chunks): device 0: {{(no )?}}chunks
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER]]:1: 203 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them
+// INFO: homp: region {{.*}}memorizing-dynamic.c:{{[0-9]+}}:1: 202 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w2' is split by the kernel itself, not with its chunks): device 0: {{(no )?}}chunks
 
 #include <math.h>
 #include <stdio.h>
@@ -71,13 +73,16 @@ static void start(double (*v)[M], double *a, double *b) {
   }
 }
 
-static void sequential(void) {
+// The steps from zone First on; the second kernel only when First is 0.
+static void sequential_from(int first) {
   start(ref, refa, refb);
   for (int s = 0; s < Steps; ++s) {
     double *fin = s % 2 ? refb : refa, *fout = s % 2 ? refa : refb;
-    for (int z = 0; z < Z; ++z)
+    for (int z = first; z < Z; ++z)
       ZONE(ref, fin, fout, z);
   }
+  if (first)
+    return;
   // The second kernel: each row's sum into column 0.
   for (int z = 0; z < Z; ++z) {
     double t = 0;
@@ -145,7 +150,7 @@ int main(void) {
   for (int z = 0; z < Z; ++z)
     for (int j = 0; j < M; ++j)
       u0[z][j] = sin(0.1 * z + 0.37 * j);
-  sequential();
+  sequential_from(0);
   int bad = 0;
   STEPS(SCHED_DYNAMIC(5), ALL, *);
   bad |= same("dynamic", 1);
@@ -190,5 +195,32 @@ int main(void) {
     }
   }
   bad |= same("other array", 0);
+
+  // An array the kernel splits itself (its own BLOCK) stays where its
+  // split puts it: the loop keeps the data region's split.
+  static double w2[Z];
+  for (int z = 0; z < Z; ++z)
+    w2[z] = 0;
+  start(u, fa, fb);
+  visits = 0;
+#pragma omp target data device(*) map(tofrom: u[0:Z][0:M] dist_data(ALIGN(zones), *)) \
+    map(tofrom: fa[0:Z] dist_data(ALIGN(zones)) halo(*)) \
+    map(tofrom: fb[0:Z] dist_data(ALIGN(zones)) halo(*))
+  {
+    for (int s = 0; s < Steps; ++s) {
+      double *fin = s % 2 ? fb : fa, *fout = s % 2 ? fa : fb;
+#pragma omp target device(*) map(to: w2[0:Z] dist_data(BLOCK) halo(*))
+#pragma omp parallel for dist_schedule(target: SCHED_DYNAMIC(5))
+    zones:
+      for (int z = 1; z < Z; ++z) {
+        u[z][1] += w2[z - 1];
+        ZONE(u, fin, fout, z);
+      }
+#pragma omp halo_exchange(fout)
+    }
+  }
+  // (Zone 0 does not run: the reference is the same loop from 1.)
+  sequential_from(1);
+  bad |= same("own split", 0);
   return bad;
 }
