@@ -496,6 +496,7 @@ void Analysis::describe() {
                               ? loopValues(Stmt, Work.Headers[L])
                               : LoopValues());
   D.SharedMemory = RC.Ctx.UnifiedSharedMemory;
+  D.GpuTeams = spreadsOverTeams();
   if (!TargetIf.empty()) {
     D.HasIf = true;
     V.If.text("(long long)(1");

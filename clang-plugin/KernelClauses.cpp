@@ -473,5 +473,47 @@ bool KernelModel::innerDistributesOverTeams() const {
   return false;
 }
 
+/// A 'parallel for' (or 'parallel for simd') loop directive in a target
+/// region without teams, or the combined 'target parallel for' (HOMP'16's
+/// 'parallel for target'), runs as 'teams distribute parallel for': on a GPU a
+/// league of teams over the device's chunk, whose trip count each launch
+/// passes (a grid sized for the chunk), where 'parallel for' alone is one
+/// team (PMAM'15's Jacobi took 16 ms a sweep on an H200 so); on a CPU
+/// offload device, and the host, one team as before. The region holds the
+/// loop alone (the analysis requires it), so nothing in it runs once per
+/// team. Not with a clause that 'distribute parallel for' refuses or reads
+/// otherwise: ordered, linear, copyin, if.
+bool KernelModel::spreadsOverTeams() const {
+  if (TeamsEnd > TeamsBegin || TargetWords.has("teams") || !TargetIf.empty() ||
+      !ParallelIf.empty())
+    return false;
+  // The loop's words: the inner directive's (without homp's 'distribute'),
+  // or the target line's after 'target'.
+  SmallVector<StringRef, 4> Names;
+  if (Inner) {
+    for (const Word &W : Inner->Words)
+      if (W.Name != "distribute" || W.Index == 0 ||
+          identifierName(Inner->Toks[W.Index - 1]) == "teams")
+        Names.push_back(W.Name);
+  } else {
+    for (const std::string &W : TargetWords.Names)
+      if (W != "target")
+        Names.push_back(W);
+  }
+  const bool ParallelFor =
+      Names.size() >= 2 && Names[0] == "parallel" && Names[1] == "for" &&
+      (Names.size() == 2 || (Names.size() == 3 && Names[2] == "simd"));
+  if (!ParallelFor)
+    return false;
+  auto Refused = [](const Clause &C) {
+    return C.Name == "ordered" || C.Name == "linear" || C.Name == "copyin" ||
+           C.Name == "if";
+  };
+  if (Inner)
+    return llvm::none_of(Inner->Clauses, Refused);
+  return llvm::none_of(KeptClauses,
+                       [&](const Clause *C) { return Refused(*C); });
+}
+
 } // namespace kernel
 } // namespace homp

@@ -8,6 +8,8 @@
 
 #include "KernelModel.h"
 
+#include "clang/Basic/TargetInfo.h"
+
 using namespace clang;
 using namespace llvm;
 
@@ -128,11 +130,21 @@ static std::set<std::string> sharedItems(ArrayRef<Token> Toks,
   return Out;
 }
 
+bool Emitter::teamsHere() const {
+  const llvm::Triple &T = PP.getTargetInfo().getTriple();
+  return K.spreadsOverTeams() && PP.getLangOpts().OpenMPIsTargetDevice &&
+         (T.isNVPTX() || T.isAMDGCN());
+}
+
 void Emitter::emitTargetDirective() {
   SourceLocation Loc = K.loc();
   Out.push_back(K.Line.front());
-  for (const std::string &W : K.TargetWords.Names)
+  const bool Combined = !K.Inner && teamsHere();
+  for (const std::string &W : K.TargetWords.Names) {
+    if (Combined && W == "parallel")
+      code("teams distribute", Loc);
     code(W, Loc);
+  }
   // 'target teams' takes in a 'distribute' loop directive (mergesWithTeams).
   const bool TakesLoop = K.takesLoop();
   if (TakesLoop)
@@ -268,6 +280,8 @@ void Emitter::emitInnerDirective() {
   Out.push_back(K.Stmt[K.InnerBegin]);
   if (Teams && K.mergesWithTeams())
     Out.push_back(K.Stmt[K.TeamsWord]);
+  if (teamsHere())
+    code("teams distribute", K.Stmt[K.InnerBegin].getLocation());
   emitInnerWords();
   if (Teams && K.mergesWithTeams()) {
     // Its clauses, without what the loop's name (its reductions are the

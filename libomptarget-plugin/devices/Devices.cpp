@@ -99,4 +99,12 @@ const DeviceEnvironment &deviceTypes() {
   return Env;
 }
 
+int32_t teamsFor(const abi::Descriptor &D, int Device, int32_t NumTeams,
+                 KernelArgs &Args) {
+  if (!D.GpuTeams || !(deviceTypes().typeOf(Device) & abi::TypeGPU))
+    return NumTeams;
+  Args.NumTeams[0] = 0;
+  return 0;
+}
+
 } // namespace homp

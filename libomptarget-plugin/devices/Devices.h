@@ -9,7 +9,10 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
 #define HOMP_LIBOMPTARGET_PLUGIN_DEVICES_H
 
+#include "KernelArgs.h"
 #include "Messages.h"
+
+#include "homp/Abi.h"
 
 #include "homp/DeviceSelection.h"
 #include "homp/Environment.h"
@@ -30,6 +33,14 @@ inline int hostDevice() { return deviceEnvironment().InitialDevice; }
 inline std::string deviceLabel(int Device) {
   return Device == hostDevice() ? std::string("host") : std::to_string(Device);
 }
+
+/// The teams a launch of the kernel D on Device asks for, the host's
+/// 'target' having asked NumTeams: a GPU's image that runs the loop over
+/// teams (abi::Descriptor::GpuTeams) gets 0, the grid its plugin sizes for
+/// the launch's trip count (KernelArgs::Tripcount), where the host's
+/// 'target' without teams asks one team. Args' own count is set to match.
+int32_t teamsFor(const abi::Descriptor &D, int Device, int32_t NumTeams,
+                 KernelArgs &Args);
 
 /// deviceEnvironment() with Types filled in.
 const DeviceEnvironment &deviceTypes();

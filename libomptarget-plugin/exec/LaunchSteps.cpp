@@ -113,14 +113,15 @@ void Launcher::launch(Slot &S, DeviceArgs &A, const LaunchPiece &P) {
     // copies (the chunk, scalars) is counted before.
     DeviceArgs Launch(A.args());
     Launch.args().Tripcount = Trip;
+    const int32_t Teams = teamsFor(D, S.Device, NumTeams, Launch.args());
     DeviceChunks::Lease Chunk = K.Info->Chunks.pass(
         Launch, E.Chunk, S.Device, S.InHostMemory, S.Chunk, S.BytesIn);
     S.BytesIn += Launch.bytesIn();
     S.BytesOut += Launch.bytesOut();
     Rc = injectedFault(S.Device, FaultSpec::Launch)
              ? 1
-             : __tgt_target_kernel(Loc, S.Device, NumTeams, ThreadLimit,
-                                   HostPtr, &Launch.args());
+             : __tgt_target_kernel(Loc, S.Device, Teams, ThreadLimit, HostPtr,
+                                   &Launch.args());
   }
   ++S.Launches;
   publishKernel(S.Device, K.Info->Location, Began, static_cast<int64_t>(Trip),

@@ -53,7 +53,9 @@ void runDevice(const PreparedLaunch &P, const PreparedLaunch::Device &D,
     Bytes += Launch.bytesIn();
     const int64_t Back = Launch.bytesOut();
     EventClock::time_point Began = EventClock::now();
-    if (__tgt_target_kernel(P.Loc, D.Id, P.NumTeams, P.ThreadLimit, P.HostPtr,
+    const int32_t Teams =
+        teamsFor(P.Info->Desc, D.Id, P.NumTeams, Launch.args());
+    if (__tgt_target_kernel(P.Loc, D.Id, Teams, P.ThreadLimit, P.HostPtr,
                             &Launch.args()) != 0)
       constructFatal(*P.Info, "device " + std::to_string(D.Id) +
                                   " failed to run its part");

@@ -527,9 +527,9 @@ bool Descriptor::operator==(const Descriptor &O) const {
          Accesses == O.Accesses && Reductions == O.Reductions &&
          DataLoops == O.DataLoops && Cut == O.Cut &&
          Operations == O.Operations && BodyLoops == O.BodyLoops &&
-         SharedMemory == O.SharedMemory &&
-         HasIf == O.HasIf &&
-         Direction == O.Direction && HaloItems == O.HaloItems;
+         SharedMemory == O.SharedMemory && HasIf == O.HasIf &&
+         GpuTeams == O.GpuTeams && Direction == O.Direction &&
+         HaloItems == O.HaloItems;
 }
 
 bool parseReal(const std::string &W, double &V) {
@@ -657,6 +657,10 @@ std::string encodeDescriptor(const Descriptor &D) {
     W.word("if");
     W.endLine();
   }
+  if (D.GpuTeams) {
+    W.word("gputeams");
+    W.endLine();
+  }
   if (D.Kind == ConstructKind::HaloUpdate) {
     W.word("halo").word(haloDirectionName(D.Direction));
     W.endLine();
@@ -738,6 +742,9 @@ bool decodeDescriptor(const char *Text, Descriptor &Out, std::string &Error) {
       Out.SharedMemory = true;
     } else if (Key == "if") {
       Out.HasIf = true;
+    } else if (Key == "gputeams") {
+      Ok = Out.Kind == ConstructKind::Kernel && !Out.GpuTeams;
+      Out.GpuTeams = true;
     } else if (Key == "halo") {
       std::string Dir;
       Ok = Out.Kind == ConstructKind::HaloUpdate && R.word(Dir) &&

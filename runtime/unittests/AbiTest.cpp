@@ -255,6 +255,7 @@ Descriptor everything() {
                  {CompareOp::LessEqual, -1, 9223372036854775807, true}};
   D.SharedMemory = true;
   D.HasIf = true;
+  D.GpuTeams = true;
   D.HaloItems = {{"uold", 0}, {"a b", 5}};
   return D;
 }
@@ -814,7 +815,9 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
         D.Accesses[0].Subs[0].Min = D.Accesses[0].Subs[0].Max = 0;
         D.Accesses[0].Subs[0].Term = true;
       },
-      [](Descriptor &D) { D.Accesses[0].Why = "it is used without a subscript"; },
+      [](Descriptor &D) {
+        D.Accesses[0].Why = "it is used without a subscript";
+      },
       [](Descriptor &D) { D.Accesses[0].Writes[0] = linear(0, 0, 0); },
       [](Descriptor &D) { D.Reductions[0].Op = ReductionOp::Min; },
       [](Descriptor &D) { D.Reductions[1].Name = "flags"; },
@@ -823,6 +826,7 @@ TEST(AbiRoundTrip, EqualityNoticesEveryField) {
       [](Descriptor &D) { D.DataLoops[0].Loops.pop_back(); },
       [](Descriptor &D) { D.DataLoops[1].Loops[0].Op = CompareOp::Less; },
       [](Descriptor &D) { D.HasIf = false; },
+      [](Descriptor &D) { D.GpuTeams = false; },
       [](Descriptor &D) { D.Operations = 4; },
       [](Descriptor &D) { D.BodyLoops[1].Op = CompareOp::Greater; },
       [](Descriptor &D) { D.BodyLoops[1].Parent = -1; },

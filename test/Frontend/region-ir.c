@@ -13,7 +13,7 @@
 // RUN: %clang_x86 -fplugin=%homp_plugin -fsyntax-only -w %s 2>&1 | count 0
 // RUN: not %clang_x86 -fplugin=%homp_plugin -fsyntax-only -Werror %s 2>&1 | FileCheck %s --check-prefix=WERROR
 
-// HOST: @[[DESC:.*]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"homp 10 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 36 1\0Adevice all 0 0\0Aloop lt 0 block\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\0Aaccess 1:x 1 0 0: L 0 0 0 0\0Awork 2\0A\00"
+// HOST: @[[DESC:.*]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"homp 10 kernel\0Aloc {{[0-9]+}}:{{.*}}region-ir.c 36 1\0Adevice all 0 0\0Aloop lt 0 block\0Aarray 1:y tofrom 1 0 0\0Adim block -1 0 0 none none\0Aarray 1:x to 1 0 0\0Adim block -1 0 0 none none\0Aaccess 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\0Aaccess 1:x 1 0 0: L 0 0 0 0\0Awork 2\0Agputeams\0A\00"
 // HOST: %[[CHUNK:.*]] = alloca %struct.anon
 // HOST: call i64 (ptr, ptr, ...) @__homp_region(ptr noundef @[[DESC]], ptr noundef %[[CHUNK]], i64 noundef %{{.*}}, i64 noundef 8, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef %{{.*}}, i64 noundef 8, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef %{{.*}}, i64 noundef %{{.*}})
 // HOST: call i32 @__tgt_target_kernel(

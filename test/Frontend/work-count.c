@@ -19,7 +19,7 @@ void axpyish(double *x, double *y, double *p, int n) {
     y[i] = -x[i] + *p * (double)n;
 }
 // CHECK-LABEL: homp region:
-// CHECK: access 1:x 1 0 0: L 0 0 0 0\nwork 3\n" , ( void * ) & __homp_chunk_0 ,
+// CHECK: access 1:x 1 0 0: L 0 0 0 0\nwork 3\ngputeams\n" , ( void * ) & __homp_chunk_0 ,
 
 // Loops inside the body, parents first:
 //  0: k < i uses the loop variable: not counted (one trip);
@@ -50,7 +50,7 @@ void loops(double *x, double *y, int n, struct Sizes s, struct Sizes *ps) {
   }
 }
 // CHECK-LABEL: homp region:
-// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nwork 3\nbodyloop lt -1 1 0\nbodyloop lt -1 1 0\nbodyloop ge -1 0 1\nbodyloop lt 2 0 1\nbodyloop lt 3 3 1\n"
+// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nwork 3\nbodyloop lt -1 1 0\nbodyloop lt -1 1 0\nbodyloop ge -1 0 1\nbodyloop lt 2 0 1\nbodyloop lt 3 3 1\ngputeams\n"
 // The counted loops' first, bound and step, in order:
 // CHECK-SAME: ( long long ) ( n - 1 ) , ( long long ) ( s . n ) , - ( long long ) ( 1 ) , ( long long ) ( 0 ) , ( long long ) ( ps -> n * 2 ) , ( long long ) ( 1 ) , ( long long ) ( 0 ) , ( long long ) ( 4 ) , ( long long ) ( 1 ) ) )
 
@@ -64,7 +64,7 @@ void calls(double *y, int n) {
       y[i] += 1;
 }
 // CHECK-LABEL: homp region:
-// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nbodyloop lt -1 1 0\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) ) )
+// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nbodyloop lt -1 1 0\ngputeams\n" , ( void * ) & __homp_chunk_2 , ( long long ) ( void * ) ( y ) , ( long long ) sizeof ( ( y ) [ 0 ] ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( void * ) ( y ) ) )
 
 // A store of a constant computes nothing: no 'work' record.
 void fill(double *y, int n) {
@@ -74,7 +74,7 @@ void fill(double *y, int n) {
     y[i] = -1;
 }
 // CHECK-LABEL: homp region:
-// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\n" ,
+// CHECK: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\ngputeams\n" ,
 
 #ifdef __cplusplus
 // A named cast's brackets are not comparisons: one product.
@@ -85,7 +85,7 @@ void casts(double *y, int n) {
     y[i] = static_cast<double>(i) * static_cast<const volatile double>(n);
 }
 // CXX-LABEL: homp region:
-// CXX: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nwork 1\n" ,
+// CXX: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nwork 1\ngputeams\n" ,
 
 // A loop over a class type (an iterator) is not counted: its bounds do not
 // convert to integers. 'auto' from an integer literal, an integer typedef,
@@ -112,6 +112,6 @@ void iterators(double *y, int n, It first, It last, my_size m) {
   }
 }
 // CXX-LABEL: homp region:
-// CXX: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nbodyloop ne -1 1 0\nbodyloop lt -1 1 1\nbodyloop lt -1 1 1\nbodyloop lt -1 1 1\n" ,
+// CXX: access 1:y 1 1 0: L 0 0 0 0 L 0 0 0 0\nbodyloop ne -1 1 0\nbodyloop lt -1 1 1\nbodyloop lt -1 1 1\nbodyloop lt -1 1 1\ngputeams\n" ,
 // CXX-SAME: ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 1 ) , ( long long ) ( 0 ) , ( long long ) ( m ) , ( long long ) ( 1 ) , ( long long ) ( 0 ) , ( long long ) ( n ) , ( long long ) ( 3 ) ) )
 #endif

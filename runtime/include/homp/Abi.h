@@ -393,6 +393,10 @@ struct Descriptor {
   /// works on the host's memory.
   bool SharedMemory = false;
   bool HasIf = false; ///< value: the if clause's condition
+  /// Kernel: its GPU images run the loop as 'teams distribute parallel
+  /// for' (the plugin's rewrite of a 'parallel for' without teams), which
+  /// the host's launch asks one team of: libhomp asks a GPU for a grid.
+  bool GpuTeams = false;
   /// HaloUpdate: its direction and arrays.
   HaloDirection Direction = HaloDirection::Both;
   std::vector<HaloItem> HaloItems;
