@@ -287,16 +287,8 @@ void ownMovedRows(ResidentArray &A, const std::vector<RowsMoved> &Moves) {
   if (Moves.empty())
     return;
   std::lock_guard<std::mutex> Lock(TableLock);
-  for (const RowsMoved &M : Moves) {
-    const ProductSet Elements = ownedRows(A, M.From, M.Rows);
-    if (Elements.empty() || M.From == M.To)
-      continue;
-    IndexSet &FromRows = A.Dist.Owned[M.From].Dims[A.FollowsDim];
-    IndexSet &ToRows = A.Dist.Owned[M.To].Dims[A.FollowsDim];
-    const IndexSet Moved = Elements.Dims[A.FollowsDim];
-    FromRows = FromRows.minus(Moved);
-    ToRows = ToRows.unite(Moved);
-  }
+  for (const RowsMoved &M : Moves)
+    giveRows(A.Dist, A.FollowsDim, M.Rows, M.From, M.To);
   // Plans made with its old parts (cached by construct, by array id) and
   // its halo updates' copies go stale.
   A.Id = table().renumber();

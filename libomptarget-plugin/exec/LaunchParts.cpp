@@ -192,9 +192,21 @@ void Launcher::runScheduled(const std::vector<int> &Ids) {
 /// device. Who ran a chunk owns it once all have run.
 void Launcher::runFollowing(const std::vector<int> &Ids) {
   ChunkMemory &M = *K.Memory;
+  // A device that owns no chunk holds none of a 'halo(*)' array either
+  // (what it holds is its part widened), so it cannot take one: what the
+  // chunk reads around its rows is not there (the runtime fuzzer found it).
+  bool WholeHalo = false;
+  for (const ResidentArray *R : K.Followers)
+    WholeHalo |= R->Dist.Halos[R->FollowsDim].Left == abi::Halo::All ||
+                 R->Dist.Halos[R->FollowsDim].Right == abi::Halo::All;
   std::vector<bool> Takes(K.Devices.size(), false);
   for (const Slot &S : Slots)
-    Takes[S.Position] = true;
+    Takes[S.Position] = !WholeHalo || !M.owned(S.Position).empty();
+  // A taken chunk's elements are read from its owner's memory: the work
+  // queued on every device before this kernel (an asynchronous kernel
+  // writing them) is over first (the runtime fuzzer found a move that read
+  // them early).
+  runOnDevices(K.Devices, HostId, [](unsigned) {});
   M.beginFollow(Takes);
   std::vector<int64_t> Bytes(Slots.size(), 0);
   // Chunks taken by a device where they cannot run.
@@ -324,10 +336,8 @@ bool planChunkOn(const KernelInstance &K, unsigned Position,
     for (const ResidentArray *R : K.Followers)
       if (X == &R->Dist) {
         auto Mine = std::make_unique<Distribution>(R->Dist);
-        for (unsigned P = 0; P < Mine->Owned.size(); ++P) {
-          IndexSet &Along = Mine->Owned[P].Dims[R->FollowsDim];
-          Along = P == Position ? Along.unite(Rows) : Along.minus(Rows);
-        }
+        for (unsigned P = 0; P < Mine->Owned.size(); ++P)
+          giveRows(*Mine, R->FollowsDim, Rows, P, Position);
         X = Mine.get();
         Dists.push_back(std::move(Mine));
         return;

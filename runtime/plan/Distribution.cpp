@@ -405,6 +405,23 @@ distributeOverAll(const abi::Array &A, const ArrayShape &Shape,
   return Out;
 }
 
+IndexSet giveRows(Distribution &Dist, unsigned Dim, const IndexSet &Rows,
+                  unsigned From, unsigned To) {
+  if (From == To || From >= Dist.Owned.size() || To >= Dist.Owned.size())
+    return IndexSet();
+  ProductSet &Src = Dist.Owned[From], &Dst = Dist.Owned[To];
+  const IndexSet Moved = Src.Dims[Dim].intersect(Rows);
+  if (Moved.empty() || Src.empty())
+    return IndexSet();
+  if (Dst.empty()) {
+    Dst = Src;
+    Dst.Dims[Dim] = IndexSet();
+  }
+  Src.Dims[Dim] = Src.Dims[Dim].minus(Moved);
+  Dst.Dims[Dim] = Dst.Dims[Dim].unite(Moved);
+  return Moved;
+}
+
 bool coverSection(Distribution &Dist, const std::string &Name,
                   std::string &Error) {
   const unsigned Rank = Dist.Shape.Rank;

@@ -66,9 +66,12 @@ void ChunkMemory::beginFollow(const std::vector<bool> &Takes) {
   // A position that takes no chunks has its own dealt to the others as
   // their own, round-robin, so that they start on them as on theirs.
   std::vector<unsigned> Takers;
+  Taking.assign(Positions, 0);
   for (unsigned P = 0; P < Positions; ++P)
-    if (Takes.empty() || (P < Takes.size() && Takes[P]))
+    if (Takes.empty() || (P < Takes.size() && Takes[P])) {
       Takers.push_back(P);
+      Taking[P] = 1;
+    }
   size_t Deal = 0;
   for (size_t C = 0; C < Owner.size(); ++C) {
     unsigned P = Owner[C];
@@ -82,7 +85,7 @@ void ChunkMemory::beginFollow(const std::vector<bool> &Takes) {
 
 std::optional<ChunkMemory::Taken> ChunkMemory::next(unsigned P) {
   std::lock_guard<std::mutex> Lock(M);
-  if (P >= Queue.size())
+  if (P >= Queue.size() || !Taking[P])
     return std::nullopt;
   auto Left = [&](unsigned Q) { return Queue[Q].size() - Front[Q]; };
   if (Left(P) > 0) {

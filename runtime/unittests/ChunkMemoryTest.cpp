@@ -134,6 +134,11 @@ TEST(ChunkMemoryTest, ADeviceThatTakesNoneGivesItsChunksAway) {
   }
   EXPECT_FALSE(M.next(1));
   std::sort(Got.begin(), Got.end());
+  // Nor does it take any when others have chunks left.
+  ChunkMemory N(40, 10, 3);
+  N.beginFollow({true, false, true});
+  EXPECT_FALSE(N.next(1));
+  EXPECT_TRUE(N.next(0));
   EXPECT_EQ(Got, (std::vector<int64_t>{0, 1, 2, 3}));
   EXPECT_EQ(M.endFollow().size(), 2u);
   EXPECT_EQ(M.owned(1), IndexSet());

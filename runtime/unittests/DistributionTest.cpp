@@ -1228,3 +1228,34 @@ TEST(ArrayShape, BoxesOfARunOfMemoryHoldExactlyItsElements) {
       }
   }
 }
+
+namespace homp {
+namespace {
+
+// A memorizing loop's chunk changing device: the rows leave their owner,
+// and a device that owned nothing gets the owner's extent in the other
+// dimensions (an empty part's other dimensions are empty too).
+TEST(GiveRowsTest, MovesRowsAndShapesAnEmptyPart) {
+  Distribution D;
+  D.Shape.Rank = 2;
+  D.Devices = {0, 1};
+  D.Owned.resize(2);
+  Box Part;
+  Part.Rank = 2;
+  Part.Dims[0] = {0, 10};
+  Part.Dims[1] = {0, 4};
+  D.Owned[0] = ProductSet::of(Part);
+  EXPECT_TRUE(D.Owned[1].empty());
+  EXPECT_EQ(giveRows(D, 0, IndexSet(Range{3, 5}), 0, 1), IndexSet(Range{3, 5}));
+  EXPECT_EQ(D.Owned[1].volume(), 8);
+  EXPECT_EQ(D.Owned[1].Dims[1], IndexSet(Range{0, 4}));
+  EXPECT_EQ(D.Owned[0].Dims[0],
+            IndexSet(Range{0, 3}).unite(IndexSet(Range{5, 10})));
+  // Rows the giver does not own move nowhere.
+  EXPECT_TRUE(giveRows(D, 0, IndexSet(Range{3, 4}), 0, 1).empty());
+  EXPECT_EQ(D.Owned[1].volume(), 8);
+  EXPECT_TRUE(giveRows(D, 0, IndexSet(Range{4, 5}), 1, 1).empty());
+}
+
+} // namespace
+} // namespace homp

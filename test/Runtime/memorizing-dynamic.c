@@ -22,6 +22,7 @@
 // CHECK: finite halo: PASS
 // CHECK: other array: PASS
 // CHECK: own split: PASS
+// CHECK: fewer chunks than devices: PASS
 //
 // Where device 0 cannot hold u (39 kB) whole, the loop keeps its first split.
 // SMALL: the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (not memorizing dynamic: device 0 cannot hold the arrays that would follow its chunks whole)
@@ -31,14 +32,14 @@
 // does not follow the chunks.
 // INFO: homp: data region {{.*}}memorizing-dynamic.c:[[#DYN:]]:3 begins: 3 distributed arrays on {{[0-9]+}} devices; loop 'zones' in 41 chunks of 5 (memorizing dynamic) in
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_DYNAMIC, chunks of 5; memorizing dynamic, as its first execution follows its chunks: 41 chunks of 5 taken as the devices became free, {{[0-9]+}} moved to another device ({{[0-9]+}} bytes); now device 0: {{(no )?}}chunks
-// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN]]:3: 203 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' runs its chunks where they ran before (memorizing dynamic): device 0: {{(no )?}}chunks
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN]]:3: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' runs its chunks where they ran before (memorizing dynamic): device 0: {{(no )?}}chunks
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 2]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_GUIDED, chunks of 3; memorizing dynamic, as its first execution follows its chunks: 68 chunks of 3
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 4]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20; memorizing dynamic, as its first execution follows its chunks: 51 chunks of 4
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 6]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_DYNAMIC, chunks of 5; memorizing dynamic, as its first execution follows its chunks: 41 chunks of 5 {{.*}} device host: {{(no )?}}chunks
-// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 8]]:3: 203 iterations on {{[0-9]+}} devices; the SCHED_GUIDED loop 'zones' keeps the split its data region gave it (not memorizing dynamic: 'fa' has a halo along the loop's dimension (only 'halo(*)' moves with the chunks))
-// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER:]]:1: 203 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w' (distributed by the data region at {{.*}}) does not follow its chunks): device 0: {{(no )?}}chunks
-// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER]]:1: 203 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them
-// INFO: homp: region {{.*}}memorizing-dynamic.c:{{[0-9]+}}:1: 202 iterations on {{[0-9]+}} devices; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w2' is split by the kernel itself, not with its chunks): device 0: {{(no )?}}chunks
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 8]]:3: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_GUIDED loop 'zones' keeps the split its data region gave it (not memorizing dynamic: 'fa' has a halo along the loop's dimension (only 'halo(*)' moves with the chunks))
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER:]]:1: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w' (distributed by the data region at {{.*}}) does not follow its chunks): device 0: {{(no )?}}chunks
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER]]:1: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them
+// INFO: homp: region {{.*}}memorizing-dynamic.c:{{[0-9]+}}:1: 202 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w2' is split by the kernel itself, not with its chunks): device 0: {{(no )?}}chunks
 
 #include <math.h>
 #include <stdio.h>
@@ -222,5 +223,41 @@ int main(void) {
   // (Zone 0 does not run: the reference is the same loop from 1.)
   sequential_from(1);
   bad |= same("own split", 0);
+
+  // Fewer chunks than devices (the runtime fuzzer's case): a device that
+  // owns none holds none of a 'halo(*)' array, so it takes none; and an
+  // asynchronous kernel before writes what the first execution moves.
+  {
+    enum { N = 5 };
+    static long a[N], b[N], want[N];
+    for (int i = 0; i < N; ++i)
+      a[i] = 3 * i - 7, b[i] = 0;
+    for (int i = 0; i < N; ++i)
+      want[i] = b[i];
+    want[2] = a[4] + 2;
+    for (int r = 0; r < 4; ++r)
+      for (int i = 1; i < N - 1; ++i)
+        want[i] = a[i - 1] + a[(i + N / 2) % N] + want[i] % 5;
+#pragma omp target data device(0:4) map(tofrom: a[0:N] dist_data(ALIGN(few)) halo(*)) \
+    map(tofrom: b[0:N] dist_data(ALIGN(few)) halo(*))
+    {
+#pragma omp target device(0:4)
+#pragma omp parallel for
+      for (int i = 2; i < N - 2; ++i)
+        b[i] = a[i + 2] + 2;
+      for (int r = 0; r < 4; ++r) {
+#pragma omp target device(0:4)
+#pragma omp parallel for dist_schedule(target: SCHED_DYNAMIC(1))
+      few:
+        for (int i = 1; i < N - 1; ++i)
+          b[i] = a[i - 1] + a[(i + N / 2) % N] + b[i] % 5;
+      }
+    }
+    long wrong = 0;
+    for (int i = 0; i < N; ++i)
+      wrong += b[i] != want[i];
+    printf("fewer chunks than devices: %s\n", wrong ? "FAIL" : "PASS");
+    bad |= wrong != 0;
+  }
   return bad;
 }

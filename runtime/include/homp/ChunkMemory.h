@@ -66,7 +66,7 @@ public:
 
   /// Starts an execution that follows the chunks; Takes (per position):
   /// which devices take chunks (empty: all). A position that takes none
-  /// keeps nothing: its chunks go to the others.
+  /// keeps nothing: its chunks go to the others, and it gets none.
   void beginFollow(const std::vector<bool> &Takes = {});
   /// The next chunk position P runs, with the position that owned it;
   /// std::nullopt when every chunk is handed out.
@@ -120,6 +120,7 @@ private:
   // who ran each chunk.
   std::vector<std::vector<int64_t>> Queue;
   std::vector<size_t> Front;
+  std::vector<char> Taking; ///< per position: whether it takes chunks
   std::vector<int> RanOn;
 };
 

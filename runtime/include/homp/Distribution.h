@@ -132,6 +132,13 @@ distributeArray(const abi::Array &A, const ArrayShape &Shape,
                 const DistributionContext &Ctx, std::string &Error,
                 const ItemDevices &Own = {});
 
+/// Moves the elements position From owns at indices Rows of dimension Dim
+/// to position To (a memorizing loop's chunk changing device). To, if it
+/// owned nothing, gets From's extent in the other dimensions. Returns the
+/// indices that moved.
+IndexSet giveRows(Distribution &Dist, unsigned Dim, const IndexSet &Rows,
+                  unsigned From, unsigned To);
+
 /// Gives the elements of Dist's section that no device's part holds (an
 /// ALIGN whose array or loop covers less than this array's section) to a
 /// device, dimension by dimension, as a loop's iterations beyond every part
