@@ -428,8 +428,14 @@ bool launch::planInstance(KernelInstance &K) {
                            ? std::string("AUTO")
                            : abi::schedKindSpelling(K.Sched->Kind);
     std::string Note = D.Label.empty() ? "" : labelNote(D.Label);
+    // A label no data region split ('loop1' that no array aligns to):
+    // the arrays' parts gave the split.
+    IndexSet Ignored;
+    const bool RegionSplit =
+        !D.Label.empty() &&
+        labelIndices(D.Label, 0, K.Devices.front(), Ignored);
     K.NotScheduled =
-        !D.Label.empty()
+        RegionSplit
             ? "the " + Kind + " loop '" + D.Label +
                   "' keeps the split its data region gave it" +
                   (Note.empty() ? "" : " (" + Note + ")")

@@ -1,7 +1,8 @@
 // A loop with a scheduler kind of its own inside a data region whose
 // arrays stay on the devices: the labelled loop the arrays are aligned to
 // runs its kind, memorizing dynamic (memorizing-dynamic.c), and another
-// follows the parts of the arrays it uses (owner computes). HOMP_INFO
+// follows the parts of the arrays it uses (owner computes), labelled or
+// not (no array aligns to 'lone', so no data region split it). HOMP_INFO
 // names the kind as written; it once called every such loop "the AUTO
 // loop".
 // RUN: %hompcc -O2 %s -o %t && %t | FileCheck %s
@@ -37,7 +38,7 @@ int main(void) {
   {
 #pragma omp target device(*)
 #pragma omp parallel for dist_schedule(target: SCHED_GUIDED(2))
-    for (int i = 0; i < n; ++i)
+    lone: for (int i = 0; i < n; ++i)
       y[i] -= 2.0 * i;
   }
   bad = 0;
