@@ -217,7 +217,6 @@ static void rememberChunks(KernelInstance &K) {
   if (!L)
     return;
   K.Memory = L->Memory;
-  K.MemoryLoop = L->Loop;
   K.MemoryBounds = L->Bounds;
   std::string Why;
   auto Loop =
@@ -411,16 +410,14 @@ bool launch::planInstance(KernelInstance &K) {
   if (K.Follow)
     return true;
   if (K.Sched && K.Plan->ScheduledLoop < 0 && K.Memory) {
-    // Its chunks stay where they ran.
+    // Its chunks stay where they ran (the report names their owners).
     K.NotScheduled =
         std::string("the ") + abi::schedKindSpelling(K.Sched->Kind) +
         " loop '" + D.Label + "' " +
         (K.Memory->follows() == 0
              ? "keeps the split its data region gave it"
              : "runs its chunks where they ran before (memorizing dynamic)") +
-        (K.MemoryNote.empty() ? "" : " (" + K.MemoryNote + ")") + ": " +
-        K.Memory->describe(
-            [&](unsigned P) { return "device " + deviceLabel(K.Devices[P]); });
+        (K.MemoryNote.empty() ? "" : " (" + K.MemoryNote + ")");
     K.Sched.reset();
   } else if (K.Sched && K.Plan->ScheduledLoop < 0) {
     // Resident data never moves: the loop's own kind gives way.

@@ -63,7 +63,6 @@ struct KernelInstance : Instance {
   /// arrays it uses that follow them; for HOMP_INFO, what it did.
   std::shared_ptr<ChunkMemory> Memory;
   bool Follow = false;
-  unsigned MemoryLoop = 0;
   LoopBounds MemoryBounds;
   std::vector<ResidentArray *> Followers;
   std::string MemoryNote;

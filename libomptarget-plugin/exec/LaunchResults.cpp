@@ -160,6 +160,12 @@ std::string Launcher::reportTitle(size_t Devices) const {
       Title += "; " + K.MemoryNote;
   } else if (!K.NotScheduled.empty()) {
     Title += "; " + K.NotScheduled;
+    // A memorizing loop that kept its chunks: where they are, written only
+    // when a report is asked for.
+    if (K.Memory)
+      Title += ": " + K.Memory->describe([&](unsigned P) {
+        return "device " + deviceLabel(K.Devices[P]);
+      });
   }
   if (!K.OneDeviceWhy.empty())
     Title += "; on device " + deviceLabel(K.Devices.front()) +
