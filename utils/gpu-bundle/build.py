@@ -2,7 +2,7 @@
 """Builds the self-contained GPU test bundle (`make gpu-bundle`).
 
 Compiles every test/Runtime program (as its RUN lines say, see runlines.py)
-and every benchmark (benchmarks/NAME/NAME.c with benchmarks/NAME/bundle.runs)
+and every benchmark (benchmarks/NAME/NAME.c or benchmarks/apps/NAME/NAME.c, with bundle.runs beside it)
 as fat binaries for the given offload architectures, and, when those mix GPU
 and x86_64 architectures, once more for the GPU architectures alone. Packs
 them with run.sh, FileCheck and `not`, and every shared library they load
@@ -130,7 +130,10 @@ def plan_tests(stage, build, builds, tools):
 
 def plan_benchmarks(stage, build, builds):
     jobs, names = [], []
-    for folder in sorted(p for p in (SOURCE_ROOT / "benchmarks").iterdir() if p.is_dir()):
+    root = SOURCE_ROOT / "benchmarks"
+    folders = [p for p in root.iterdir() if p.is_dir()]
+    folders += [p for p in (root / "apps").iterdir() if p.is_dir()]
+    for folder in sorted(folders, key=lambda p: p.name):
         sources = [folder / (folder.name + s) for s in BENCHMARK_SUFFIXES]
         sources = [s for s in sources if s.exists()]
         if not sources:

@@ -42,7 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/bench.h"
+#include "../../common/bench.h"
 
 #include <math.h>
 #include <omp.h>

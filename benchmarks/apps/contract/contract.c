@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/bench.h"
+#include "../../common/bench.h"
 
 #include <omp.h>
 #include <string.h>
