@@ -540,58 +540,75 @@ def learning(binary, only, processes, out):
     a run that starts from the profile an earlier run saved, each over the
     same execution of the best fixed kind in a fresh run (the one whose
     executions from the third on have the lowest median: the first ones of
-    every kind are cold, their storage new); medians over the processes."""
+    every kind are cold, their storage new); medians over the processes.
+    The processes run in rounds, one of each version per round, so that
+    what the machine does meanwhile falls on all of them alike; each round
+    also runs every fixed kind a second time, and the best kind's second
+    runs over its first ones are the noise floor."""
     env = {"HOMP_DEVICES": DEVICES}
     rows = []
+    fixed_kinds = [(k, e) for k, e in KINDS if not k.startswith("AUTO")]
 
     def executions(runs):
         return [statistics.median(ts[e] for ts in runs)
                 for e in range(LEARNING_EXECUTIONS)]
 
+    def times(kenv):
+        return run(binary, kernel, "homp", n, 0, LEARNING_EXECUTIONS,
+                   dict(env, **kenv), False)["times"]
+
     for kernel, n, _ in KERNELS:
         if only and kernel not in only:
             continue
-        best = None
-        for kind, kenv in KINDS:
-            if kind.startswith("AUTO"):
-                continue
-            times = executions([
-                run(binary, kernel, "homp", n, 0, LEARNING_EXECUTIONS,
-                    dict(env, **kenv), False)["times"]
-                for _ in range(processes)])
-            t = statistics.median(times[2:])
-            if best is None or t < best[1]:
-                best = (kind, t, times)
+        first = {k: [] for k, _ in fixed_kinds}
+        second = {k: [] for k, _ in fixed_kinds}
         fresh, saved = [], []
         for p in range(processes):
-            fresh.append(run(binary, kernel, "homp", n, 0,
-                             LEARNING_EXECUTIONS, env, False)["times"])
+            for kind, kenv in fixed_kinds:
+                first[kind].append(times(kenv))
+            fresh.append(times({}))
             path = os.path.join(out, f"learning-{kernel}-{p}.profiles")
             if os.path.exists(path):
                 os.remove(path)
             # The earlier run learns fully and saves; the next starts from it.
             run(binary, kernel, "homp", n, WARMUP, 1,
                 dict(env, HOMP_PROFILES=path), False)
-            saved.append(run(binary, kernel, "homp", n, 0,
-                             LEARNING_EXECUTIONS,
-                             dict(env, HOMP_PROFILES=path), False)["times"])
+            saved.append(times({"HOMP_PROFILES": path}))
+            for kind, kenv in fixed_kinds:
+                second[kind].append(times(kenv))
+        fixed = []
+        best = None
+        for kind, _ in fixed_kinds:
+            per = executions(first[kind])
+            t = statistics.median(per[2:])
+            fixed.append((kind, t))
+            if best is None or t < best[1]:
+                best = (kind, t, per)
+        noise = [a / b for a, b in zip(executions(second[best[0]]), best[2])]
         per = [[a / b for a, b in zip(executions(runs), best[2])]
                for runs in (fresh, saved)]
-        rows.append((kernel, best[:2], per))
+        rows.append((kernel, best[:2], per, noise, fixed))
         print(f"  {kernel} done", file=sys.stderr)
     head = " ".join(f"{e + 1:>5}" for e in range(LEARNING_EXECUTIONS))
     lines = [f"AUTO's first {LEARNING_EXECUTIONS} executions, each over the "
              f"same execution of the best fixed kind (ms: its median from "
              f"the 3rd), 4 devices, medians of {processes} processes",
              f"{'kernel':<10} {'best fixed kind':<24} {'ms':>7} {'run':<6} "
-             f"{head}  from 3rd"]
-    for kernel, (kind, t), per in rows:
-        for label, ratios in zip(("fresh", "saved"), per):
+             f"{head}  worst median (from the 3rd)"]
+    for kernel, (kind, t), per, noise, _ in rows:
+        for label, ratios in zip(("fresh", "saved", "noise"), per + [noise]):
             worst = max(ratios[2:])
+            middle = statistics.median(ratios[2:])
             lines.append(f"{kernel:<10} {kind:<24} {t * 1e3:>7.2f} "
                          f"{label:<6} " +
                          " ".join(f"{r:>5.2f}" for r in ratios) +
-                         f"  {worst:.2f}")
+                         f"  {worst:5.2f} {middle:6.2f}")
+    lines += ["", "noise: the best fixed kind in new processes over its "
+              "first ones. The fixed kinds' medians from the 3rd "
+              "execution (ms):"]
+    for kernel, _, _, _, fixed in rows:
+        lines.append(f"{kernel:<10} " + ", ".join(
+            f"{kind} {t * 1e3:.2f}" for kind, t in fixed))
     print("\n".join(lines))
     with open(os.path.join(out, "learning.md"), "w") as f:
         f.write("```\n" + "\n".join(lines) + "\n```\n")

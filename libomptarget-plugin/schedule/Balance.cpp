@@ -248,7 +248,9 @@ LoopProfile *profileOf(const ConstructInfo &Info, const ProfileKey &Key) {
   if (!Saved)
     return nullptr;
   LoopProfile &P = profiles()[Key];
-  P.Split.emplace(Saved->Split);
+  // What a whole earlier run learned is a trusted prior: the split moves
+  // only on what several executions show (Rebalancer, patient).
+  P.Split.emplace(Saved->Split, /*Damping=*/2, /*Patient=*/true);
   P.Trials.emplace(static_cast<unsigned>(Key.Devices.size()));
   P.Trials->restore(Saved->Trials);
   P.Learned = Saved->Learned;

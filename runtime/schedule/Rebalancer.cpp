@@ -14,6 +14,11 @@ namespace {
 /// when ResumeAfter updates in a row reach it.
 constexpr double CalibratedSpread = 0.05, ResumeSpread = 0.10;
 constexpr int ResumeAfter = 3;
+/// Patient: the updates a move needs, and how far (in standard errors of
+/// its mean over them, and at least) a device's time must be from the mean:
+/// Student's t for 95% over 3 updates (2 degrees of freedom).
+constexpr size_t PatientWindow = 3;
+constexpr double PatientErrors = 4.3, PatientMinimum = 0.05;
 } // namespace
 
 static void normalize(std::vector<double> &R) {
@@ -22,8 +27,10 @@ static void normalize(std::vector<double> &R) {
     X = Sum > 0 ? X / Sum : 1.0 / R.size();
 }
 
-Rebalancer::Rebalancer(const std::vector<double> &Initial)
-    : Ratios(Initial), Direction(Initial.size(), 0) {
+Rebalancer::Rebalancer(const std::vector<double> &Initial, int Damping,
+                       bool Patient)
+    : Ratios(Initial), Direction(Initial.size(), 0), Q(std::max(1, Damping)),
+      Patient(Patient) {
   for (double &X : Ratios)
     X = X > 0 ? X : 0;
   normalize(Ratios);
@@ -55,6 +62,35 @@ void Rebalancer::update(const std::vector<double> &Seconds) {
   }
   Converged = Deviation < CalibratedSpread * Mean;
 
+  // Each device's time over the mean: this update's, or, patient, its mean
+  // over the window, once the window shows a difference that is no noise.
+  std::vector<double> Relative(Ratios.size(), 1.0);
+  for (size_t I : Timed)
+    Relative[I] = Seconds[I] / Mean;
+  if (Patient) {
+    Window.push_back(Relative);
+    if (Window.size() < PatientWindow)
+      return;
+    bool Significant = false;
+    for (size_t I : Timed) {
+      double Sum = 0, Squares = 0;
+      for (const std::vector<double> &W : Window)
+        Sum += W[I], Squares += W[I] * W[I];
+      const double N = static_cast<double>(Window.size());
+      const double MeanI = Sum / N;
+      const double Error =
+          std::sqrt(std::max(0.0, Squares / N - MeanI * MeanI) / (N - 1));
+      Relative[I] = MeanI;
+      Significant |= std::fabs(MeanI - 1) >
+                     std::max(PatientMinimum, PatientErrors * Error);
+    }
+    if (!Significant) {
+      Window.erase(Window.begin());
+      return;
+    }
+    Window.clear(); // the times after a move are of other shares
+  }
+
   // The timed devices share what they had: one without a time keeps its
   // ratio exactly (a device the memory cap held below it would otherwise
   // drift with every update).
@@ -62,7 +98,7 @@ void Rebalancer::update(const std::vector<double> &Seconds) {
   double Had = 0, Have = 0;
   for (size_t I : Timed) {
     Had += Ratios[I];
-    Next[I] = Ratios[I] * (1 + (Mean / Seconds[I] - 1) / Q);
+    Next[I] = Ratios[I] * (1 + (1 / Relative[I] - 1) / Q);
     Have += Next[I];
   }
   for (size_t I : Timed)

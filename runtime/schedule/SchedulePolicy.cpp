@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -38,11 +37,6 @@ MachineModel emulatedModel(MachineModel M, const std::vector<double> &Factors) {
   return M;
 }
 
-namespace {
-
-/// Whether the model knows every device's compute rate (a machine file).
-/// Calibrated rates do not count: they are a probe kernel's, and a sample of
-/// the loop itself says more of how fast each device runs it.
 bool modelKnowsSpeeds(const MachineModel &M, const std::vector<int> &Devices) {
   if (M.Calibrated)
     return false;
@@ -52,6 +46,8 @@ bool modelKnowsSpeeds(const MachineModel &M, const std::vector<int> &Devices) {
       return false;
   return true;
 }
+
+namespace {
 
 std::vector<double> cutoff(std::vector<double> Shares,
                            std::optional<double> Ratio,
@@ -107,9 +103,11 @@ void chooseTrial(const PolicyContext &Ctx, LoopProfile &P,
   switch (T) {
   case AutoTrial::Balanced:
     S.Weights = Split;
-    S.Why = "learned in " + std::to_string(P.Learned) + " execution" +
-            (P.Learned == 1 ? "" : "s") +
-            (P.Split->converged() ? ", calibrated" : "");
+    S.Why = P.SplitFromModel && P.Learned == 1
+                ? std::string("the model's shares")
+                : "learned in " + std::to_string(P.Learned) + " execution" +
+                      (P.Learned == 1 ? "" : "s") +
+                      (P.Split->converged() ? ", calibrated" : "");
     break;
   case AutoTrial::Model:
     S.Kind = abi::SchedKind::Model2;
@@ -186,9 +184,9 @@ void chooseTrial(const PolicyContext &Ctx, LoopProfile &P,
   if (Done < Opening)
     Choice = "trial " + std::to_string(Done + 1) + " of " +
              std::to_string(Opening) +
-             (P.Trials->aloneRuledOut() && Done == 0
-                  ? " (no device alone: none has half the split)"
-                  : "") +
+             (P.Trials->ruledOutWhy().empty()
+                  ? ""
+                  : " (" + P.Trials->ruledOutWhy() + ")") +
              (Times.empty() ? "" : ", so far ");
   else
     switch (P.Trials->repeatingNext()) {
@@ -485,20 +483,46 @@ void learnExecution(const PolicyContext &Ctx, LoopProfile &P,
         Costs.PerIteration[I] = Rates[I] > 0
                                     ? 1 / Rates[I]
                                     : std::numeric_limits<double>::infinity();
-      P.Split.emplace(
-          cutoff(normalizeShares(std::move(Rates)), S.Cutoff, Costs, Trips));
+      // Where the sample agrees with the model, the model's shares: one
+      // cold execution's rates are noise on devices of one speed
+      // (SampleAgreesWithin). The model's trial would run them again.
+      std::vector<double> Model =
+          modelShares(*Ctx.Model, Devices, S.Cost, Trips, /*WithData=*/true);
+      const bool FromModel = sampleAgrees(Rates, Model);
+      P.Split.emplace(cutoff(normalizeShares(FromModel ? std::move(Model)
+                                                       : std::move(Rates)),
+                             S.Cutoff, Costs, Trips),
+                      /*Damping=*/FromModel ? 2 : 1, /*Patient=*/FromModel);
       P.Learned = 1;
+      P.SplitFromModel = FromModel;
+      if (FromModel)
+        P.Trials->ruleOut(AutoTrial::Model,
+                          "no model split: the balanced split starts from "
+                          "it, the sample agreeing within 5x");
       const std::vector<double> &Split = P.Split->ratios();
       if (std::find(Devices.begin(), Devices.end(), Ctx.HostId) ==
               Devices.end() &&
           *std::max_element(Split.begin(), Split.end()) < AloneWorthShare)
-        P.Trials->ruleOutAlone();
+        P.Trials->ruleOut(AutoTrial::Alone,
+                          "no device alone: none has half the split");
       return;
     }
     P.Split.emplace(S.Weights);
+    // The machine model's split (MODEL_2_AUTO, a machine file knowing
+    // every device): the model's trial would run it again.
+    if (S.Kind == abi::SchedKind::Model2)
+      P.Trials->ruleOut(AutoTrial::Model,
+                        "no model split: the balanced split starts from it");
   }
   if (S.Trial)
     P.Trials->record(*S.Trial, Makespan);
+  // A balanced execution of the opening whose devices ended together
+  // leaves SCHED_DYNAMIC too little to win (DynamicWorthImbalance).
+  if (S.Trial == AutoTrial::Balanced && S.Mode == LoopSchedule::Shares &&
+      imbalanceOf(Seconds) < DynamicWorthImbalance)
+    P.Trials->ruleOut(AutoTrial::Dynamic,
+                      "no SCHED_DYNAMIC: a balanced execution's devices "
+                      "ended within 10% of their mean");
   // The split learns from the times of its own shares only.
   if ((!S.Trial || *S.Trial == AutoTrial::Balanced) &&
       S.Mode == LoopSchedule::Shares) {

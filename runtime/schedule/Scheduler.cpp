@@ -383,6 +383,33 @@ const char *autoTrialName(AutoTrial T) {
   return "?";
 }
 
+bool sampleAgrees(const std::vector<double> &Rates,
+                  const std::vector<double> &Model) {
+  if (Rates.size() != Model.size() || Rates.empty())
+    return false;
+  // Measured over predicted, per device: within the factor of each other.
+  double Low = std::numeric_limits<double>::infinity(), High = 0;
+  for (size_t I = 0; I < Rates.size(); ++I) {
+    if (!(Rates[I] > 0) || !(Model[I] > 0)) {
+      if (Rates[I] > 0 || Model[I] > 0)
+        return false; // one leaves the device out, the other does not
+      continue;
+    }
+    Low = std::min(Low, Rates[I] / Model[I]);
+    High = std::max(High, Rates[I] / Model[I]);
+  }
+  return High > 0 && High <= SampleAgreesWithin * Low;
+}
+
+double imbalanceOf(const std::vector<double> &Seconds) {
+  double Sum = 0, Slowest = 0;
+  int Timed = 0;
+  for (double S : Seconds)
+    if (S > 0 && std::isfinite(S))
+      Sum += S, Slowest = std::max(Slowest, S), ++Timed;
+  return Timed > 1 ? Slowest / (Sum / Timed) : 1.0;
+}
+
 unsigned aloneDevice(const std::vector<double> &Split,
                      std::optional<unsigned> HostByModel,
                      std::optional<unsigned> Before,
@@ -417,9 +444,28 @@ static_assert(sizeof(OpeningOrder) / sizeof(OpeningOrder[0]) ==
 constexpr int RetryEvery = 16;
 } // namespace
 
-void AutoTrials::ruleOutAlone() {
-  if (Executions < Opening)
-    Opened = Opening - 1;
+AutoTrials::AutoTrials(unsigned Devices)
+    : Devices(Devices),
+      Order(std::begin(OpeningOrder), std::end(OpeningOrder)) {}
+
+void AutoTrials::ruleOut(AutoTrial T, const std::string &Why) {
+  // Only a trial the opening has not run yet.
+  if (T == AutoTrial::Balanced || ruledOut(T) || Executions >= Opened ||
+      std::find(Order.begin(), Order.begin() + Executions, T) !=
+          Order.begin() + Executions)
+    return;
+  Order.erase(std::remove(Order.begin() + Executions, Order.end(), T),
+              Order.end());
+  Opened = static_cast<int>(Order.size());
+  Left[static_cast<int>(T)] = Why.empty() ? "ruled out" : Why;
+}
+
+std::string AutoTrials::ruledOutWhy() const {
+  std::string Why;
+  for (AutoTrial T : Trials)
+    if (ruledOut(T))
+      Why += (Why.empty() ? "" : "; ") + Left[static_cast<int>(T)];
+  return Why;
 }
 
 double AutoTrials::shortest(AutoTrial T) const {
@@ -453,7 +499,8 @@ void AutoTrials::restore(const std::array<double, 4> &Typical) {
 }
 
 std::optional<AutoTrial> AutoTrials::warmRetry() const {
-  if (Devices <= 1 || Executions < Opened || Settled)
+  // (With every other trial ruled out there is nothing to compare.)
+  if (Devices <= 1 || Executions < Opened || Settled || Opened <= 2)
     return std::nullopt;
   for (AutoTrial T : Trials)
     if (WarmRuns[static_cast<int>(T)] == 0 &&
@@ -463,7 +510,8 @@ std::optional<AutoTrial> AutoTrials::warmRetry() const {
 }
 
 std::optional<AutoTrial> AutoTrials::confirmation() const {
-  if (Devices <= 1 || Executions < Opened || Settled || warmRetry())
+  if (Devices <= 1 || Executions < Opened || Settled || Opened <= 2 ||
+      warmRetry())
     return std::nullopt;
   double Best = std::numeric_limits<double>::infinity();
   for (AutoTrial T : Trials)
@@ -491,19 +539,23 @@ AutoTrial AutoTrials::next() const {
   if (Devices <= 1)
     return AutoTrial::Balanced;
   if (Executions < Opened)
-    return OpeningOrder[Executions];
+    return Order[Executions];
   if (std::optional<AutoTrial> Again = warmRetry())
     return *Again;
   if (std::optional<AutoTrial> Again = confirmation())
     return *Again;
   // By typical time; equal times in Trials' order.
-  std::array<size_t, 4> Order = {0, 1, 2, 3};
-  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+  std::array<size_t, 4> ByTime = {0, 1, 2, 3};
+  std::sort(ByTime.begin(), ByTime.end(), [&](size_t A, size_t B) {
     double TA = typical(Trials[A]), TB = typical(Trials[B]);
     return TA < TB || (TA == TB && A < B);
   });
+  // (A runner-up that never ran was ruled out: none.)
   int Steady = Executions - Opened - Repeats;
-  return Trials[Steady % RetryEvery == RetryEvery - 1 ? Order[1] : Order[0]];
+  return Trials[Steady % RetryEvery == RetryEvery - 1 &&
+                        std::isfinite(typical(Trials[ByTime[1]]))
+                    ? ByTime[1]
+                    : ByTime[0]];
 }
 
 void AutoTrials::record(AutoTrial T, double Seconds) {

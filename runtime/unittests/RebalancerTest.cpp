@@ -67,6 +67,52 @@ TEST(Rebalancer, LinearDevicesBalanceInOneStep) {
   EXPECT_EQ(R.damping(), 1);
 }
 
+TEST(Rebalancer, ADampedStartMovesHalfWay) {
+  // From a trusted prior, Q = 2: r_i' = r_i (1 + (mean / d_i - 1) / 2).
+  // Shares 1/2, 1/2, times 1 and 3 (mean 2): 1/2 * 1.5 and 1/2 * 2/3, i.e.
+  // 0.75 and 0.4166.., 9/14 and 5/14 once summing to 1.
+  Rebalancer R({1, 1}, /*Damping=*/2);
+  EXPECT_EQ(R.damping(), 2);
+  R.update({1, 3});
+  EXPECT_NEAR(R.ratios()[0], 9.0 / 14, 1e-12);
+  EXPECT_NEAR(R.ratios()[1], 5.0 / 14, 1e-12);
+  // No damping below 1.
+  EXPECT_EQ(Rebalancer({1, 1}, 0).damping(), 1);
+}
+
+TEST(Rebalancer, PatientIgnoresNoiseAndFollowsARealDifference) {
+  // Four equal devices whose times scatter by up to 40% at random, no
+  // device steadily slower: a patient split never moves. (A fixed
+  // sequence, so the test is the same every run.)
+  const double Noise[][4] = {
+      {1.4, 1, 1, 1},   {1, 1.3, 1, 0.8}, {1, 1, 1.4, 1}, {0.7, 1, 1, 1.3},
+      {1.2, 0.8, 1, 1}, {1, 1, 0.7, 1.3}, {1, 1.4, 1, 1}, {1.3, 1, 1, 0.7}};
+  Rebalancer Calm({1, 1, 1, 1}, 2, /*Patient=*/true);
+  for (const auto &T : Noise)
+    Calm.update(std::vector<double>(T, T + 4));
+  for (double R : Calm.ratios())
+    EXPECT_DOUBLE_EQ(R, 0.25);
+  // The same split not patient follows the noise.
+  Rebalancer Eager({1, 1, 1, 1}, 2);
+  Eager.update(std::vector<double>(Noise[0], Noise[0] + 4));
+  EXPECT_LT(Eager.ratios()[0], 0.24);
+
+  // Device 0 twice as slow as it should be, with 10% noise: no move for
+  // two updates, then one by the means of the three, half way (Q = 2).
+  Devices D{{0, 0}, {1, 2}};
+  Rebalancer R({1, 1}, 2, /*Patient=*/true);
+  const double Jitter[] = {1.05, 0.95, 1.0};
+  for (int U = 0; U < 2; ++U) {
+    std::vector<double> T = D.times(R.ratios());
+    T[0] *= Jitter[U];
+    R.update(T);
+    EXPECT_DOUBLE_EQ(R.ratios()[0], 0.5) << "update " << U;
+  }
+  R.update(D.times(R.ratios()));
+  EXPECT_LT(R.ratios()[0], 0.45);
+  EXPECT_GT(R.ratios()[0], 1.0 / 3) << "half way to the ideal third";
+}
+
 TEST(Rebalancer, FixedCostsByHand) {
   // d_0 = r_0, d_1 = 0.1 + r_1 (ideal 0.55, 0.45). From 0.5, 0.5: times
   // 0.5, 0.6, mean 0.55; r' = 0.5 * 0.55 / 0.5 = 0.55 and

@@ -175,14 +175,17 @@ TEST(SchedulePolicy, AutoLearnsASplitFromItsSampleThenRunsItsTrials) {
   LoopProfile P;
   LoopSchedule Sample = schedule(C, SchedKind::Auto, 1000, &P);
   ASSERT_EQ(Sample.Mode, LoopSchedule::Sampled);
-  // Equal sample parts; device 2 three times as fast as device 0, device 1
-  // twice.
-  learnExecution(C.Ctx, P, Sample, Three, 1000, {10, 20, 30}, {1, 1, 1}, 1);
+  // Equal sample parts; device 2 six times as fast as device 0, device 1
+  // twice: more than SampleAgreesWithin from the model's equal shares.
+  learnExecution(C.Ctx, P, Sample, Three, 1000, {10, 20, 60}, {1, 1, 1}, 1);
   ASSERT_TRUE(P.Split);
   EXPECT_EQ(P.Learned, 1);
-  EXPECT_NEAR(P.Split->ratios()[0], 1.0 / 6, 1e-9);
-  EXPECT_NEAR(P.Split->ratios()[2], 3.0 / 6, 1e-9);
-  // Then the opening: balanced twice, the model, dynamic, alone.
+  EXPECT_FALSE(P.SplitFromModel);
+  EXPECT_EQ(P.Split->damping(), 1);
+  EXPECT_NEAR(P.Split->ratios()[0], 1.0 / 9, 1e-9);
+  EXPECT_NEAR(P.Split->ratios()[2], 6.0 / 9, 1e-9);
+  // Then the opening: balanced twice, the model, dynamic, alone (the
+  // balanced executions' devices ending apart: dynamic may win).
   std::vector<AutoTrial> Ran;
   for (int E = 0; E < AutoTrials::Opening; ++E) {
     LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
@@ -195,44 +198,99 @@ TEST(SchedulePolicy, AutoLearnsASplitFromItsSampleThenRunsItsTrials) {
     std::vector<int64_t> Its(3);
     for (size_t I = 0; I < 3; ++I)
       Its[I] = static_cast<int64_t>(S.Weights[I] * 1000);
-    learnExecution(C.Ctx, P, S, Three, 1000, Its, {1, 1, 1}, 1);
+    learnExecution(C.Ctx, P, S, Three, 1000, Its, {1.5, 1, 1}, 1);
   }
   EXPECT_EQ(Ran, (std::vector<AutoTrial>{
                      AutoTrial::Balanced, AutoTrial::Balanced, AutoTrial::Model,
                      AutoTrial::Dynamic, AutoTrial::Alone}));
 }
 
-TEST(SchedulePolicy, AutoTriesNoDeviceAloneWhereNoneHasHalfTheSplit) {
-  // Three devices of one speed, no host: the fastest alone would do the
-  // others' work too, at no saving in copies. The opening is then four
-  // executions, and alone never runs.
+/// Runs AUTO's executions after the sample on P (over Three), each
+/// device's time per execution Seconds, and returns the trials it ran;
+/// FirstWhy gets the first execution's HOMP_INFO reason.
+std::vector<AutoTrial> runTrials(Context &C, LoopProfile &P, int Executions,
+                                 const std::vector<double> &Seconds,
+                                 std::string *FirstWhy = nullptr) {
+  std::vector<AutoTrial> Ran;
+  for (int E = 0; E < Executions; ++E) {
+    LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
+    EXPECT_TRUE(S.Trial);
+    if (!S.Trial)
+      break;
+    Ran.push_back(*S.Trial);
+    if (E == 0 && FirstWhy)
+      *FirstWhy = S.Why;
+    std::vector<int64_t> Its(3);
+    for (size_t I = 0; I < 3; ++I)
+      Its[I] = static_cast<int64_t>(S.Weights[I] * 1000);
+    learnExecution(C.Ctx, P, S, Three, 1000, Its, Seconds, 1 + 0.01 * (E % 7));
+  }
+  return Ran;
+}
+
+TEST(SchedulePolicy, AutoTriesOnlyWhatMayWin) {
+  // Three devices of one speed, no host, the sample's rates 1.1x apart:
+  // the balanced split starts from the model's even shares, so the model's
+  // trial would run it again; no device has half the split, so alone
+  // cannot win; and once a balanced execution's devices end together,
+  // SCHED_DYNAMIC has nothing to win. Only the balanced split runs.
   Context C(modelOf({0, 0, 0, 0}));
   LoopProfile P;
   LoopSchedule Sample = schedule(C, SchedKind::Auto, 1000, &P);
   learnExecution(C.Ctx, P, Sample, Three, 1000, {10, 11, 10}, {1, 1, 1}, 1);
   ASSERT_TRUE(P.Trials);
-  EXPECT_TRUE(P.Trials->aloneRuledOut());
-  EXPECT_EQ(P.Trials->opening(), AutoTrials::Opening - 1);
-  std::vector<AutoTrial> Ran;
-  for (int E = 0; E < 30; ++E) {
-    LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
-    ASSERT_TRUE(S.Trial);
-    Ran.push_back(*S.Trial);
-    if (E == 0)
-      EXPECT_NE(S.Why.find("trial 1 of 4 (no device alone: none has half the "
-                           "split)"),
-                std::string::npos)
-          << S.Why;
-    std::vector<int64_t> Its(3);
-    for (size_t I = 0; I < 3; ++I)
-      Its[I] = static_cast<int64_t>(S.Weights[I] * 1000);
-    learnExecution(C.Ctx, P, S, Three, 1000, Its, {1, 1, 1},
-                   1 + 0.01 * (E % 7));
-  }
-  EXPECT_EQ(std::vector<AutoTrial>(Ran.begin(), Ran.begin() + 4),
+  EXPECT_TRUE(P.SplitFromModel);
+  EXPECT_EQ(P.Split->damping(), 2);
+  for (double R : P.Split->ratios())
+    EXPECT_NEAR(R, 1.0 / 3, 1e-9);
+  EXPECT_TRUE(P.Trials->ruledOut(AutoTrial::Alone));
+  EXPECT_TRUE(P.Trials->ruledOut(AutoTrial::Model));
+  EXPECT_EQ(P.Trials->opening(), AutoTrials::Opening - 2);
+  std::string Why;
+  std::vector<AutoTrial> Ran = runTrials(C, P, 30, {1, 1, 1.05}, &Why);
+  EXPECT_NE(Why.find("the model's shares"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("trial 1 of 3 (no model split: the balanced split "
+                     "starts from it, the sample agreeing within 5x; no "
+                     "device alone: none has half the split)"),
+            std::string::npos)
+      << Why;
+  EXPECT_TRUE(P.Trials->ruledOut(AutoTrial::Dynamic));
+  EXPECT_EQ(std::count(Ran.begin(), Ran.end(), AutoTrial::Balanced), 30);
+
+  // A balanced split whose devices keep ending apart (one 1.5x the
+  // others): SCHED_DYNAMIC might win, and is tried.
+  LoopProfile Uneven;
+  learnExecution(C.Ctx, Uneven, schedule(C, SchedKind::Auto, 1000, &Uneven),
+                 Three, 1000, {10, 11, 10}, {1, 1, 1}, 1);
+  Ran = runTrials(C, Uneven, 30, {1, 1, 1.5});
+  EXPECT_EQ(std::vector<AutoTrial>(Ran.begin(), Ran.begin() + 3),
             (std::vector<AutoTrial>{AutoTrial::Balanced, AutoTrial::Balanced,
-                                    AutoTrial::Model, AutoTrial::Dynamic}));
+                                    AutoTrial::Dynamic}));
   EXPECT_EQ(std::count(Ran.begin(), Ran.end(), AutoTrial::Alone), 0);
+  EXPECT_EQ(std::count(Ran.begin(), Ran.end(), AutoTrial::Model), 0);
+}
+
+TEST(SchedulePolicy, AutosDynamicTrialLeavesOutDevicesUnderTwoChunks) {
+  // Device 1 measured 50 times slower than the others (the model knowing
+  // nothing of it): its share of the split, 1/101 of 1000 iterations, is
+  // under two chunks of 20, and its first chunk would end last.
+  Context C(modelOf({0, 0, 0, 0}));
+  LoopProfile P;
+  learnExecution(C.Ctx, P, schedule(C, SchedKind::Auto, 1000, &P), Three, 1000,
+                 {50, 1, 50}, {1, 1, 1}, 1);
+  EXPECT_FALSE(P.SplitFromModel);
+  EXPECT_EQ(runTrials(C, P, 2, {1.5, 1, 1}),
+            (std::vector<AutoTrial>{AutoTrial::Balanced, AutoTrial::Balanced}));
+  LoopSchedule S = schedule(C, SchedKind::Auto, 1000, &P);
+  ASSERT_EQ(S.Trial, AutoTrial::Model);
+  learnExecution(C.Ctx, P, S, Three, 1000, {490, 20, 490}, {1, 1, 1}, 1);
+  S = schedule(C, SchedKind::Auto, 1000, &P);
+  ASSERT_EQ(S.Trial, AutoTrial::Dynamic);
+  EXPECT_EQ(S.Weights, (std::vector<double>{1, 0, 1}));
+  EXPECT_NE(S.Why.find("without devices whose share of the split is under "
+                       "two chunks"),
+            std::string::npos)
+      << S.Why;
 }
 
 TEST(SchedulePolicy, AProfileKindSpreadsItsSampleUntilItFindsEvenCosts) {

@@ -479,8 +479,10 @@ void expectRepeat(AutoTrials &T, Repeat Why, AutoTrial Trial, double Seconds) {
 
 TEST(AutoTrials, AloneRuledOutNeverRuns) {
   AutoTrials T(4);
-  T.ruleOutAlone();
-  EXPECT_TRUE(T.aloneRuledOut());
+  T.ruleOut(A, "no device alone");
+  EXPECT_TRUE(T.ruledOut(A));
+  EXPECT_EQ(T.ruledOutWhy(), "no device alone");
+  EXPECT_EQ(T.opening(), AutoTrials::Opening - 1);
   const AutoTrial Opening[] = {B, B, M, D};
   for (int I = 0; I < 4; ++I) {
     ASSERT_EQ(T.next(), Opening[I]) << "execution " << I;
@@ -495,8 +497,68 @@ TEST(AutoTrials, AloneRuledOutNeverRuns) {
   // Once the opening reached it, alone is not ruled out any more.
   AutoTrials Late(4);
   runOpening(Late, {1, 1, 2, 2, 3});
-  Late.ruleOutAlone();
-  EXPECT_FALSE(Late.aloneRuledOut());
+  Late.ruleOut(A, "too late");
+  EXPECT_FALSE(Late.ruledOut(A));
+}
+
+TEST(AutoTrials, RulesOutTrialsTheOpeningHasNotReached) {
+  // The model's trial before the opening; dynamic after the first balanced
+  // execution; the balanced split never.
+  AutoTrials T(4);
+  T.ruleOut(M, "no model split");
+  T.ruleOut(B, "never");
+  EXPECT_FALSE(T.ruledOut(B));
+  EXPECT_EQ(T.opening(), AutoTrials::Opening - 1);
+  ASSERT_EQ(T.next(), B);
+  T.record(B, 1.0);
+  T.ruleOut(D, "no SCHED_DYNAMIC");
+  T.ruleOut(D, "twice");
+  EXPECT_EQ(T.opening(), AutoTrials::Opening - 2);
+  EXPECT_EQ(T.ruledOutWhy(), "no model split; no SCHED_DYNAMIC");
+  const AutoTrial Rest[] = {B, A};
+  for (AutoTrial Next : Rest) {
+    ASSERT_EQ(T.next(), Next);
+    T.record(Next, Next == B ? 1.0 : 2.0);
+  }
+  // A trial that has run cannot be ruled out.
+  T.ruleOut(A, "too late");
+  EXPECT_FALSE(T.ruledOut(A));
+  for (int I = 0; I < 40; ++I) {
+    AutoTrial Next = T.next();
+    ASSERT_TRUE(Next == B || Next == A) << "execution " << 3 + I;
+    T.record(Next, Next == B ? 1.0 : 2.0);
+  }
+  EXPECT_EQ(T.typical(M), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(T.typical(D), std::numeric_limits<double>::infinity());
+}
+
+TEST(AutoTrials, SampleAgreesWithTheModelWithin5x) {
+  EXPECT_TRUE(sampleAgrees({1, 1, 1, 1}, {1, 1, 1, 1}));
+  // Rates 4.3x apart on equal devices: the noise of a cold first execution
+  // on devices that share cores.
+  EXPECT_TRUE(sampleAgrees({4.3, 1, 1.2, 1.1}, {1, 1, 1, 1}));
+  EXPECT_TRUE(sampleAgrees({5, 1}, {1, 1}));
+  EXPECT_FALSE(sampleAgrees({5.1, 1}, {1, 1}));
+  // Scale does not matter: only measured over predicted, device to device.
+  EXPECT_TRUE(sampleAgrees({10, 20}, {1, 2}));
+  EXPECT_TRUE(sampleAgrees({10, 40}, {1, 10}));
+  // A GPU 10 times the CPUs that the model takes for equal.
+  EXPECT_FALSE(sampleAgrees({1, 10, 1}, {1, 1, 1}));
+  // A device one leaves out and the other not.
+  EXPECT_FALSE(sampleAgrees({0, 1, 1}, {1, 1, 1}));
+  EXPECT_TRUE(sampleAgrees({0, 1, 1}, {0, 1, 1}));
+  EXPECT_FALSE(sampleAgrees({}, {}));
+  EXPECT_FALSE(sampleAgrees({1, 1}, {1, 1, 1}));
+  EXPECT_FALSE(sampleAgrees({0, 0}, {1, 1}));
+}
+
+TEST(AutoTrials, ImbalanceIsTheSlowestOverTheMean) {
+  EXPECT_DOUBLE_EQ(imbalanceOf({1, 1, 1, 1}), 1);
+  EXPECT_DOUBLE_EQ(imbalanceOf({1, 3}), 1.5);
+  // Devices without a time do not count.
+  EXPECT_DOUBLE_EQ(imbalanceOf({0, 1, 3}), 1.5);
+  EXPECT_DOUBLE_EQ(imbalanceOf({2}), 1);
+  EXPECT_DOUBLE_EQ(imbalanceOf({}), 1);
 }
 
 TEST(AutoTrials, OpensWithEachTrialThenKeepsTheFastest) {

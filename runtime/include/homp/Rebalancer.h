@@ -26,8 +26,19 @@ namespace homp {
 
 class Rebalancer {
 public:
-  /// Starts from Initial (any non-negative weights, e.g. modelShares()).
-  explicit Rebalancer(const std::vector<double> &Initial);
+  /// Starts from Initial (any non-negative weights, e.g. modelShares()),
+  /// damped by Q = Damping. Patient: a split that starts from a trusted
+  /// prior (the model's shares, which AUTO's sample agreed with) moves
+  /// only on a difference that is no noise: over the last 3 updates since
+  /// it last moved, some device's mean time over the mean is off 1 by more
+  /// than 4.3 standard errors of that mean (Student's t, 95%) and by more
+  /// than 5%; it then
+  /// moves by those means. (On devices that share cores one execution's
+  /// times are tens of percent apart at random, and a split that followed
+  /// them took 1.5 to 2 times an even one's time; a device really twice as
+  /// fast shows in every execution.)
+  explicit Rebalancer(const std::vector<double> &Initial, int Damping = 1,
+                      bool Patient = false);
 
   /// The current ratios, summing to 1.
   const std::vector<double> &ratios() const { return Ratios; }
@@ -55,6 +66,10 @@ private:
   int Q = 1;
   bool Converged = false;
   int Spread = 0; ///< calibrated: updates in a row spread by 10% or more
+  bool Patient = false;
+  /// Patient: per update since the last move, each device's time over the
+  /// mean.
+  std::vector<std::vector<double>> Window;
 };
 
 } // namespace homp

@@ -96,6 +96,9 @@ struct LoopProfile {
   int Executions = 0;
   int Learned = 0;       ///< executions the split learned from
   bool Restored = false; ///< started from a saved profile (HOMP_PROFILES)
+  /// The split started from the model's shares, the sample agreeing with
+  /// them (sampleAgrees).
+  bool SplitFromModel = false;
   /// The device (position) that runs the trial of the fastest device alone.
   std::optional<unsigned> Alone;
   /// Per position: a profile kind's rest rate over its sample rate, and
@@ -133,6 +136,12 @@ struct PolicyContext {
 /// rate): the slowed device's rate alone would otherwise be the only one
 /// known, and the model would take the others to be as slow.
 MachineModel emulatedModel(MachineModel M, const std::vector<double> &Factors);
+
+/// Whether the model knows every device's compute rate (a machine file).
+/// Calibrated rates do not count: they are a probe kernel's, and a sample of
+/// the loop itself says more of how fast each device runs it. (AUTO's first
+/// execution samples where it does not; AUTO over resident data memorizes.)
+bool modelKnowsSpeeds(const MachineModel &M, const std::vector<int> &Devices);
 
 /// Which kind, amount and cutoff an execution of a loop with policy P and
 /// the construct's cutoff clause Cut runs, before its profile is looked at.

@@ -201,9 +201,44 @@ constexpr double AloneStickWithin = 0.8;
 /// trial and again in its warm retry (axpy, matvec, stencil2d, sum).
 constexpr double AloneWorthShare = 0.5;
 
+/// AUTO's balanced split starts from the model's shares rather than its
+/// sample's rates where the two agree within this factor (sampleAgrees);
+/// the model's trial would then run the same split, and is left out, and
+/// the split is patient (Rebalancer): it moves only on what several
+/// executions' times show, and half way (damped from 2).
+/// A first execution is cold and, on devices that share cores, noisy: the
+/// samples of 4 equal CPU offload devices on 2 cores measured rates 1.1 to
+/// 4.3 times apart (6 runs each of axpy, matvec, stencil2d, sum, bm2d; a
+/// median of 2.2), and the split made from them took 1.5 to 2.4 times the
+/// even split's time in its first executions (stencil2d, matvec). A GPU
+/// among CPUs is over 10x off; a device HOMP_EMULATE slows is in the model.
+/// A device the model does not know to be 2 to 5 times slower costs the
+/// split's first executions, until its times move it.
+constexpr double SampleAgreesWithin = 5;
+
+/// Whether the sample's rates (per position; 0: left out) agree with the
+/// model's shares (per position): each device's measured rate over its
+/// predicted share is within SampleAgreesWithin of every other's, and both
+/// leave out the same devices.
+bool sampleAgrees(const std::vector<double> &Rates,
+                  const std::vector<double> &Model);
+
+/// SCHED_DYNAMIC can only gain over a balanced split what the split's
+/// slowest device takes over the mean (and loses its chunks' launches):
+/// AUTO tries it only after a balanced execution whose imbalance (slowest
+/// over mean device time) is at least this. A balanced split within it
+/// leaves dynamic under 10% to win, which 50 launches per loop eat (a 2-D
+/// stencil's SCHED_DYNAMIC trial over 4 CPU offload devices took 1.5 to
+/// 1.8 times the even split's 1.6 ms).
+constexpr double DynamicWorthImbalance = 1.1;
+
+/// The slowest over the mean of Seconds' positive times (1: none, or one).
+double imbalanceOf(const std::vector<double> &Seconds);
+
 /// AUTO's choice among its trials, from the times of whole executions:
 /// after the sample, two balanced executions (the split settles), then the
-/// model's split, dynamic and alone once each. Those first executions are
+/// model's split, dynamic and alone once each, those not ruled out
+/// (ruleOut: what was measured or predicted shows they cannot win). Those first executions are
 /// cold (page faults in new storage, caches), and a trial's first time can
 /// be several times its time once warm: each trial, the balanced split
 /// included, whose shortest time is at most RetryWithin times the shortest
@@ -234,7 +269,7 @@ public:
   static constexpr double ConfirmWithin = 1.3;
   /// Why the next execution runs a trial again, if it does.
   enum class Repeat { None, Warm, Confirm };
-  explicit AutoTrials(unsigned Devices) : Devices(Devices) {}
+  explicit AutoTrials(unsigned Devices);
   /// What the next execution runs.
   AutoTrial next() const;
   /// Whether, and why, the next execution runs a trial again.
@@ -249,13 +284,19 @@ public:
   void restore(const std::array<double, 4> &Typical);
   /// Executions recorded.
   int executions() const { return Executions; }
-  /// The opening's executions: Opening, one fewer once the fastest device
-  /// alone is ruled out.
+  /// The opening's executions: Opening, less the trials ruled out.
   int opening() const { return Opened; }
-  /// Leaves the trial of the fastest device alone out (before the opening
-  /// reaches it): the sample shows it cannot win (AloneWorthShare).
-  void ruleOutAlone();
-  bool aloneRuledOut() const { return Opened < Opening; }
+  /// Leaves T out of the opening, and so out of everything after it, while
+  /// the opening has not reached it: what was measured or predicted shows
+  /// it cannot win, or that it would run what another trial runs. Why says
+  /// which ("no device alone: none has half the split"). The balanced
+  /// split is never left out.
+  void ruleOut(AutoTrial T, const std::string &Why);
+  bool ruledOut(AutoTrial T) const {
+    return !Left[static_cast<int>(T)].empty();
+  }
+  /// Why the trials left out were, "; "-joined ("" when none was).
+  std::string ruledOutWhy() const;
 
 private:
   /// After the opening, the trial that runs again warm next, if any.
@@ -267,7 +308,10 @@ private:
 
   unsigned Devices;
   int Executions = 0;
-  int Opened = Opening; ///< opening(): the last of the opening is alone
+  /// The opening's trials in order, less those ruled out (opening()).
+  std::vector<AutoTrial> Order;
+  int Opened = Opening;
+  std::array<std::string, 4> Left; ///< per trial: why it was ruled out
   /// The shortest time recorded, of any trial (what RetryWithin scales).
   double Fastest = std::numeric_limits<double>::infinity();
   int Repeats = 0;               ///< warm retries and confirmations recorded
