@@ -112,12 +112,13 @@ BENCHMARKS = [
               {"seq": "sequential", "mdev": "hand-written zone queue",
                "homp": "homp resident BLOCK",
                "memo": "homp memorizing SCHED_DYNAMIC",
+               "auto": "homp AUTO over resident data",
                "dynamic": "homp SCHED_DYNAMIC",
                "profile": "homp SCHED_PROFILE_AUTO"},
               [4, 8],
               lambda n: 5 if n <= 4 else 3,
-              [("homp", "mdev"), ("memo", "mdev"), ("dynamic", "mdev"),
-               ("profile", "mdev")],
+              [("homp", "mdev"), ("memo", "mdev"), ("auto", "mdev"),
+               ("dynamic", "mdev"), ("profile", "mdev")],
               "seq"),
 ]
 

@@ -85,28 +85,65 @@ LoopCost heldBytes(const DataInstance &DI, const std::string &Label,
 }
 
 /// Whether a labelled loop's kind is one the memorizing-dynamic scheduler
-/// runs (SPEC 3): dynamic and profile kinds; AUTO keeps the split the data
-/// region decides.
+/// runs (SPEC 3): dynamic and profile kinds.
 bool memorizes(abi::SchedKind K) {
   return K == abi::SchedKind::Dynamic || K == abi::SchedKind::Guided ||
          K == abi::SchedKind::Profile || K == abi::SchedKind::ModelProfile;
 }
 
+/// Whether every array of D aligned to Label along one dimension could
+/// follow its chunks: no ALIGN ratio, no halo along it but '*', split
+/// along it alone (followChunks's rules, as the descriptor says them).
+bool arraysCanFollow(const abi::Descriptor &D, const std::string &Label) {
+  for (const abi::Array &A : D.Arrays)
+    for (unsigned Dm = 0; Dm < A.Rank; ++Dm) {
+      const abi::Policy &P = A.Dims[Dm];
+      if (P.Kind != abi::Policy::Align || P.ToLoop || P.Target != Label)
+        continue;
+      const abi::Halo &H = A.Halos[Dm];
+      auto Moves = [](int64_t W) { return W == 0 || W == abi::Halo::All; };
+      if (P.RatioNum != P.RatioDen || !Moves(H.Left) || !Moves(H.Right) ||
+          H.LeftEdge != abi::Edge::None || H.RightEdge != abi::Edge::None)
+        return false;
+      for (unsigned E = 0; E < A.Rank; ++E)
+        if (E != Dm && A.Dims[E].distributed())
+          return false;
+    }
+  return true;
+}
+
+/// AUTO picks the memorizing scheduler for a labelled loop over resident
+/// data where it would otherwise sample: no HOMP_SCHEDULE or
+/// LOOP_DIST_POLICY kind replaces it, the model does not know every
+/// device's speed (no machine file), and the arrays aligned to it can
+/// follow its chunks. Elsewhere the data region splits it by the model
+/// when it begins.
+bool autoMemorizes(const DataInstance &DI, const std::string &Label) {
+  const PolicyContext &Ctx = policyContext();
+  return !Ctx.Env->Schedule && !modelKnowsSpeeds(*Ctx.Loaded, DI.Devices) &&
+         arraysCanFollow(DI.Info->Desc, Label);
+}
+
 /// A labelled nest whose one distributed loop has a kind the memorizing
-/// scheduler runs, over a line of devices: S remembers the loop's chunks
-/// (the kind's chunk size; the profile kinds take SCHED_DYNAMIC's), each
-/// device owning a block of them at first.
+/// scheduler runs (or AUTO, autoMemorizes), over a line of devices: S
+/// remembers the loop's chunks (the kind's chunk size; the profile kinds
+/// and AUTO take SCHED_DYNAMIC's), each device owning a block of them at
+/// first.
 void memorize(LabelledSplit &S, const abi::LabelledLoop &LL,
-              const LoopNest &Nest, const Topology &Topo) {
+              const LoopNest &Nest, const DataInstance &DI) {
   int Distributed = 0;
   for (const abi::Loop &L : LL.Loops)
     Distributed += L.Dist.distributed();
-  if (Distributed != 1 || Topo.rank() != 1)
+  if (Distributed != 1 || DI.Topo.rank() != 1)
     return;
   for (unsigned K = 0; K < Nest.Rank && K < LL.Loops.size(); ++K) {
     const abi::Policy &P = LL.Loops[K].Dist;
-    if (P.Kind != abi::Policy::Auto || !memorizes(P.Sched))
+    if (P.Kind != abi::Policy::Auto)
       continue;
+    const bool ByAuto = P.Sched == abi::SchedKind::Auto;
+    if (ByAuto ? !autoMemorizes(DI, LL.Label) : !memorizes(P.Sched))
+      continue;
+    S.MemoryByAuto = ByAuto;
     const bool Queue =
         P.Sched == abi::SchedKind::Dynamic || P.Sched == abi::SchedKind::Guided;
     const abi::Amount Chunk =
@@ -139,7 +176,7 @@ bool splitLabelledLoops(DataInstance &DI, std::string &Error) {
     S.Label = LL.Label;
     S.Devices = DI.Devices;
     if (DI.Info->Desc.Kind == abi::ConstructKind::Data)
-      memorize(S, LL, Nest, DI.Topo);
+      memorize(S, LL, Nest, DI);
     unsigned Axis = 0;
     for (unsigned K = 0; K < Nest.Rank; ++K) {
       const abi::Policy &P = LL.Loops[K].Dist;
@@ -480,7 +517,9 @@ std::string DataRunner::reportText(const char *What, double Seconds) const {
         Title += "; loop '" + L.Label + "' in " +
                  std::to_string(L.Memory->chunks()) + " chunks of " +
                  std::to_string(L.Memory->chunkSize()) +
-                 " (memorizing dynamic)";
+                 (L.MemoryByAuto ? " (memorizing dynamic, AUTO's pick: no "
+                                   "machine file gives the devices' speeds)"
+                                 : " (memorizing dynamic)");
   return formatReport(Title, Seconds, /*Load=*/false, Rows);
 }
 

@@ -81,8 +81,22 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   unsigned L = static_cast<unsigned>(Loop - D.Loops.begin());
   Clock::time_point Began = Clock::now();
   K.SchedTrips = Nest.Trips[L];
-  K.Sched = scheduleLoop(*K.Info, Loop->Dist, K.Devices, K.SchedTrips,
+  // An AUTO loop whose data region memorizes it for AUTO runs SCHED_DYNAMIC
+  // over the region's chunks (rememberChunks), learning nothing as AUTO.
+  abi::Policy Policy = Loop->Dist;
+  std::optional<LabelMemory> Memorized =
+      D.Label.empty() ? std::nullopt : labelMemory(D.Label);
+  const bool ByAuto = Policy.Sched == abi::SchedKind::Auto && Memorized &&
+                      Memorized->ByAuto && Memorized->Devices == K.Devices;
+  if (ByAuto) {
+    Policy.Sched = abi::SchedKind::Dynamic;
+    Policy.Chunk = abi::Amount{Memorized->Memory->chunkSize(), 0};
+  }
+  K.Sched = scheduleLoop(*K.Info, Policy, K.Devices, K.SchedTrips,
                          kernelLoopCost(K, L, Nest));
+  K.MemoryByAuto = ByAuto;
+  if (ByAuto)
+    K.Sched->Why = "AUTO over resident data, memorizing";
   // A duplicated array mapped back is merged once per device: its parts
   // must not come in pieces.
   for (size_t I = 0; I < D.Arrays.size(); ++I)
@@ -412,7 +426,8 @@ bool launch::planInstance(KernelInstance &K) {
   if (K.Sched && K.Plan->ScheduledLoop < 0 && K.Memory) {
     // Its chunks stay where they ran (the report names their owners).
     K.NotScheduled =
-        std::string("the ") + abi::schedKindSpelling(K.Sched->Kind) +
+        std::string("the ") +
+        (K.MemoryByAuto ? "AUTO" : abi::schedKindSpelling(K.Sched->Kind)) +
         " loop '" + D.Label + "' " +
         (K.Memory->follows() == 0
              ? "keeps the split its data region gave it"

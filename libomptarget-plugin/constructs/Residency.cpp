@@ -930,7 +930,8 @@ std::optional<LabelMemory> labelMemory(const std::string &Label) {
   auto Of = [](const LabelledSplit *S) -> std::optional<LabelMemory> {
     if (!S || !S->Memory)
       return std::nullopt;
-    return LabelMemory{S->Memory, S->MemoryLoop, S->MemoryBounds, S->Devices};
+    return LabelMemory{S->Memory, S->MemoryLoop, S->MemoryBounds, S->Devices,
+                       S->MemoryByAuto};
   };
   if (const LabelledSplit *S = findIn(ThreadRegions, Label))
     return Of(S);

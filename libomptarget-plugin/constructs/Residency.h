@@ -213,6 +213,7 @@ struct LabelMemory {
   unsigned Loop = 0;
   LoopBounds Bounds;
   std::vector<int> Devices;
+  bool ByAuto = false; ///< LabelledSplit::MemoryByAuto
 };
 std::optional<LabelMemory> labelMemory(const std::string &Label);
 

@@ -66,6 +66,9 @@ struct KernelInstance : Instance {
   LoopBounds MemoryBounds;
   std::vector<ResidentArray *> Followers;
   std::string MemoryNote;
+  /// The loop is AUTO, and its data region memorizes it for AUTO
+  /// (LabelledSplit::MemoryByAuto): it runs SCHED_DYNAMIC over the chunks.
+  bool MemoryByAuto = false;
   /// Per access: the resident array it uses (a reference held), or nullptr.
   std::vector<ResidentArray *> AccessResidents;
   /// Per array: the resident array it is (a reference held), or nullptr.

@@ -7,7 +7,7 @@
 // RUN: %t | FileCheck %s
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
 // CHECK: PASS 300007
-// INFO: the AUTO loop 'sweep' keeps the split its data region gave it
+// INFO: the AUTO loop 'sweep' {{keeps the split its data region gave it|runs its chunks where they ran before \(memorizing dynamic\)}}
 // INFO: PASS
 
 #include <cstdio>

@@ -15,17 +15,26 @@
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize-20k.ini %t | FileCheck %s
 // RUN: env HOMP_MACHINE=%S/Inputs/machine-memsize-20k.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: env HOMP_MACHINE=%S/Inputs/machine-fast-host.ini HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,KNOWN
+// RUN: env HOMP_SCHEDULE=BLOCK HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,KNOWN
 // CHECK: dynamic: PASS
 // CHECK: guided: PASS
 // CHECK: profile: PASS
 // CHECK: with the host: PASS
 // CHECK: finite halo: PASS
+// CHECK: auto: PASS
+// CHECK: auto, finite halo: PASS
 // CHECK: other array: PASS
 // CHECK: own split: PASS
 // CHECK: fewer chunks than devices: PASS
 //
 // Where device 0 cannot hold u (39 kB) whole, the loop keeps its first split.
 // SMALL: the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (not memorizing dynamic: device 0 cannot hold the arrays that would follow its chunks whole)
+//
+// AUTO memorizes where it would sample: no machine file gives the devices'
+// speeds, no HOMP_SCHEDULE replaces it, and the arrays can follow (not with
+// a finite halo along the loop).
+// KNOWN-NOT: AUTO's pick
 //
 // The first execution follows the chunks, the others keep them; a finite
 // halo along the loop keeps the first split, as does a split array that
@@ -37,6 +46,12 @@
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 4]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_PROFILE_AUTO, sample of 20; memorizing dynamic, as its first execution follows its chunks: 51 chunks of 4
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 6]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_DYNAMIC, chunks of 5; memorizing dynamic, as its first execution follows its chunks: 41 chunks of 5 {{.*}} device host: {{(no )?}}chunks
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 8]]:3: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_GUIDED loop 'zones' keeps the split its data region gave it (not memorizing dynamic: 'fa' has a halo along the loop's dimension (only 'halo(*)' moves with the chunks))
+// INFO: homp: data region {{.*}}memorizing-dynamic.c:[[#DYN + 10]]:3 begins: 3 distributed arrays on {{[0-9]+}} devices; loop 'zones' in 51 chunks of 4 (memorizing dynamic, AUTO's pick: no machine file gives the devices' speeds) in
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 10]]:3: 203 iterations on {{[0-9]+}} devices; schedule SCHED_DYNAMIC, chunks of 4 (AUTO over resident data, memorizing); memorizing dynamic, as its first execution follows its chunks: 51 chunks of 4
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 10]]:3: 203 iterations on {{[0-9]+}} device{{s?}}; the AUTO loop 'zones' runs its chunks where they ran before (memorizing dynamic): device 0: {{(no )?}}chunks
+// INFO: homp: data region {{.*}}memorizing-dynamic.c:[[#DYN + 12]]:3 begins: 3 distributed arrays on {{[0-9]+}} devices in
+// INFO-NOT: memorizing dynamic
+// INFO: homp: region {{.*}}memorizing-dynamic.c:[[#DYN + 12]]:3: 203 iterations on {{[0-9]+}} device{{s?}}; the AUTO loop 'zones'
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER:]]:1: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w' (distributed by the data region at {{.*}}) does not follow its chunks): device 0: {{(no )?}}chunks
 // INFO: homp: region {{.*}}memorizing-dynamic.c:[[#OTHER]]:1: 203 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them
 // INFO: homp: region {{.*}}memorizing-dynamic.c:{{[0-9]+}}:1: 202 iterations on {{[0-9]+}} device{{s?}}; the SCHED_DYNAMIC loop 'zones' keeps the split its data region gave it (it cannot follow them: 'w2' is split by the kernel itself, not with its chunks): device 0: {{(no )?}}chunks
@@ -163,6 +178,10 @@ int main(void) {
   bad |= same("with the host", 1);
   STEPS(SCHED_GUIDED(3), ALL, 1);
   bad |= same("finite halo", 1);
+  STEPS(AUTO, ALL, *);
+  bad |= same("auto", 1);
+  STEPS(AUTO, ALL, 1);
+  bad |= same("auto, finite halo", 1);
 
   // A split array that does not follow the chunks (its own BLOCK, read
   // through its halo): the loop keeps the first split.

@@ -60,7 +60,7 @@ LOOP_KINDS = ["BLOCK", "AUTO", "SCHED_DYNAMIC", "SCHED_GUIDED", "MODEL_1_AUTO",
 REDUCTIONS = ["+", "max", "min", "^", "|"]
 # The kinds a labelled loop a data region's arrays align to memorizes.
 MEMO_KINDS = ["SCHED_DYNAMIC", "SCHED_DYNAMIC(3)", "SCHED_GUIDED",
-              "SCHED_PROFILE_AUTO", "MODEL_PROFILE_AUTO"]
+              "SCHED_PROFILE_AUTO", "MODEL_PROFILE_AUTO", "AUTO"]
 
 
 class Gen:

@@ -31,6 +31,8 @@
 //            3's memorizing scheduler, the arrays ALIGN(zones); the first
 //            step hands the zones out as the devices become free, each
 //            zone's data moving with it, and the later steps keep them
+//   auto     memo's program with the zone loop AUTO, which memorizes too
+//            where no machine file gives the devices' speeds
 //   dynamic  homp, SCHED_DYNAMIC(1) over the zones, each step mapping its
 //            data (nothing resident)
 //   profile  homp, SCHED_PROFILE_AUTO over the zones, each step mapping its
@@ -235,27 +237,34 @@ static void npbmz_homp(void *P) {
 // ---- homp, memorizing dynamic over resident data -----------------------
 
 // The zone loop's chunks go to the devices as they become free at the
-// first step, each zone's data with it; later steps find them there.
-static void npbmz_memo(void *P) {
-  MESH_ARRAYS
-#pragma omp target data device(*) \
-    map(tofrom: u[0:Z][0:NZ][0:MY][0:MX] dist_data(ALIGN(zones), *, *, *)) \
-    map(tofrom: A[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) \
-    map(tofrom: B[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) \
-    map(to: wx[0:n], wy[0:n])
-  {
-    for (int s = 0; s < Steps; ++s) {
-      double(*fin)[4][NZ][m] = s % 2 ? B : A, (*fout)[4][NZ][m] = s % 2 ? A : B;
-#pragma omp target device(*)
-#pragma omp parallel for dist_schedule(target: SCHED_DYNAMIC(1))
-    zones:
-      for (int z = 0; z < Z; ++z)
-        ZONE_STEP(u, fin, fout, wx, wy, n, z);
-#pragma omp halo_exchange(fout)
-    }
-  }
-  if (Steps % 2)
+// first step, each zone's data with it; later steps find them there. KIND:
+// the loop's schedule (SCHED_DYNAMIC(1), or AUTO, which memorizes with
+// SCHED_DYNAMIC's 2% chunks where no machine file gives the devices'
+// speeds).
+#define MEMO_STEPS(KIND)                                                       \
+  MESH_ARRAYS                                                                  \
+  _Pragma("omp target data device(*) map(tofrom: u[0:Z][0:NZ][0:MY][0:MX] dist_data(ALIGN(zones), *, *, *)) map(tofrom: A[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) map(tofrom: B[0:Z][0:4][0:NZ][0:m] dist_data(ALIGN(zones), *, *, *) halo(*,)) map(to: wx[0:n], wy[0:n])") \
+  {                                                                            \
+    for (int s = 0; s < Steps; ++s) {                                          \
+      double(*fin)[4][NZ][m] = s % 2 ? B : A,                                  \
+            (*fout)[4][NZ][m] = s % 2 ? A : B;                                 \
+      _Pragma("omp target device(*)")                                          \
+      _Pragma(KIND)                                                            \
+    zones:                                                                     \
+      for (int z = 0; z < Z; ++z)                                              \
+        ZONE_STEP(u, fin, fout, wx, wy, n, z);                                 \
+      _Pragma("omp halo_exchange(fout)")                                       \
+    }                                                                          \
+  }                                                                            \
+  if (Steps % 2)                                                               \
     memcpy(M->fa, M->fb, sizeof(double) * fSize(M));
+
+static void npbmz_memo(void *P) {
+  MEMO_STEPS("omp parallel for dist_schedule(target: SCHED_DYNAMIC(1))")
+}
+
+static void npbmz_auto(void *P) {
+  MEMO_STEPS("omp parallel for dist_schedule(target: AUTO)")
 }
 
 // ---- homp, scheduled, each step mapping its data -----------------------
@@ -308,7 +317,7 @@ static void widths(int *W, int N, int Total, double Ratio) {
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr,
-            "usage: %s seq|mdev|homp|memo|dynamic|profile ZONES_PER_SIDE "
+            "usage: %s seq|mdev|homp|memo|auto|dynamic|profile ZONES_PER_SIDE "
             "REPETITIONS\n",
             argv[0]);
     return 2;
@@ -321,6 +330,7 @@ int main(int argc, char **argv) {
                        : !strcmp(Mode, "dynamic") ? npbmz_dynamic
                        : !strcmp(Mode, "profile") ? npbmz_profile
                        : !strcmp(Mode, "memo")    ? npbmz_memo
+                       : !strcmp(Mode, "auto")    ? npbmz_auto
                                                   : NULL;
   if (!Fn || n < 1 || n > 64 || reps < 1) {
     fprintf(stderr, "%s: bad arguments\n", argv[0]);

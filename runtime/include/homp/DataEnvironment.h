@@ -152,6 +152,9 @@ struct LabelledSplit {
   std::shared_ptr<ChunkMemory> Memory;
   unsigned MemoryLoop = 0;
   LoopBounds MemoryBounds;
+  /// The loop is AUTO, and AUTO picked the memorizing scheduler (its
+  /// kernels run SCHED_DYNAMIC over the chunks).
+  bool MemoryByAuto = false;
 
   /// The indices of loop K for device Id (none for a device the data region
   /// does not use); false if the nest has no loop K.
