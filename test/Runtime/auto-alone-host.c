@@ -12,7 +12,7 @@
 // RUN: env HOMP_EMULATE=host:1.5 HOMP_INFO=1 %t > %t.info 2>&1
 // RUN: FileCheck %s --input-file=%t.info
 // RUN: grep -A2 "AUTO: fastest device alone" %t.info | FileCheck %s --check-prefix=ALONE
-// CHECK: schedule AUTO: fastest device alone (trial 5 of 5
+// CHECK: schedule AUTO: fastest device alone (trial {{[2-5] of [2-5]}}
 // CHECK-NEXT: device type
 // CHECK-NEXT: homp: host HOST
 // CHECK-NOT: FAIL
