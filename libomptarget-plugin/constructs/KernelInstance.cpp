@@ -12,15 +12,18 @@
 
 #include "Devices.h"
 #include "Machine.h"
+#include "Messages.h"
 #include "Observe.h"
 
 #include "homp/Info.h"
 #include "homp/Partition.h"
+#include "homp/RankPlan.h"
 #include "homp/Scheduler.h"
 #include "homp/Trace.h"
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 
 namespace homp {
 
@@ -225,6 +228,77 @@ static ResidentArray *accessResident(KernelInstance &K, size_t I,
 /// when its memory says so (its first execution, a drift) and it can: its
 /// schedule runs in parts, every split resident array it uses follows
 /// the chunks over the region's devices, and no other construct holds one.
+/// HOMP_MPI_DRY_RUN: K's construct planned for that many ranks (RankPlan.h),
+/// printed at its first execution. The loop split over the ranks is the
+/// first distributed one; an array is split with it along its first split
+/// dimension (a 2-D topology's second axis stays within the rank).
+static void printRankPlan(const KernelInstance &K) {
+  const int Ranks = settings().MpiDryRun;
+  if (Ranks <= 0 || !K.Plan || K.Plan->Placement != KernelPlan::Split)
+    return;
+  {
+    static std::mutex Lock;
+    static std::set<std::string> Printed;
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!Printed.insert(K.Info->Location).second)
+      return;
+  }
+  const abi::Descriptor &D = K.Info->Desc;
+  RankPlanInput In;
+  In.Ranks = Ranks;
+  for (unsigned L = 0; L < D.Loops.size() && L < K.Nest.Rank; ++L)
+    if (D.Loops[L].Dist.distributed()) {
+      In.Trips = K.Nest.Trips[L];
+      In.First = K.Nest.Loops[L].First;
+      In.Step = K.Nest.Loops[L].Step;
+      break;
+    }
+  // CopiesOut: the kernel maps it back itself (a resident array goes back
+  // at its data region's end).
+  auto Add = [&](const std::string &Name, const Distribution &Dist,
+                 bool CopiesOut) {
+    RankArray A;
+    A.Name = Name;
+    A.CopiesOut = CopiesOut;
+    const ArrayShape &Sh = Dist.Shape;
+    unsigned Dim = 0;
+    while (Dim < Sh.Rank && !Dist.Split[Dim])
+      ++Dim;
+    A.Split = Dim < Sh.Rank;
+    if (!A.Split)
+      Dim = 0;
+    A.Rows = Sh.Section.Dims[Dim];
+    A.RowBytes = Sh.ElementSize;
+    for (unsigned E = 0; E < Sh.Rank; ++E)
+      if (E != Dim)
+        A.RowBytes *= Sh.Section.Dims[E].size();
+    A.Halo = Dist.Halos[Dim];
+    In.Arrays.push_back(std::move(A));
+  };
+  // The kernel's arrays (a resident one as its data region split it), then
+  // the resident arrays it uses without mapping them.
+  std::vector<const ResidentArray *> Seen;
+  for (size_t I = 0; I < D.Arrays.size() && I < K.Plan->Items.size(); ++I) {
+    const ResidentArray *R =
+        I < K.ItemResidents.size() ? K.ItemResidents[I] : nullptr;
+    Add(D.Arrays[I].Name, R ? R->Dist : K.Plan->Items[I],
+        !R && abi::copiesOut(D.Arrays[I].Map));
+    Seen.push_back(R);
+  }
+  for (const ResidentArray *R : K.AccessResidents)
+    if (R && std::find(Seen.begin(), Seen.end(), R) == Seen.end()) {
+      Add(R->Name, R->Dist, false);
+      Seen.push_back(R);
+    }
+  // Over a split resident array the loop is owner computes: it follows the
+  // first such array's rows.
+  if (K.Plan->ScheduledLoop < 0)
+    for (size_t I = 0; I < Seen.size() && In.Follow < 0; ++I)
+      if (Seen[I] && In.Arrays[I].Split)
+        In.Follow = static_cast<int>(I);
+  message("%s", describeRankPlan(In, planRanks(In), K.Info->Location).c_str());
+}
+
 static void rememberChunks(KernelInstance &K) {
   const abi::Descriptor &D = K.Info->Desc;
   std::optional<LabelMemory> L = labelMemory(D.Label);
@@ -419,6 +493,7 @@ bool launch::planInstance(KernelInstance &K) {
   K.PlanIn = std::move(In);
   unsigned Bad;
   K.Nest.computeTrips(Bad);
+  printRankPlan(K);
   if (K.Sched && K.Plan->ScheduledLoop < 0 && !D.Label.empty())
     rememberChunks(K);
   if (K.Follow)

@@ -125,6 +125,18 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
     if (lower(V) != "off") // a file named off: ./off
       S.ProfilesPath = V;  // read at the first AUTO loop, written at exit
   }
+  if (const char *V = GetEnv("HOMP_MPI_DRY_RUN")) {
+    const std::string T = V;
+    if (T.empty() || T.size() > 7 ||
+        T.find_first_not_of("0123456789") != std::string::npos ||
+        std::stol(T) < 1 || std::stol(T) > MaxDryRunRanks) {
+      Error = "HOMP_MPI_DRY_RUN='" + T +
+              "' is not valid; expected a number of ranks from 1 to " +
+              std::to_string(MaxDryRunRanks);
+      return std::nullopt;
+    }
+    S.MpiDryRun = static_cast<int>(std::stol(T));
+  }
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);
     if (!S.Devices)

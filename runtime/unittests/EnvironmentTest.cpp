@@ -205,6 +205,19 @@ TEST(Environment, HaloRoute) {
                    "staged or peer");
 }
 
+TEST(Environment, MpiDryRun) {
+  EXPECT_EQ(read({})->MpiDryRun, 0);
+  EXPECT_EQ(read({{"HOMP_MPI_DRY_RUN", "3"}})->MpiDryRun, 3);
+  EXPECT_EQ(read({{"HOMP_MPI_DRY_RUN", "1048576"}})->MpiDryRun, 1 << 20);
+  for (const char *V : {"", "0", "-2", "2x", " 4", "1048577", "99999999"}) {
+    std::string Error;
+    EXPECT_FALSE(read({{"HOMP_MPI_DRY_RUN", V}}, Error)) << "'" << V << "'";
+    EXPECT_EQ(Error, "HOMP_MPI_DRY_RUN='" + std::string(V) +
+                         "' is not valid; expected a number of ranks from 1 "
+                         "to 1048576");
+  }
+}
+
 TEST(Environment, TracePath) {
   EXPECT_EQ(read({})->TracePath, "");
   EXPECT_EQ(read({{"HOMP_TRACE", "/tmp/a b.json"}})->TracePath,

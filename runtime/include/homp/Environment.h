@@ -40,6 +40,9 @@ enum class HaloRouteSetting {
   Peer    ///< always device to device (the offload runtime may stage)
 };
 
+/// The most ranks HOMP_MPI_DRY_RUN plans for.
+constexpr int MaxDryRunRanks = 1 << 20;
+
 struct Settings {
   bool Info = false;                              ///< HOMP_INFO
   HaloRouteSetting HaloRoute = HaloRouteSetting::Auto; ///< HOMP_HALO_ROUTE
@@ -63,6 +66,10 @@ struct Settings {
   /// (profilesCacheName). 'off': none, AUTO learns anew in every run.
   std::string ProfilesPath;
   bool ProfilesByDefault = true;
+  /// HOMP_MPI_DRY_RUN: plan each distributed construct for this many ranks
+  /// and print the plan (RankPlan.h) at its first execution, which then
+  /// runs on this node as usual; 0: none.
+  int MpiDryRun = 0;
   /// HOMP_BIND: whether the proxies of devices on the host's CPU are bound
   /// to their share of its cores (CoreShares.h). Unset, they are unless
   /// the program asks OpenMP to place threads itself (OMP_PROC_BIND other

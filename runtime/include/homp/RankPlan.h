@@ -1,0 +1,89 @@
+//===-- homp/RankPlan.h - A construct split over ranks -----------*- C++
+//-*-===//
+//
+// The rank plan (DESIGN.md, "Ranks (MPI)"): the level above the device
+// plans. A distributed construct's loop is split over the ranks first,
+// contiguous and by capacity; each rank then splits its part over its own
+// devices as on one node. Every array split with the loop is split over the
+// ranks along the same dimension, in the same proportions; its halo along
+// that dimension becomes messages from the ranks that own the rows, one per
+// run of rows a rank needs from another ('halo(*)': every rank receives
+// every row it does not own); an array copied out is completed on every
+// rank's host after the construct (its owned rows all-gathered).
+//
+// Pure: HOMP_MPI_DRY_RUN prints it for R ranks on one machine (Celerity's
+// dry-run nodes), so plans for 1024 ranks are tested here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HOMP_RANKPLAN_H
+#define HOMP_RANKPLAN_H
+
+#include "homp/Abi.h"
+#include "homp/IndexSet.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace homp {
+
+/// One array of a construct, as the rank plan sees it.
+struct RankArray {
+  std::string Name;
+  /// Its mapped rows along Dim (the section's), and the bytes of one row
+  /// (the element size times the section's other extents).
+  Range Rows;
+  int64_t RowBytes = 0;
+  /// Split over the ranks with the loop along this dimension; false: whole
+  /// on every rank (no messages).
+  bool Split = false;
+  abi::Halo Halo;         ///< along the split dimension
+  bool CopiesOut = false; ///< mapped from or tofrom
+};
+
+struct RankPlanInput {
+  int Ranks = 1;
+  int64_t Trips = 0; ///< of the loop split over the ranks
+  /// Per rank, what it can do (its devices' summed rates); empty: equal.
+  std::vector<double> Capacity;
+  std::vector<RankArray> Arrays;
+  /// Owner computes: the loop follows the rows of Arrays[Follow] (its index
+  /// First + t * Step runs where that row is); -1: the loop is split by
+  /// capacity itself.
+  int Follow = -1;
+  int64_t First = 0, Step = 1;
+};
+
+/// One halo message of one exchange: From sends Rows of Array to To.
+struct RankMessage {
+  int From = 0, To = 0;
+  unsigned Array = 0;
+  Range Rows;
+  int64_t Bytes = 0;
+};
+
+struct RankPlan {
+  std::vector<Range> Iterations;        ///< per rank
+  std::vector<std::vector<Range>> Rows; ///< per array, per rank: owned rows
+  std::vector<RankMessage> Messages;    ///< one halo exchange of every array
+  /// Per rank: the bytes it receives after the construct to complete its
+  /// host copies of the arrays copied out (the rows other ranks own).
+  std::vector<int64_t> GatherBytes;
+};
+
+/// The plan of In. Ranks >= 1; a capacity list of another length, or with
+/// no positive entry, counts as equal capacities.
+RankPlan planRanks(const RankPlanInput &In);
+
+/// HOMP_MPI_DRY_RUN's report of P, for the construct at Location: each
+/// rank's iterations and rows (the first ranks and the last when there are
+/// more than Listed), the halo messages and bytes per exchange (in all, and
+/// the most any rank receives), and what completing the copied-out arrays
+/// moves.
+std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
+                             const std::string &Location, int Listed = 4);
+
+} // namespace homp
+
+#endif // HOMP_RANKPLAN_H
