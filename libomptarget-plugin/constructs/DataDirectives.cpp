@@ -8,12 +8,14 @@
 #include "KernelArgs.h"
 #include "Libomptarget.h"
 #include "Machine.h"
+#include "Messages.h"
 #include "Observe.h"
 #include "ProxyPool.h"
 #include "Residency.h"
 
 #include "homp/Info.h"
 #include "homp/Partition.h"
+#include "homp/RankPlan.h"
 #include "homp/Scheduler.h"
 
 #include <omp.h>
@@ -247,6 +249,8 @@ private:
   void forward(MapperCall Call);
   bool planItem(size_t I, const std::vector<const Distribution *> &Before,
                 std::unique_ptr<ResidentArray> &Fresh, std::string &Error);
+  /// HOMP_MPI_DRY_RUN: the region's arrays planned for that many ranks.
+  void printRankPlan() const;
   void followChunks(std::vector<std::unique_ptr<ResidentArray>> &Fresh,
                     const std::vector<size_t> &Items);
   /// Publishes HOMP_INFO's report of the construct (What: "begins",
@@ -566,6 +570,37 @@ void DataRunner::begin() {
     DI.Entered = true;
   }
   report("begins", Start);
+  printRankPlan();
+}
+
+void DataRunner::printRankPlan() const {
+  if (settings().MpiDryRun <= 0 || !firstDryRun(DI.Info->Location))
+    return;
+  // Each rank makes its rows resident from its own host copy; the region's
+  // end (a data region's, or 'target exit data') completes every rank's
+  // host copy of the arrays it copies back.
+  RankPlanInput In;
+  In.Ranks = settings().MpiDryRun;
+  In.Loop = false;
+  int Held = 0;
+  for (size_t I = 0; I < D.Arrays.size() && I < DI.Arrays.size(); ++I)
+    if (const ResidentArray *R = DI.Arrays[I]) {
+      In.Arrays.push_back(rankArrayOf(D.Arrays[I].Name, R->Dist,
+                                      abi::copiesOut(D.Arrays[I].Map)));
+      In.Arrays.back().Halo = abi::Halo();
+      ++Held;
+    }
+  if (Held == 0)
+    return;
+  message("%s", describeRankPlan(In, planRanks(In),
+                                 std::string(constructWords(D.Kind)) + " " +
+                                     DI.Info->Location +
+                                     " begins: " + std::to_string(Held) +
+                                     " array" + (Held == 1 ? "" : "s"),
+                                 D.Kind == ConstructKind::Data
+                                     ? "at the region's end"
+                                     : "when they leave the devices")
+                    .c_str());
 }
 
 void DataRunner::end() {

@@ -14,6 +14,7 @@
 #include "HaloExchange.h"
 
 #include "Devices.h"
+#include "Messages.h"
 #include "Observe.h"
 #include "OffloadTransport.h"
 #include "ProxyPool.h"
@@ -21,6 +22,7 @@
 
 #include "homp/Halo.h"
 #include "homp/Info.h"
+#include "homp/RankPlan.h"
 #include "homp/Trace.h"
 
 #include <algorithm>
@@ -227,6 +229,25 @@ std::string reportText(const ConstructInfo &Info, const ResidentArray &A,
 
 } // namespace
 
+/// HOMP_MPI_DRY_RUN: the messages between ranks that the update of A (as
+/// the program names it, Name) takes, at its first execution: its halo
+/// along its first split dimension (the other dimensions' stay within each
+/// rank).
+static void printRankPlan(const ConstructInfo &Info, const std::string &Name,
+                          const ResidentArray &A) {
+  if (settings().MpiDryRun <= 0 ||
+      !firstDryRun(Info.Location + " '" + Name + "'"))
+    return;
+  RankPlanInput In;
+  In.Ranks = settings().MpiDryRun;
+  In.Loop = false;
+  In.Arrays.push_back(rankArrayOf(Name, A.Dist, false));
+  message("%s", describeRankPlan(In, planRanks(In),
+                                 "halo update " + Info.Location + " of '" +
+                                     Name + "'")
+                    .c_str());
+}
+
 void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
   const abi::Descriptor &D = Info.Desc;
   if (D.SharedMemory) {
@@ -271,6 +292,7 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
       constructFatal(Info, Error);
     }
     unsigned Dims = Item.Dims ? Item.Dims : Have;
+    printRankPlan(Info, Item.Name, *A);
     // The sides each step fills (0: no step).
     unsigned Steps[2] = {SideBoth, 0};
     switch (D.Direction) {

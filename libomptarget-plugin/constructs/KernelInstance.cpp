@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <set>
 
 namespace homp {
 
@@ -230,22 +229,16 @@ static ResidentArray *accessResident(KernelInstance &K, size_t I,
 /// the chunks over the region's devices, and no other construct holds one.
 /// HOMP_MPI_DRY_RUN: K's construct planned for that many ranks (RankPlan.h),
 /// printed at its first execution. The loop split over the ranks is the
-/// first distributed one; an array is split with it along its first split
-/// dimension (a 2-D topology's second axis stays within the rank).
+/// first distributed one. Every rank has the program's host arrays, so a
+/// kernel's parts and halos come from its own host memory: its halos need
+/// no messages (a resident array's come at halo updates).
 static void printRankPlan(const KernelInstance &K) {
-  const int Ranks = settings().MpiDryRun;
-  if (Ranks <= 0 || !K.Plan || K.Plan->Placement != KernelPlan::Split)
+  if (settings().MpiDryRun <= 0 || !K.Plan ||
+      K.Plan->Placement != KernelPlan::Split || !firstDryRun(K.Info->Location))
     return;
-  {
-    static std::mutex Lock;
-    static std::set<std::string> Printed;
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Printed.insert(K.Info->Location).second)
-      return;
-  }
   const abi::Descriptor &D = K.Info->Desc;
   RankPlanInput In;
-  In.Ranks = Ranks;
+  In.Ranks = settings().MpiDryRun;
   for (unsigned L = 0; L < D.Loops.size() && L < K.Nest.Rank; ++L)
     if (D.Loops[L].Dist.distributed()) {
       In.Trips = K.Nest.Trips[L];
@@ -253,50 +246,35 @@ static void printRankPlan(const KernelInstance &K) {
       In.Step = K.Nest.Loops[L].Step;
       break;
     }
-  // CopiesOut: the kernel maps it back itself (a resident array goes back
-  // at its data region's end).
-  auto Add = [&](const std::string &Name, const Distribution &Dist,
-                 bool CopiesOut) {
-    RankArray A;
-    A.Name = Name;
-    A.CopiesOut = CopiesOut;
-    const ArrayShape &Sh = Dist.Shape;
-    unsigned Dim = 0;
-    while (Dim < Sh.Rank && !Dist.Split[Dim])
-      ++Dim;
-    A.Split = Dim < Sh.Rank;
-    if (!A.Split)
-      Dim = 0;
-    A.Rows = Sh.Section.Dims[Dim];
-    A.RowBytes = Sh.ElementSize;
-    for (unsigned E = 0; E < Sh.Rank; ++E)
-      if (E != Dim)
-        A.RowBytes *= Sh.Section.Dims[E].size();
-    A.Halo = Dist.Halos[Dim];
-    In.Arrays.push_back(std::move(A));
-  };
-  // The kernel's arrays (a resident one as its data region split it), then
-  // the resident arrays it uses without mapping them.
+  // The kernel's arrays (a resident one as its data region split it, and
+  // copied back at the region's end), then the resident arrays it uses
+  // without mapping them.
   std::vector<const ResidentArray *> Seen;
   for (size_t I = 0; I < D.Arrays.size() && I < K.Plan->Items.size(); ++I) {
     const ResidentArray *R =
         I < K.ItemResidents.size() ? K.ItemResidents[I] : nullptr;
-    Add(D.Arrays[I].Name, R ? R->Dist : K.Plan->Items[I],
-        !R && abi::copiesOut(D.Arrays[I].Map));
+    In.Arrays.push_back(rankArrayOf(D.Arrays[I].Name,
+                                    R ? R->Dist : K.Plan->Items[I],
+                                    !R && abi::copiesOut(D.Arrays[I].Map)));
     Seen.push_back(R);
   }
   for (const ResidentArray *R : K.AccessResidents)
     if (R && std::find(Seen.begin(), Seen.end(), R) == Seen.end()) {
-      Add(R->Name, R->Dist, false);
+      In.Arrays.push_back(rankArrayOf(R->Name, R->Dist, false));
       Seen.push_back(R);
     }
+  for (RankArray &A : In.Arrays)
+    A.Halo = abi::Halo();
   // Over a split resident array the loop is owner computes: it follows the
   // first such array's rows.
   if (K.Plan->ScheduledLoop < 0)
     for (size_t I = 0; I < Seen.size() && In.Follow < 0; ++I)
       if (Seen[I] && In.Arrays[I].Split)
         In.Follow = static_cast<int>(I);
-  message("%s", describeRankPlan(In, planRanks(In), K.Info->Location).c_str());
+  message("%s", describeRankPlan(In, planRanks(In),
+                                 "region " + K.Info->Location + ": " +
+                                     std::to_string(In.Trips) + " iterations")
+                    .c_str());
 }
 
 static void rememberChunks(KernelInstance &K) {

@@ -8,6 +8,7 @@
 #include <deque>
 #include <fcntl.h>
 #include <mutex>
+#include <set>
 #include <unistd.h>
 
 namespace homp {
@@ -79,6 +80,13 @@ void quietly(const std::function<void()> &Fn) {
   }
   if (Null >= 0)
     close(Null);
+}
+
+bool firstDryRun(const std::string &Where) {
+  static std::mutex Lock;
+  static std::set<std::string> Printed;
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Printed.insert(Where).second;
 }
 
 } // namespace homp

@@ -36,6 +36,11 @@ void printDeferred();
 /// wait until it is back.
 void quietly(const std::function<void()> &Fn);
 
+/// HOMP_MPI_DRY_RUN prints each construct's rank plan once: whether the
+/// construct at Where (its location, with what sets it apart, e.g. the
+/// array of a halo update) is yet to be printed; it then counts as printed.
+bool firstDryRun(const std::string &Where);
+
 } // namespace homp
 
 #endif // HOMP_LIBOMPTARGET_PLUGIN_MESSAGES_H

@@ -63,6 +63,27 @@ std::string bytes(int64_t B) {
 
 } // namespace
 
+RankArray rankArrayOf(const std::string &Name, const Distribution &D,
+                      bool CopiesOut) {
+  RankArray A;
+  A.Name = Name;
+  A.CopiesOut = CopiesOut;
+  const ArrayShape &Sh = D.Shape;
+  unsigned Dim = 0;
+  while (Dim < Sh.Rank && !D.Split[Dim])
+    ++Dim;
+  A.Split = Dim < Sh.Rank;
+  if (!A.Split)
+    Dim = 0;
+  A.Rows = Sh.Section.Dims[Dim];
+  A.RowBytes = Sh.ElementSize;
+  for (unsigned E = 0; E < Sh.Rank; ++E)
+    if (E != Dim)
+      A.RowBytes *= Sh.Section.Dims[E].size();
+  A.Halo = D.Halos[Dim];
+  return A;
+}
+
 RankPlan planRanks(const RankPlanInput &In) {
   const int N = std::max(1, In.Ranks);
   std::vector<double> W = In.Capacity;
@@ -145,17 +166,23 @@ RankPlan planRanks(const RankPlanInput &In) {
 }
 
 std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
-                             const std::string &Location, int Listed) {
+                             const std::string &Construct,
+                             const std::string &When, int Listed) {
   const int N = static_cast<int>(P.Iterations.size());
-  std::string S = "homp: dry run (HOMP_MPI_DRY_RUN): region " + Location +
-                  ": " + std::to_string(In.Trips) + " iterations over " +
+  std::string S = "homp: dry run (HOMP_MPI_DRY_RUN): " + Construct + " over " +
                   std::to_string(N) + " rank" + (N == 1 ? "" : "s") + "\n";
   auto Line = [&](int R) {
-    std::string L = "homp:   rank " + std::to_string(R) + ": iterations " +
-                    rows(P.Iterations[R]);
+    std::string L = "homp:   rank " + std::to_string(R) + ":";
+    const char *Sep = " ";
+    if (In.Loop) {
+      L += " iterations " + rows(P.Iterations[R]);
+      Sep = ", ";
+    }
     for (size_t A = 0; A < In.Arrays.size(); ++A)
-      if (In.Arrays[A].Split)
-        L += ", '" + In.Arrays[A].Name + "' rows " + rows(P.Rows[A][R]);
+      if (In.Arrays[A].Split) {
+        L += Sep + ("'" + In.Arrays[A].Name + "' rows ") + rows(P.Rows[A][R]);
+        Sep = ", ";
+      }
     return L + "\n";
   };
   const int Head = N > Listed + 1 ? Listed : N;
@@ -193,7 +220,10 @@ std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
          bytes(Total) + " (" + Arrays + "); rank " + std::to_string(Most) +
          " receives the most: " + std::to_string(Count[Most]) + " message" +
          (Count[Most] == 1 ? "" : "s") + ", " + bytes(In_[Most]) + "\n";
-  } else {
+  } else if (std::any_of(
+                 In.Arrays.begin(), In.Arrays.end(), [](const RankArray &A) {
+                   return A.Split && (A.Halo.Left > 0 || A.Halo.Right > 0);
+                 })) {
     S += "homp:   halo exchange: no messages between ranks\n";
   }
   const int64_t Gather =
@@ -202,8 +232,9 @@ std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
     int64_t Sum = 0;
     for (int64_t B : P.GatherBytes)
       Sum += B;
-    S += "homp:   after the region, completing the arrays it copies out: " +
-         bytes(Sum) + " in all, at most " + bytes(Gather) + " to a rank\n";
+    S += "homp:   " + When +
+         ", completing the arrays it copies out: " + bytes(Sum) +
+         " in all, at most " + bytes(Gather) + " to a rank\n";
   }
   return S;
 }

@@ -118,8 +118,21 @@ TEST(RankPlan, JacobiOverThreeRanks) {
     EXPECT_EQ(M.Rows.size(), 1);
   // Each rank's host copy is completed with the 2/3 it does not own.
   EXPECT_EQ(P.GatherBytes[1], (1026 - P.Rows[0][1].size()) * 80);
-  std::string Text = describeRankPlan(In, P, "a.c:3:1");
-  EXPECT_NE(Text.find("1024 iterations over 3 ranks"), std::string::npos)
+  std::string Text = describeRankPlan(In, P, "region a.c:3:1: 1024 iterations");
+  EXPECT_NE(Text.find("region a.c:3:1: 1024 iterations over 3 ranks"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("after the region, completing the arrays it copies "
+                      "out: "),
+            std::string::npos)
+      << Text;
+  // Without a loop (a data region, a halo update): rows only.
+  In.Loop = false;
+  Text = describeRankPlan(In, P, "data region a.c:1:1 begins: 1 array",
+                          "at the region's end");
+  EXPECT_NE(Text.find("rank 0: 'u' rows [0, 342)\n"), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("at the region's end, completing"), std::string::npos)
       << Text;
   EXPECT_NE(Text.find("halo exchange: 4 messages, 320 bytes ('u' 320 bytes); "
                       "rank 1 receives the most: 2 messages, 160 bytes"),
@@ -234,7 +247,8 @@ TEST(RankPlan, AThousandRanks) {
   RankPlan P = planRanks(In);
   EXPECT_EQ(P.Messages.size(), 2u * 1023);
   EXPECT_EQ(P.Iterations[1023].End, 1 << 20);
-  std::string Text = describeRankPlan(In, P, "j.c:1:1");
+  std::string Text =
+      describeRankPlan(In, P, "region j.c:1:1: 1048576 iterations");
   EXPECT_NE(Text.find("... (ranks 4 to 1022)"), std::string::npos) << Text;
   EXPECT_NE(Text.find("rank 1023: iterations [1047552, 1048576)"),
             std::string::npos)

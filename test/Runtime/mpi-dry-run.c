@@ -13,33 +13,40 @@
 // BAD: homp: error: HOMP_MPI_DRY_RUN='0' is not valid; expected a number of ranks from 1 to 1048576
 //
 // AXPY over 300 elements, y copied back: each rank's host copy of y is
-// completed with the 200 elements (1600 bytes) it does not own.
+// completed with the 200 elements (1600 bytes) it does not own. A kernel's
+// parts and halos come from each rank's own host copy: no messages.
 // THREE: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}mpi-dry-run.c:[[#AXPY:]]:1: 300 iterations over 3 ranks
 // THREE-NEXT: homp:   rank 0: iterations [0, 100), 'x' rows [0, 100), 'y' rows [0, 100)
 // THREE-NEXT: homp:   rank 1: iterations [100, 200), 'x' rows [100, 200), 'y' rows [100, 200)
 // THREE-NEXT: homp:   rank 2: iterations [200, 300), 'x' rows [200, 300), 'y' rows [200, 300)
-// THREE-NEXT: homp:   halo exchange: no messages between ranks
 // THREE-NEXT: homp:   after the region, completing the arrays it copies out: 4800 bytes in all, at most 1600 bytes to a rank
-// A 5-point stencil over rows of a resident u (halo(1,), rows of 10
-// doubles): the loop i = 1 .. 28 follows u's rows; ranks 0 and 2 get a row
-// from rank 1, rank 1 one from each. The region's end copies u back, not
-// the kernel.
-// THREE: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}mpi-dry-run.c:[[#STENCIL:]]:1: 28 iterations over 3 ranks
+// A 5-point stencil over the rows of a data region's u (halo(1,), rows of
+// 10 doubles): the region completes v at its end; the halo update sends a
+// row from rank 1 to each of ranks 0 and 2 and one from each to rank 1; the
+// loop i = 1 .. 28 follows u's rows and copies nothing back itself.
+// THREE: homp: dry run (HOMP_MPI_DRY_RUN): data region {{.*}}mpi-dry-run.c:[[#REGION:]]:1 begins: 2 arrays over 3 ranks
+// THREE-NEXT: homp:   rank 0: 'u' rows [0, 10), 'v' rows [0, 10)
+// THREE-NEXT: homp:   rank 1: 'u' rows [10, 20), 'v' rows [10, 20)
+// THREE-NEXT: homp:   rank 2: 'u' rows [20, 30), 'v' rows [20, 30)
+// THREE-NEXT: homp:   at the region's end, completing the arrays it copies out: 4800 bytes in all, at most 1600 bytes to a rank
+// THREE-NEXT: homp: dry run (HOMP_MPI_DRY_RUN): halo update {{.*}}mpi-dry-run.c:[[#REGION + 2]]:{{[0-9]+}} of 'u' over 3 ranks
+// THREE:      homp:   halo exchange: 4 messages, 320 bytes ('u' 320 bytes); rank 1 receives the most: 2 messages, 160 bytes
+// THREE-NEXT: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}mpi-dry-run.c:[[#REGION + 3]]:1: 28 iterations over 3 ranks
 // THREE-NEXT: homp:   rank 0: iterations [0, 9), 'v' rows [0, 10), 'u' rows [0, 10)
 // THREE-NEXT: homp:   rank 1: iterations [9, 19), 'v' rows [10, 20), 'u' rows [10, 20)
 // THREE-NEXT: homp:   rank 2: iterations [19, 28), 'v' rows [20, 30), 'u' rows [20, 30)
-// THREE-NEXT: homp:   halo exchange: 4 messages, 320 bytes ('u' 320 bytes); rank 1 receives the most: 2 messages, 160 bytes
-// THREE-NOT: completing
 // N-body positions under halo(*): every rank receives every row it does not
 // own, one message from each other rank (3 doubles a body).
-// THREE: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}mpi-dry-run.c:[[#NBODY:]]:1: 64 iterations over 3 ranks
+// THREE-NEXT: homp: dry run (HOMP_MPI_DRY_RUN): data region {{.*}} begins: 2 arrays over 3 ranks
+// THREE: homp: dry run (HOMP_MPI_DRY_RUN): halo update {{.*}} of 'p' over 3 ranks
 // THREE: homp:   halo exchange: 6 messages, 3072 bytes ('p' 3072 bytes); rank 1 receives the most: 2 messages, 1032 bytes
+// THREE: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}: 64 iterations over 3 ranks
 //
 // MANY: region {{.*}}mpi-dry-run.c:{{[0-9]+}}:1: 300 iterations over 1024 ranks
 // MANY-NEXT: homp:   rank 0: iterations [0, 1), 'x' rows [0, 1), 'y' rows [0, 1)
 // MANY: homp:   ... (ranks 4 to 1022)
 // MANY-NEXT: homp:   rank 1023: iterations none, 'x' rows none, 'y' rows none
-// MANY: region {{.*}}mpi-dry-run.c:{{[0-9]+}}:1: 64 iterations over 1024 ranks
+// MANY: halo update {{.*}} of 'p' over 1024 ranks
 // MANY: homp:   halo exchange: 4032 messages
 //
 // PASS: axpy: PASS

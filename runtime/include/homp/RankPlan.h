@@ -20,6 +20,7 @@
 #define HOMP_RANKPLAN_H
 
 #include "homp/Abi.h"
+#include "homp/Distribution.h"
 #include "homp/IndexSet.h"
 
 #include <cstdint>
@@ -42,8 +43,18 @@ struct RankArray {
   bool CopiesOut = false; ///< mapped from or tofrom
 };
 
+/// A distributed array as the rank plan sees it: split with the loop along
+/// its first split dimension (a 2-D topology's second axis stays within
+/// each rank), with its halo along it. CopiesOut: the construct copies it
+/// back to the host (RankArray::CopiesOut).
+RankArray rankArrayOf(const std::string &Name, const Distribution &D,
+                      bool CopiesOut);
+
 struct RankPlanInput {
   int Ranks = 1;
+  /// The construct has a loop (a kernel; not a data region or a halo
+  /// update): each rank's iterations are planned and reported.
+  bool Loop = true;
   int64_t Trips = 0; ///< of the loop split over the ranks
   /// Per rank, what it can do (its devices' summed rates); empty: equal.
   std::vector<double> Capacity;
@@ -76,13 +87,16 @@ struct RankPlan {
 /// no positive entry, counts as equal capacities.
 RankPlan planRanks(const RankPlanInput &In);
 
-/// HOMP_MPI_DRY_RUN's report of P, for the construct at Location: each
-/// rank's iterations and rows (the first ranks and the last when there are
-/// more than Listed), the halo messages and bytes per exchange (in all, and
-/// the most any rank receives), and what completing the copied-out arrays
-/// moves.
+/// HOMP_MPI_DRY_RUN's report of P under the title Construct ("region
+/// FILE:LINE:COL: 300 iterations"): each rank's iterations and rows (the
+/// first ranks and the last when there are more than Listed), the halo
+/// messages and bytes of one exchange where an array has a halo (in all,
+/// and the most any rank receives), and what completing the copied-out
+/// arrays moves, When ("after the region").
 std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
-                             const std::string &Location, int Listed = 4);
+                             const std::string &Construct,
+                             const std::string &When = "after the region",
+                             int Listed = 4);
 
 } // namespace homp
 
