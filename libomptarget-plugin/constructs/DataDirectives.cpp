@@ -93,23 +93,37 @@ bool memorizes(abi::SchedKind K) {
          K == abi::SchedKind::Profile || K == abi::SchedKind::ModelProfile;
 }
 
+/// Why an array aligned along one dimension by P, with halo H along it,
+/// and split along another dimension too or not, cannot follow a
+/// memorizing loop's chunks (for HOMP_INFO, after the array's name); ""
+/// when it can: only its rows along the loop may move.
+std::string whyCannotFollow(const abi::Policy &P, const abi::Halo &H,
+                            bool SplitElsewhere) {
+  auto Moves = [](int64_t W) { return W == 0 || W == abi::Halo::All; };
+  if (SplitElsewhere)
+    return "is split along another dimension too";
+  if (P.RatioNum != P.RatioDen)
+    return "is aligned with a ratio";
+  if (!Moves(H.Left) || !Moves(H.Right) || H.LeftEdge != abi::Edge::None ||
+      H.RightEdge != abi::Edge::None)
+    return "has a halo along the loop's dimension (only 'halo(*)' moves "
+           "with the chunks)";
+  return "";
+}
+
 /// Whether every array of D aligned to Label along one dimension could
-/// follow its chunks: no ALIGN ratio, no halo along it but '*', split
-/// along it alone (followChunks's rules, as the descriptor says them).
+/// follow its chunks (whyCannotFollow, as the descriptor says them).
 bool arraysCanFollow(const abi::Descriptor &D, const std::string &Label) {
   for (const abi::Array &A : D.Arrays)
     for (unsigned Dm = 0; Dm < A.Rank; ++Dm) {
       const abi::Policy &P = A.Dims[Dm];
       if (P.Kind != abi::Policy::Align || P.ToLoop || P.Target != Label)
         continue;
-      const abi::Halo &H = A.Halos[Dm];
-      auto Moves = [](int64_t W) { return W == 0 || W == abi::Halo::All; };
-      if (P.RatioNum != P.RatioDen || !Moves(H.Left) || !Moves(H.Right) ||
-          H.LeftEdge != abi::Edge::None || H.RightEdge != abi::Edge::None)
-        return false;
+      bool SplitElsewhere = false;
       for (unsigned E = 0; E < A.Rank; ++E)
-        if (E != Dm && A.Dims[E].distributed())
-          return false;
+        SplitElsewhere |= E != Dm && A.Dims[E].distributed();
+      if (!whyCannotFollow(P, A.Halos[Dm], SplitElsewhere).empty())
+        return false;
     }
   return true;
 }
@@ -432,18 +446,11 @@ void DataRunner::followChunks(
           L = Of[G];
       if (!L)
         continue;
-      std::string Why;
-      const abi::Halo &H = R.Dist.Halos[Dm];
-      auto Moves = [](int64_t W) { return W == 0 || W == abi::Halo::All; };
-      if (P.RatioNum != P.RatioDen)
-        Why = "is aligned with a ratio";
-      else if (!Moves(H.Left) || !Moves(H.Right) ||
-               H.LeftEdge != abi::Edge::None || H.RightEdge != abi::Edge::None)
-        Why = "has a halo along the loop's dimension (only 'halo(*)' moves "
-              "with the chunks)";
+      bool SplitElsewhere = false;
       for (unsigned E = 0; E < R.Dist.Shape.Rank; ++E)
-        if (E != Dm && R.Dist.Split[E])
-          Why = "is split along another dimension too";
+        SplitElsewhere |= E != Dm && R.Dist.Split[E];
+      const std::string Why =
+          whyCannotFollow(P, R.Dist.Halos[Dm], SplitElsewhere);
       if (!Why.empty())
         Refused.emplace_back(L, "'" + Arr.Name + "' " + Why);
       Of[F] = L;

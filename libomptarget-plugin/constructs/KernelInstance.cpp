@@ -87,7 +87,9 @@ static void scheduleKernel(KernelInstance &K, KernelPlanInput &In) {
   // over the region's chunks (rememberChunks), learning nothing as AUTO.
   abi::Policy Policy = Loop->Dist;
   std::optional<LabelMemory> Memorized =
-      D.Label.empty() ? std::nullopt : labelMemory(D.Label);
+      D.Label.empty() || Policy.Sched != abi::SchedKind::Auto
+          ? std::nullopt
+          : labelMemory(D.Label);
   const bool ByAuto = Policy.Sched == abi::SchedKind::Auto && Memorized &&
                       Memorized->ByAuto && Memorized->Devices == K.Devices;
   if (ByAuto) {

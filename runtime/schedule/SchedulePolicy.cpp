@@ -181,14 +181,12 @@ void chooseTrial(const PolicyContext &Ctx, LoopProfile &P,
   int Done = P.Trials->executions();
   const int Opening = P.Trials->opening();
   std::string Choice;
-  if (Done < Opening)
+  if (Done < Opening) {
+    const std::string Left = P.Trials->ruledOutWhy();
     Choice = "trial " + std::to_string(Done + 1) + " of " +
-             std::to_string(Opening) +
-             (P.Trials->ruledOutWhy().empty()
-                  ? ""
-                  : " (" + P.Trials->ruledOutWhy() + ")") +
+             std::to_string(Opening) + (Left.empty() ? "" : " (" + Left + ")") +
              (Times.empty() ? "" : ", so far ");
-  else
+  } else
     switch (P.Trials->repeatingNext()) {
     case AutoTrials::Repeat::Warm:
       Choice = "trial again, warm; so far ";

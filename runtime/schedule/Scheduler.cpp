@@ -450,13 +450,12 @@ AutoTrials::AutoTrials(unsigned Devices)
 
 void AutoTrials::ruleOut(AutoTrial T, const std::string &Why) {
   // Only a trial the opening has not run yet.
-  if (T == AutoTrial::Balanced || ruledOut(T) || Executions >= Opened ||
+  if (T == AutoTrial::Balanced || ruledOut(T) || Executions >= opening() ||
       std::find(Order.begin(), Order.begin() + Executions, T) !=
           Order.begin() + Executions)
     return;
   Order.erase(std::remove(Order.begin() + Executions, Order.end(), T),
               Order.end());
-  Opened = static_cast<int>(Order.size());
   Left[static_cast<int>(T)] = Why.empty() ? "ruled out" : Why;
 }
 
@@ -488,7 +487,7 @@ double AutoTrials::typical(AutoTrial T) const {
 }
 
 void AutoTrials::restore(const std::array<double, 4> &Typical) {
-  Executions = Opened;
+  Executions = opening();
   Settled = true;
   for (AutoTrial T : Trials) {
     int I = static_cast<int>(T);
@@ -500,7 +499,7 @@ void AutoTrials::restore(const std::array<double, 4> &Typical) {
 
 std::optional<AutoTrial> AutoTrials::warmRetry() const {
   // (With every other trial ruled out there is nothing to compare.)
-  if (Devices <= 1 || Executions < Opened || Settled || Opened <= 2)
+  if (Devices <= 1 || Executions < opening() || Settled || opening() <= 2)
     return std::nullopt;
   for (AutoTrial T : Trials)
     if (WarmRuns[static_cast<int>(T)] == 0 &&
@@ -510,7 +509,7 @@ std::optional<AutoTrial> AutoTrials::warmRetry() const {
 }
 
 std::optional<AutoTrial> AutoTrials::confirmation() const {
-  if (Devices <= 1 || Executions < Opened || Settled || Opened <= 2 ||
+  if (Devices <= 1 || Executions < opening() || Settled || opening() <= 2 ||
       warmRetry())
     return std::nullopt;
   double Best = std::numeric_limits<double>::infinity();
@@ -538,7 +537,7 @@ AutoTrials::Repeat AutoTrials::repeatingNext() const {
 AutoTrial AutoTrials::next() const {
   if (Devices <= 1)
     return AutoTrial::Balanced;
-  if (Executions < Opened)
+  if (Executions < opening())
     return Order[Executions];
   if (std::optional<AutoTrial> Again = warmRetry())
     return *Again;
@@ -551,7 +550,7 @@ AutoTrial AutoTrials::next() const {
     return TA < TB || (TA == TB && A < B);
   });
   // (A runner-up that never ran was ruled out: none.)
-  int Steady = Executions - Opened - Repeats;
+  int Steady = Executions - opening() - Repeats;
   return Trials[Steady % RetryEvery == RetryEvery - 1 &&
                         std::isfinite(typical(Trials[ByTime[1]]))
                     ? ByTime[1]
@@ -559,7 +558,7 @@ AutoTrial AutoTrials::next() const {
 }
 
 void AutoTrials::record(AutoTrial T, double Seconds) {
-  if (Executions >= Opened) {
+  if (Executions >= opening()) {
     std::optional<AutoTrial> Scheduled = warmRetry();
     if (!Scheduled)
       Scheduled = confirmation();

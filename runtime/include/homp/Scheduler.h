@@ -285,7 +285,7 @@ public:
   /// Executions recorded.
   int executions() const { return Executions; }
   /// The opening's executions: Opening, less the trials ruled out.
-  int opening() const { return Opened; }
+  int opening() const { return static_cast<int>(Order.size()); }
   /// Leaves T out of the opening, and so out of everything after it, while
   /// the opening has not reached it: what was measured or predicted shows
   /// it cannot win, or that it would run what another trial runs. Why says
@@ -310,7 +310,6 @@ private:
   int Executions = 0;
   /// The opening's trials in order, less those ruled out (opening()).
   std::vector<AutoTrial> Order;
-  int Opened = Opening;
   std::array<std::string, 4> Left; ///< per trial: why it was ruled out
   /// The shortest time recorded, of any trial (what RetryWithin scales).
   double Fastest = std::numeric_limits<double>::infinity();
