@@ -58,9 +58,11 @@ struct SyntaxContext {
   enum class Membership { No, Yes, Unknown };
   std::function<Membership(const clang::Token &)> IsMember =
       [](const clang::Token &) { return Membership::No; };
-  /// Whether the pragma is outside every function, block and class body
-  /// (a statement directive there is misplaced). False when unknown.
-  std::function<bool()> AtFileScope = [] { return false; };
+  /// Whether the pragma at the location is outside every function, block
+  /// and class body (a statement directive there is misplaced). False when
+  /// unknown.
+  std::function<bool(clang::SourceLocation)> AtFileScope =
+      [](clang::SourceLocation) { return false; };
 };
 
 /// Where an extension is used and what it is called in diagnostics.

@@ -67,10 +67,6 @@ std::optional<TokenVector> rewriteHaloDirective(const RewriteContext &RC,
   Diagnostics &Diags = RC.Diags;
   SourceLocation Loc = Toks[D.Words.front().Index].getLocation();
   bool Exchange = D.Words.front().Name == "halo_exchange";
-  if (RC.Ctx.AtFileScope()) {
-    Diags.report(Loc, Diag::HaloOutsideFunction) << D.Words.front().Name;
-    return std::nullopt;
-  }
   abi::Descriptor Desc;
   Desc.Kind = abi::ConstructKind::HaloUpdate;
   Desc.SharedMemory = RC.Ctx.UnifiedSharedMemory;

@@ -72,13 +72,91 @@ bool inClassBody(Sema &S) {
   return false;
 }
 
-/// Whether the parser is outside every function, block and class body.
-/// The pragma ending a function body is read before the parser leaves its
-/// scope: it counts as inside (clang then reports what follows).
-bool atFileScope(Sema &S) {
+/// The last character of code before Loc in its file, ignoring blanks,
+/// comments and preprocessor lines; 0 where it cannot tell (Loc in a macro's
+/// scratch space, a comment it cannot follow back within a few lines).
+char lastCodeCharBefore(const SourceManager &SM, SourceLocation Loc) {
+  Loc = SM.getExpansionLoc(Loc);
+  if (Loc.isInvalid() || !Loc.isFileID())
+    return 0;
+  std::pair<FileID, unsigned> At = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(At.first, &Invalid);
+  if (Invalid || At.second > Buffer.size())
+    return 0;
+  StringRef Before = Buffer.take_front(At.second);
+  // The directive's own line, up to it ('#pragma' or a macro's name).
+  size_t LineStart = Before.rfind('\n') + 1; // npos + 1 == 0
+  StringRef Line = Before.drop_front(LineStart);
+  if (Line.ltrim().starts_with("#"))
+    Line = "";
+  constexpr int MaxLines = 64;
+  bool InBlockComment = false;
+  for (int Lines = 0; Lines < MaxLines; ++Lines) {
+    // The line without its '//' comment (outside quotes); block comments
+    // are followed back line by line.
+    std::string Code;
+    char Quote = 0;
+    for (size_t I = 0; I < Line.size(); ++I) {
+      char C = Line[I];
+      if (Quote) {
+        if (C == '\\')
+          ++I;
+        else if (C == Quote)
+          Quote = 0;
+        Code += 'x';
+      } else if (C == '"' || C == '\'') {
+        Quote = C;
+        Code += 'x';
+      } else if (Line.substr(I).starts_with("//")) {
+        break;
+      } else {
+        Code += C;
+      }
+    }
+    StringRef Text = StringRef(Code).rtrim();
+    if (InBlockComment) {
+      size_t Open = Text.rfind("/*");
+      if (Open == StringRef::npos)
+        Text = "";
+      else {
+        Text = Text.take_front(Open).rtrim();
+        InBlockComment = false;
+      }
+    }
+    while (!InBlockComment && Text.ends_with("*/")) {
+      size_t Open = Text.rfind("/*");
+      if (Open == StringRef::npos) {
+        InBlockComment = true;
+        Text = "";
+      } else {
+        Text = Text.take_front(Open).rtrim();
+      }
+    }
+    if (Text.ltrim().starts_with("#"))
+      Text = "";
+    if (!Text.empty() && !InBlockComment)
+      return Text.back();
+    if (LineStart == 0)
+      return 0;
+    size_t PrevStart = Buffer.take_front(LineStart - 1).rfind('\n') + 1;
+    Line = Buffer.slice(PrevStart, LineStart - 1);
+    LineStart = PrevStart;
+  }
+  return 0;
+}
+
+/// Whether the parser is outside every function, block and class body at
+/// the directive at Loc. The directive after a function's closing brace is
+/// read (as the parser's next token) before the parser leaves the body's
+/// scope: there the body's scope does not count.
+bool atFileScope(Sema &S, SourceLocation Loc) {
   clang::Scope *Sc = S.getCurScope();
   if (!Sc)
     return false;
+  if (Sc->isFunctionScope() &&
+      lastCodeCharBefore(S.getSourceManager(), Loc) == '}')
+    Sc = Sc->getParent();
   for (; Sc; Sc = Sc->getParent())
     if (Sc->isFunctionScope() || Sc->isBlockScope() || Sc->isClassScope())
       return false;
@@ -197,7 +275,7 @@ public:
     };
     if (Ctx.CPlusPlus)
       Ctx.IsMember = [&S](const Token &Name) { return isMember(S, Name); };
-    Ctx.AtFileScope = [&S] { return atFileScope(S); };
+    Ctx.AtFileScope = [&S](SourceLocation Loc) { return atFileScope(S, Loc); };
     Handler = std::make_unique<homp::OmpPragmaHandler>(
         Diags, std::move(Ctx),
         [this](SourceLocation Loc) { noteExtensionUse(Loc); });

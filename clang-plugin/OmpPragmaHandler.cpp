@@ -276,6 +276,17 @@ void OmpPragmaHandler::handleExtensions(Preprocessor &PP, ArrayRef<Token> Line,
                                         SourceLocation UseLoc,
                                         const Scope &Around) {
   SourceLocation Loc = Line.front().getLocation();
+  // A construct homp rewrites is a statement: outside every function clang
+  // would say "unexpected OpenMP directive"; the rewritten tokens would
+  // instead read as declarations, or as nothing at all.
+  bool Statement = isHaloDirective(D) ||
+                   (!D.Words.empty() && D.Words.front().Name == "target");
+  if (Statement && Ctx.AtFileScope(Loc)) {
+    Diags.report(Loc, Diag::StatementOutsideFunction)
+        << (isHaloDirective(D) ? D.Words.front().Name.str()
+                               : "#pragma omp " + spellWords(PP, D));
+    return;
+  }
   if (isHaloDirective(D)) {
     RewriteContext RC{PP, Diags, Ctx, Topologies, Around, NextRegion++};
     if (std::optional<TokenVector> Call = rewriteHaloDirective(RC, D))
