@@ -22,8 +22,10 @@
 #include "homp/Abi.h"
 #include "homp/Distribution.h"
 #include "homp/IndexSet.h"
+#include "homp/LoopSpace.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,53 @@ std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
                              const std::string &Construct,
                              const std::string &When = "after the region",
                              int Listed = 4);
+
+/// One array a kernel maps, as the rank split of the kernel sees it.
+struct RankKernelItem {
+  std::string Name;
+  ArrayShape Shape;       ///< as mapped (its section)
+  bool CopiesOut = false; ///< mapped from or tofrom
+};
+
+/// A kernel run over ranks (splitKernelOverRanks): each rank runs a
+/// contiguous part of one distributed loop, with the arrays narrowed to
+/// what its iterations touch; after it, every rank's host is completed
+/// with the elements the others wrote.
+struct RankKernelSplit {
+  /// Why the kernel runs whole on every rank instead; empty: split.
+  std::string Why;
+  unsigned Loop = 0;             ///< the loop split over the ranks
+  std::vector<Range> Iterations; ///< per rank: of that loop, [0, Trips)
+  /// Per item, per rank: the section the rank maps (what its iterations
+  /// touch, within the item's section; the whole section where a
+  /// subscript cannot be bounded), and the box of the elements it writes
+  /// (empty: none), which the other ranks receive after the kernel.
+  std::vector<std::vector<Box>> Sections, Written;
+};
+
+/// Splits the kernel whose nest is Nest (trips computed), whose body makes
+/// Accesses (withTerms) and which maps Items over Ranks ranks of equal
+/// capacity, along its first loop in Distributed (per loop of the nest).
+/// Never a wrong answer: the kernel runs whole on every rank (Why says
+/// why) when a write cannot be bounded, or falls outside the arrays it
+/// maps, or when two ranks would write one element (then no single rank
+/// has the answer), or when the loop has fewer iterations than there are
+/// ranks.
+RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
+                                     const std::vector<bool> &Distributed,
+                                     const std::vector<abi::Access> &Accesses,
+                                     const std::vector<RankKernelItem> &Items,
+                                     int Ranks);
+
+/// Nest with loop Loop narrowed to its iterations Its (of [0, Trips)):
+/// first index, bound and trip count.
+LoopNest narrowLoop(const LoopNest &Nest, unsigned Loop, Range Its);
+
+/// Calls F(offset, count) for each run of consecutive elements of B (within
+/// Shape's extents) in Shape's storage order: offsets from element
+/// [0]...[0], in elements.
+void forEachRun(const ArrayShape &Shape, const Box &B,
+                const std::function<void(int64_t, int64_t)> &F);
 
 } // namespace homp
 

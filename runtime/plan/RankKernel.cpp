@@ -1,0 +1,185 @@
+//===-- RankKernel.cpp - A kernel run over ranks --------------------------===//
+//
+// Every rank has the program's host arrays, so a kernel needs no messages
+// before it runs: each rank maps what its iterations touch from its own
+// host memory. After it, each rank's host lacks what the other ranks wrote;
+// the elements each rank writes are bounded here, from the body's
+// subscripts, so that every rank knows what every other one sends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "homp/KernelPlan.h"
+#include "homp/Partition.h"
+#include "homp/RankPlan.h"
+
+#include <algorithm>
+
+namespace homp {
+
+namespace {
+
+/// The hull of A and B (an empty box is neither's).
+Box hull(const Box &A, const Box &B) {
+  if (A.empty())
+    return B;
+  if (B.empty())
+    return A;
+  Box H = A;
+  for (unsigned D = 0; D < A.Rank; ++D)
+    H.Dims[D] = {std::min(A.Dims[D].Begin, B.Dims[D].Begin),
+                 std::max(A.Dims[D].End, B.Dims[D].End)};
+  return H;
+}
+
+/// The access Use as it writes (its write subscripts).
+abi::Access asWrite(const abi::Access &Use) {
+  abi::Access W = Use;
+  W.Subs = Use.Writes;
+  return W;
+}
+
+} // namespace
+
+LoopNest narrowLoop(const LoopNest &Nest, unsigned Loop, Range Its) {
+  LoopNest Out = Nest;
+  LoopBounds &L = Out.Loops[Loop];
+  Out.Trips[Loop] = Its.size();
+  if (Its.empty()) {
+    L = {indexOf(Nest.Loops[Loop], 0), indexOf(Nest.Loops[Loop], 0), 1,
+         CompareOp::Less};
+    return Out;
+  }
+  // The bounds a launch of those iterations gets.
+  const abi::ChunkLoop C =
+      chunkOf(Nest.Loops[Loop], Nest.Trips[Loop], {Its.Begin, Its.size(), 1});
+  L.First = C.First;
+  L.Bound = C.Bound;
+  return Out;
+}
+
+RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
+                                     const std::vector<bool> &Distributed,
+                                     const std::vector<abi::Access> &Accesses,
+                                     const std::vector<RankKernelItem> &Items,
+                                     int Ranks) {
+  RankKernelSplit S;
+  const auto Loop = static_cast<unsigned>(
+      std::find(Distributed.begin(), Distributed.end(), true) -
+      Distributed.begin());
+  if (Loop >= Nest.Rank || Loop >= Distributed.size()) {
+    S.Why = "it has no distributed loop";
+    return S;
+  }
+  S.Loop = Loop;
+  const int64_t Trips = Nest.Trips[Loop];
+  if (Trips < Ranks) {
+    S.Why = "its loop has " + std::to_string(Trips) +
+            " iterations, fewer than the " + std::to_string(Ranks) + " ranks";
+    return S;
+  }
+  // Every write is to an array the kernel maps, at subscripts homp bounds.
+  for (const abi::Access &A : Accesses) {
+    if (!A.Written)
+      continue;
+    auto It =
+        std::find_if(Items.begin(), Items.end(),
+                     [&](const RankKernelItem &I) { return I.Name == A.Name; });
+    if (It == Items.end()) {
+      S.Why = "it writes '" + A.Name + "', which it does not map";
+      return S;
+    }
+    if (A.Rank != It->Shape.Rank || !footprintOf(asWrite(A), Nest)) {
+      S.Why = "homp cannot bound where it writes '" + A.Name + "'" +
+              (A.Why.empty() ? "" : " (" + A.Why + ")");
+      return S;
+    }
+  }
+  const std::vector<double> Equal(Ranks, 1.0);
+  for (int R = 0; R < Ranks; ++R)
+    S.Iterations.push_back(weightedBlockPart(Trips, Equal, R));
+  S.Sections.assign(Items.size(), {});
+  S.Written.assign(Items.size(), {});
+  for (size_t I = 0; I < Items.size(); ++I) {
+    const RankKernelItem &Item = Items[I];
+    const Box Section = Item.Shape.Section;
+    for (int R = 0; R < Ranks; ++R) {
+      const LoopNest Part = narrowLoop(Nest, Loop, S.Iterations[R]);
+      Box Touched{Section.Rank, {}}, Writes{Section.Rank, {}};
+      bool Bounded = true, Used = false;
+      for (const abi::Access &A : Accesses) {
+        if (A.Name != Item.Name)
+          continue;
+        Used = true;
+        std::optional<Box> F =
+            A.Rank == Section.Rank ? footprintOf(A, Part) : std::nullopt;
+        if (!F) {
+          Bounded = false;
+          continue;
+        }
+        Touched = hull(Touched, F->intersect(Section));
+        if (A.Written)
+          Writes =
+              hull(Writes, footprintOf(asWrite(A), Part)->intersect(Section));
+      }
+      // An array the body does not use, or reads where homp cannot bound,
+      // is mapped whole; one it uses at no element, as one element.
+      if (!Used || !Bounded)
+        Touched = Section;
+      else if (Touched.empty()) {
+        Touched = Section;
+        for (unsigned D = 0; D < Section.Rank; ++D)
+          Touched.Dims[D].End =
+              std::min(Touched.Dims[D].End, Touched.Dims[D].Begin + 1);
+      }
+      S.Sections[I].push_back(Touched);
+      S.Written[I].push_back(Writes);
+    }
+    // One element written by two ranks: neither has the answer alone.
+    for (int R = 0; R < Ranks; ++R)
+      for (int Q = R + 1; Q < Ranks; ++Q)
+        if (!S.Written[I][R].intersect(S.Written[I][Q]).empty()) {
+          S.Why = "ranks " + std::to_string(R) + " and " + std::to_string(Q) +
+                  " would both write elements " +
+                  S.Written[I][R].intersect(S.Written[I][Q]).str() + " of '" +
+                  Item.Name + "'";
+          S.Iterations.clear();
+          S.Sections.clear();
+          S.Written.clear();
+          return S;
+        }
+  }
+  return S;
+}
+
+void forEachRun(const ArrayShape &Shape, const Box &B,
+                const std::function<void(int64_t, int64_t)> &F) {
+  if (B.empty())
+    return;
+  const unsigned Rank = Shape.Rank;
+  // The innermost dimensions that B covers whole make one run with the
+  // next one out.
+  unsigned Inner = Rank - 1;
+  int64_t Run = B.Dims[Inner].size();
+  while (Inner > 0 && B.Dims[Inner].Begin == 0 &&
+         B.Dims[Inner].End == Shape.Extent[Inner]) {
+    --Inner;
+    Run *= B.Dims[Inner].size();
+  }
+  Index I{};
+  for (unsigned D = 0; D < Rank; ++D)
+    I[D] = B.Dims[D].Begin;
+  while (true) {
+    F(Shape.offset(I), Run);
+    // The next index of the dimensions outside Inner's run.
+    int D = static_cast<int>(Inner) - 1;
+    for (; D >= 0; --D) {
+      if (++I[D] < B.Dims[D].End)
+        break;
+      I[D] = B.Dims[D].Begin;
+    }
+    if (D < 0)
+      return;
+  }
+}
+
+} // namespace homp
