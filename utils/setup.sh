@@ -8,6 +8,7 @@ packages=(
   libclang-rt-19-dev rocm-device-libs libgtest-dev cmake ninja-build python3
   zstd patchelf  # make gpu-bundle
   python3-matplotlib  # make bench's plots
+  openmpi-bin libopenmpi-dev  # programs over several ranks (Runtime/mpi)
 )
 
 missing=()

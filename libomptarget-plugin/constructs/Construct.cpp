@@ -5,6 +5,7 @@
 #include "Devices.h"
 #include "GpuInfo.h"
 #include "Observe.h"
+#include "Ranks.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,10 @@
 namespace homp {
 
 ConstructInfo &constructInfo(const char *Descriptor) {
+  // Under an MPI launcher the job is joined at the first construct, before
+  // anything of it can fail: its messages say the rank, its errors end the
+  // job.
+  rankWorld();
   static std::mutex M;
   static auto *Cache =
       new std::unordered_map<const char *, std::unique_ptr<ConstructInfo>>();
@@ -241,6 +246,7 @@ std::optional<Topology> constructTopology(const abi::Descriptor &D,
 /// and libomp's shut-down must not run then, so only the output is flushed.
 [[noreturn]] static void stopProgram() {
   std::fflush(nullptr);
+  abortRanks(EXIT_FAILURE); // no other rank waits for this one
   std::_Exit(EXIT_FAILURE);
 }
 

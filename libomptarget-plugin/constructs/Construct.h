@@ -71,6 +71,9 @@ struct ConstructValues {
     ItemDevices Own;
     /// Host address of the section's first element.
     char *first() const;
+    /// That of the section clang mapped, where a rank's part narrowed the
+    /// section since (RankKernel.h); nullptr: first().
+    char *Mapped = nullptr;
   };
   std::vector<ArrayValues> Arrays;
   std::vector<void *> AccessAddresses;

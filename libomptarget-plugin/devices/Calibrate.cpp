@@ -87,19 +87,6 @@ std::string measure(int Device, int Host, DeviceModel &D) {
 #define HOMP_PROBE_AMDGCN_ARCHS ""
 #endif
 
-/// libhomp's folder, with its final '/'; "" if unknown.
-std::string libhompFolder() {
-  Dl_info Self;
-  if (!dladdr(reinterpret_cast<void *>(&libhompFolder), &Self) ||
-      !Self.dli_fname)
-    return "";
-  // Its real folder: libhomp may be loaded through a link elsewhere.
-  char *Real = realpath(Self.dli_fname, nullptr);
-  std::string Path = Real ? Real : Self.dli_fname;
-  std::free(Real);
-  return Path.substr(0, Path.rfind('/') + 1);
-}
-
 /// The probe kernel of the library at Path; nullptr with Why if it cannot
 /// be loaded.
 HompProbeKernel *loadProbe(const std::string &Path, std::string &Why) {
@@ -143,6 +130,18 @@ struct RateProbe {
 };
 
 } // namespace
+
+std::string libhompFolder() {
+  Dl_info Self;
+  if (!dladdr(reinterpret_cast<void *>(&libhompFolder), &Self) ||
+      !Self.dli_fname)
+    return "";
+  // Its real folder: libhomp may be loaded through a link elsewhere.
+  char *Real = realpath(Self.dli_fname, nullptr);
+  std::string Path = Real ? Real : Self.dli_fname;
+  std::free(Real);
+  return Path.substr(0, Path.rfind('/') + 1);
+}
 
 const std::vector<ProbeKind> &probeKinds() {
   static const std::vector<ProbeKind> Kinds = [] {

@@ -41,6 +41,10 @@ MachineModel calibrate(const DeviceEnvironment &Env);
 /// architectures of their images (HOMP_PROBE_GPU_ARCHS).
 const std::vector<ProbeKind> &probeKinds();
 
+/// libhomp's folder, with its final '/' (where the libraries it loads on
+/// demand lie); "" if unknown.
+std::string libhompFolder();
+
 /// The probe library calibration loads for Env's offload devices, in
 /// libhomp's folder (chooseProbeLibrary); "" with Why when none may be
 /// loaded.

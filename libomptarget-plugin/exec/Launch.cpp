@@ -9,6 +9,7 @@
 #include "Observe.h"
 #include "OffloadTransport.h"
 #include "ProxyPool.h"
+#include "RankKernel.h"
 #include "Residency.h"
 
 #include "homp/CoreShares.h"
@@ -76,7 +77,9 @@ bool Launcher::findEntries(std::string &Error) {
     std::optional<unsigned> AK =
         claimItemEntry(Args.NumArgs, Args.ArgBasePtrs, Args.ArgPtrs,
                        Args.ArgSizes, Args.ArgTypes, K.Values.Arrays[I].Base,
-                       K.Values.Arrays[I].first(), Claimed);
+                       K.Values.Arrays[I].Mapped ? K.Values.Arrays[I].Mapped
+                                                 : K.Values.Arrays[I].first(),
+                       Claimed);
     bool Unused = AK && !(Args.ArgTypes[*AK] & MapTargetParam);
     if (AK && !Unused && !isMappedParam(Args, *AK)) {
       Error = "'" + D.Arrays[I].Name +
@@ -731,12 +734,10 @@ int Launcher::run(std::shared_ptr<Launcher> Self) {
 
 using namespace launch;
 
-int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
-                 int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
-                 HostThunk Thunk) {
-  std::unique_ptr<KernelInstance> K(Instance);
-  if (K->HostAsAsked)
-    return runHostVersion(*K, *Args, Thunk);
+/// launchKernel, on this rank's part (all of the kernel on one node).
+static int launchPart(std::unique_ptr<KernelInstance> K, void *Loc,
+                      int32_t NumTeams, int32_t ThreadLimit, void *HostPtr,
+                      KernelArgs *Args, HostThunk Thunk) {
   // What is resident, and the launches to repeat, as they are now.
   K->Generation = residencyGeneration();
   {
@@ -756,6 +757,27 @@ int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
   auto L = std::make_shared<Launcher>(std::move(K), *Args, Thunk, Loc,
                                       NumTeams, ThreadLimit, HostPtr);
   return L->run(L);
+}
+
+int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
+                 int32_t ThreadLimit, void *HostPtr, KernelArgs *Args,
+                 HostThunk Thunk) {
+  std::unique_ptr<KernelInstance> K(Instance);
+  if (K->HostAsAsked)
+    return runHostVersion(*K, *Args, Thunk);
+  // Over an MPI job's ranks: this rank's part, then every rank completed.
+  if (std::shared_ptr<RankRun> Ranks =
+          splitOverRanks(*K, *Args, Thunk != nullptr)) {
+    const ConstructInfo &Info = *K->Info;
+    if (launchPart(std::move(K), Loc, NumTeams, ThreadLimit, HostPtr, Args,
+                   Thunk) != 0)
+      constructFatal(Info, "clang's host fallback would run it after the "
+                           "ranks completed their parts");
+    completeOverRanks(*Ranks);
+    return 0;
+  }
+  return launchPart(std::move(K), Loc, NumTeams, ThreadLimit, HostPtr, Args,
+                    Thunk);
 }
 
 } // namespace homp

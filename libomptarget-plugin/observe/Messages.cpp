@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <set>
+#include <string>
 #include <unistd.h>
 
 namespace homp {
@@ -34,7 +35,37 @@ Deferred &deferred() {
   return *D;
 }
 
+/// 'homp[rank R]:' under an MPI job (setMessageRank); empty: 'homp:'.
+std::string &rankPrefix() {
+  static auto *P = new std::string;
+  return *P;
+}
+
+/// Text with each line's 'homp:' saying the rank.
+std::string withRank(std::string Text) {
+  const std::string &P = rankPrefix();
+  if (P.empty())
+    return Text;
+  static const std::string Plain = "homp:";
+  for (size_t At = 0; At < Text.size();) {
+    if (Text.compare(At, Plain.size(), Plain) == 0) {
+      Text.replace(At, Plain.size(), P);
+      At += P.size();
+    }
+    size_t End = Text.find('\n', At);
+    if (End == std::string::npos)
+      break;
+    At = End + 1;
+  }
+  return Text;
+}
+
 } // namespace
+
+void setMessageRank(int Rank) {
+  std::lock_guard<std::mutex> Lock(messageLock());
+  rankPrefix() = "homp[rank " + std::to_string(Rank) + "]:";
+}
 
 void deferMessage(std::string Text) {
   Deferred &D = deferred();
@@ -55,14 +86,24 @@ void printDeferred() {
   }
   std::lock_guard<std::mutex> Lock(messageLock());
   for (const std::string &T : Texts)
-    std::fputs(T.c_str(), stderr);
+    std::fputs(withRank(T).c_str(), stderr);
 }
 
 void message(const char *Format, ...) {
   std::lock_guard<std::mutex> Lock(messageLock());
   va_list Args;
   va_start(Args, Format);
-  std::vfprintf(stderr, Format, Args);
+  if (rankPrefix().empty()) {
+    std::vfprintf(stderr, Format, Args);
+  } else {
+    va_list Again;
+    va_copy(Again, Args);
+    const int N = std::vsnprintf(nullptr, 0, Format, Args);
+    std::string Text(N > 0 ? N : 0, '\0');
+    std::vsnprintf(Text.data(), Text.size() + 1, Format, Again);
+    va_end(Again);
+    std::fputs(withRank(std::move(Text)).c_str(), stderr);
+  }
   va_end(Args);
 }
 

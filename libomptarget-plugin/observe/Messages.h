@@ -21,6 +21,10 @@ namespace homp {
 /// stderr.
 [[gnu::format(printf, 1, 2)]] void message(const char *Format, ...);
 
+/// From now on each line of homp's messages says which rank of an MPI job
+/// wrote it: 'homp[rank R]:' where it says 'homp:'.
+void setMessageRank(int Rank);
+
 /// Keeps Text, a message about work the program did not wait for (HOMP_INFO's
 /// report of an asynchronous kernel, made by the proxy that finished it),
 /// until the program next waits for its devices (printDeferred): then it

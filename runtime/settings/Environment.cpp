@@ -137,6 +137,30 @@ readSettings(const std::function<const char *(const char *)> &GetEnv,
     }
     S.MpiDryRun = static_cast<int>(std::stol(T));
   }
+  if (const char *V = GetEnv("HOMP_MPI")) {
+    const std::string T = lower(V);
+    if (T == "1" || T == "on")
+      S.Mpi = Settings::MpiMode::On;
+    else if (T == "0" || T == "off")
+      S.Mpi = Settings::MpiMode::Off;
+    else {
+      Error = "HOMP_MPI='" + std::string(V) +
+              "' is not valid; expected 1 (the constructs span the MPI job's "
+              "ranks) or 0 (each rank runs them alone)";
+      return std::nullopt;
+    }
+  }
+  // Open MPI's mpirun, then MPICH's (and Slurm's PMI).
+  for (const char *Name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char *V = GetEnv(Name)) {
+      const std::string T = V;
+      if (!T.empty() && T.size() < 8 &&
+          T.find_first_not_of("0123456789") == std::string::npos) {
+        S.LaunchedRanks = static_cast<int>(std::stol(T));
+        S.LaunchVariable = Name;
+      }
+      break;
+    }
   if (const char *V = GetEnv("HOMP_DEVICES")) {
     S.Devices = parseDeviceFilter(V, Error);
     if (!S.Devices)

@@ -218,6 +218,32 @@ TEST(Environment, MpiDryRun) {
   }
 }
 
+TEST(Environment, Mpi) {
+  using Mode = Settings::MpiMode;
+  EXPECT_EQ(read({})->Mpi, Mode::Auto);
+  EXPECT_EQ(read({})->LaunchedRanks, 0);
+  EXPECT_EQ(read({{"HOMP_MPI", "1"}})->Mpi, Mode::On);
+  EXPECT_EQ(read({{"HOMP_MPI", "ON"}})->Mpi, Mode::On);
+  EXPECT_EQ(read({{"HOMP_MPI", "0"}})->Mpi, Mode::Off);
+  EXPECT_EQ(read({{"HOMP_MPI", "off"}})->Mpi, Mode::Off);
+  for (const char *V : {"", "2", "yes", " 1"}) {
+    std::string Error;
+    EXPECT_FALSE(read({{"HOMP_MPI", V}}, Error)) << "'" << V << "'";
+    EXPECT_EQ(Error, "HOMP_MPI='" + std::string(V) +
+                         "' is not valid; expected 1 (the constructs span the "
+                         "MPI job's ranks) or 0 (each rank runs them alone)");
+  }
+  // The launcher's count: Open MPI's first, MPICH's else; nonsense is none.
+  std::optional<Settings> S =
+      read({{"OMPI_COMM_WORLD_SIZE", "3"}, {"PMI_SIZE", "5"}});
+  EXPECT_EQ(S->LaunchedRanks, 3);
+  EXPECT_EQ(S->LaunchVariable, "OMPI_COMM_WORLD_SIZE");
+  S = read({{"PMI_SIZE", "5"}});
+  EXPECT_EQ(S->LaunchedRanks, 5);
+  EXPECT_EQ(S->LaunchVariable, "PMI_SIZE");
+  EXPECT_EQ(read({{"PMI_SIZE", "x"}})->LaunchedRanks, 0);
+}
+
 TEST(Environment, TracePath) {
   EXPECT_EQ(read({})->TracePath, "");
   EXPECT_EQ(read({{"HOMP_TRACE", "/tmp/a b.json"}})->TracePath,

@@ -26,7 +26,7 @@ and reads one only after 'target update from'.
 
 usage:
   fuzz.py --build BUILD [--seconds N | --programs N] [--seed S] [--jobs J]
-          [--out DIR] [--runs K]
+          [--out DIR] [--runs K] [--ranks 2,3]
   fuzz.py --build BUILD --replay FILE.json     run one saved case again
 """
 import argparse
@@ -34,6 +34,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -43,6 +44,9 @@ import time
 
 CLANG = "clang-19"
 RUN_TIMEOUT = 60
+# --ranks: the ranks of an MPI job each run may have (env key MPI_RANKS,
+# so that a finding replays on as many); empty: one process.
+RANK_CHOICES = []
 COMPILE_TIMEOUT = 300
 
 # --------------------------------------------------------------------------
@@ -714,6 +718,8 @@ def emit(p):
 
 def random_env(r, prog):
     env = {}
+    if RANK_CHOICES:
+        env["MPI_RANKS"] = str(r.choice(RANK_CHOICES))
     if r.random() < 0.4 and not prog.get("fixed_devices"):
         ids = [d for d in ["0", "1", "2", "3"] if r.random() < 0.6] or ["1"]
         if r.random() < 0.3:
@@ -799,11 +805,34 @@ def run(binary, env, work):
     every thread's stack (gdb), taken before the process is killed."""
     full = base_env(work)
     full.update(env)
-    proc = subprocess.Popen([binary], stdout=subprocess.PIPE,
+    command = [binary]
+    ranks = int(full.pop("MPI_RANKS", "0"))
+    outputs = os.path.join(work, "ranks")
+    if ranks:
+        # Each rank's output to a file of its own (ranks write at once);
+        # every rank must print the sequential output.
+        shutil.rmtree(outputs, ignore_errors=True)
+        command = ["mpirun", "--oversubscribe", "--bind-to", "none", "-n",
+                   str(ranks), "--output-filename", outputs, binary]
+        full.update({"OMPI_ALLOW_RUN_AS_ROOT": "1",
+                     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                     "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=full,
                             start_new_session=True)
     try:
         out, err = proc.communicate(timeout=RUN_TIMEOUT)
+        if ranks:
+            outs = []
+            for rank in range(ranks):
+                path = os.path.join(outputs, "1", f"rank.{rank}", "stdout")
+                try:
+                    with open(path) as f:
+                        outs.append(f.read())
+                except OSError:
+                    outs.append("")
+            out = outs[0] if all(o == outs[0] for o in outs) else "".join(
+                f"--- rank {rank} ---\n{o}" for rank, o in enumerate(outs))
         return proc.returncode, out, err
     except subprocess.TimeoutExpired:
         stacks = ""
@@ -828,9 +857,11 @@ def judge(want, got, env):
         return f"signal {-rc}"
     if rc == 0:
         return None if out == want else "wrong output"
-    if errors_allowed(env) and "homp: error" in err:
+    # Under several ranks each line names its rank: 'homp[rank 1]: error'.
+    homp_error = re.search(r"homp(\[rank \d+\])?: error", err)
+    if errors_allowed(env) and homp_error:
         return None
-    if "homp: error" in err:
+    if homp_error:
         return "error"
     return f"exit {rc}"
 
@@ -949,7 +980,8 @@ def reduce_case(build, prog, env, kind, work, deadline):
 def one_program(args, index):
     r = random.Random(f"{args.seed}:{index}")
     prog = Gen(r).program()
-    envs = [{}] + [random_env(r, prog) for _ in range(args.runs - 1)]
+    first = {"MPI_RANKS": str(r.choice(RANK_CHOICES))} if RANK_CHOICES else {}
+    envs = [first] + [random_env(r, prog) for _ in range(args.runs - 1)]
     work = tempfile.mkdtemp(prefix=f"homp-fuzz-{index}-")
     try:
         finding, runs = check_case(args.build, prog, envs, work)
@@ -998,6 +1030,10 @@ def main():
     ap.add_argument("--runs", type=int, default=4,
                     help="runs per program: one plain, the rest with a "
                          "random environment")
+    ap.add_argument("--ranks", default="",
+                    help="run every program under mpirun with one of these "
+                         "rank counts, e.g. 2,3 (every rank must print the "
+                         "sequential output)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--reduce-seconds", type=float, default=600)
     ap.add_argument("--keep-going", action="store_true",
@@ -1009,6 +1045,8 @@ def main():
                     help="plant a difference in the homp side of every "
                          "program: each must be a finding")
     args = ap.parse_args()
+    global RANK_CHOICES
+    RANK_CHOICES = [int(x) for x in args.ranks.split(",") if x.strip()]
     if args.self_test:
         global PLANT
         # Every program hashes its arrays so (its kernels may overwrite any

@@ -70,6 +70,16 @@ struct Settings {
   /// and print the plan (RankPlan.h) at its first execution, which then
   /// runs on this node as usual; 0: none.
   int MpiDryRun = 0;
+  /// HOMP_MPI: whether the constructs span the ranks of an MPI job (the MPI
+  /// layer, homp/MpiLayer.h). Auto: when an MPI launcher started the
+  /// program with more than one rank (LaunchedRanks); On ('1'): always,
+  /// and an error when the layer cannot be loaded; Off ('0'): never, each
+  /// rank runs every construct alone.
+  enum class MpiMode { Auto, Off, On } Mpi = MpiMode::Auto;
+  /// The ranks an MPI launcher says the job has (OMPI_COMM_WORLD_SIZE,
+  /// else PMI_SIZE), and the variable that said so; 0: no launcher.
+  int LaunchedRanks = 0;
+  std::string LaunchVariable;
   /// HOMP_BIND: whether the proxies of devices on the host's CPU are bound
   /// to their share of its cores (CoreShares.h). Unset, they are unless
   /// the program asks OpenMP to place threads itself (OMP_PROC_BIND other

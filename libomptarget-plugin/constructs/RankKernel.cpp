@@ -1,0 +1,175 @@
+//===-- RankKernel.cpp - A kernel run over the job's ranks ----------------===//
+
+#include "RankKernel.h"
+
+#include "Launch.h"
+#include "Ranks.h"
+#include "Residency.h"
+
+#include <cstring>
+#include <omp.h>
+
+namespace homp {
+
+namespace {
+
+/// Why K runs whole on every rank, before its loop and arrays are looked
+/// at; empty when they decide.
+std::string wholeOnEveryRank(const KernelInstance &K, const KernelArgs &Args,
+                             bool HasHostVersion) {
+  const abi::Descriptor &D = K.Info->Desc;
+  // Collectives must come in one order on every rank: a 'nowait' kernel's
+  // task, or one of a parallel region's threads, runs when it runs.
+  if (Args.Flags & 1)
+    return "it is 'nowait'";
+  // clang's own host fallback would run after homp's part of the launch.
+  if (!HasHostVersion)
+    return "the homp pass gave it no host version";
+  if (omp_in_parallel())
+    return "it runs inside a parallel region";
+  // Resident data lies on every rank's devices whole, as its data region
+  // put it there (data regions do not span ranks yet).
+  if (anyResident())
+    return "data regions do not span ranks yet";
+  if (!K.Info->PurePlans)
+    return "it follows a labelled loop of a data region";
+  for (const abi::Array &A : D.Arrays) {
+    if (A.Always || A.Present)
+      return "'" + A.Name + "' is mapped 'always' or 'present'";
+    for (const abi::Halo &H : A.Halos)
+      if ((H.Left > 0 && H.LeftEdge != abi::Edge::None) ||
+          (H.Right > 0 && H.RightEdge != abi::Edge::None))
+        return "'" + A.Name + "' has a periodic or reflecting halo";
+  }
+  return "";
+}
+
+} // namespace
+
+std::shared_ptr<RankRun>
+splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
+  const RankWorld &W = rankWorld();
+  if (!W.spans() || !K.HostOnlyWhy.empty())
+    return nullptr;
+  const abi::Descriptor &D = K.Info->Desc;
+  std::vector<bool> Distributed;
+  for (const abi::Loop &L : D.Loops)
+    Distributed.push_back(L.Dist.distributed());
+  std::string Why = wholeOnEveryRank(K, Args, HasHostVersion);
+  auto Run = std::make_shared<RankRun>();
+  if (Why.empty()) {
+    LoopNest Nest = K.Nest;
+    unsigned Bad;
+    if (!Nest.computeTrips(Bad))
+      return nullptr; // the planner reports the loop
+    for (size_t I = 0; I < D.Arrays.size(); ++I) {
+      const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+      Run->Items.push_back({V.Base, V.Shape});
+    }
+    std::vector<RankKernelItem> Items;
+    for (size_t I = 0; I < D.Arrays.size(); ++I)
+      Items.push_back({D.Arrays[I].Name, K.Values.Arrays[I].Shape,
+                       abi::copiesOut(D.Arrays[I].Map)});
+    Run->Split = splitKernelOverRanks(
+        Nest, Distributed, withTerms(D.Accesses, K.Values.SubscriptTerms),
+        Items, W.Size);
+    Why = Run->Split.Why;
+  }
+  if (!Why.empty()) {
+    constructNote(*K.Info, "runs whole on every one of the " +
+                               std::to_string(W.Size) + " ranks: " + Why);
+    return nullptr;
+  }
+  Run->Where = K.Info->Location;
+  Run->Rank = W.Rank;
+  Run->Size = W.Size;
+  // This rank's part: the loop, the chunk variable (clang's host fallback
+  // reads it), the sections.
+  const unsigned L = Run->Split.Loop;
+  const Range Its = Run->Split.Iterations[W.Rank];
+  unsigned Bad;
+  K.Nest.computeTrips(Bad);
+  const int64_t Trips = K.Nest.Trips[L];
+  K.Nest = narrowLoop(K.Nest, L, Its);
+  K.Loops.Loops[L] = abi::chunkLoop(
+      K.Nest.Loops[L].First, K.Nest.Loops[L].Bound, K.Nest.Loops[L].Step);
+  K.ChunkVar->Loops[L] = K.Loops.Loops[L];
+  for (size_t I = 0; I < D.Arrays.size(); ++I) {
+    ConstructValues::ArrayValues &V = K.Values.Arrays[I];
+    V.Mapped = V.first();
+    V.Shape.Section = Run->Split.Sections[I][W.Rank];
+  }
+  for (size_t I = 0; I < D.Reductions.size(); ++I) {
+    const ConstructValues::ReductionValues &V = K.Values.Reductions[I];
+    RankRun::Reduction R{V.Address,
+                         D.Reductions[I].Op,
+                         *decodeScalarType(V.TypeCode, V.Size),
+                         {}};
+    const char *At = static_cast<const char *>(V.Address);
+    R.Start.assign(At, At + R.Type.Size);
+    reductionIdentity(R.Op, R.Type, V.Address);
+    Run->Reductions.push_back(std::move(R));
+  }
+  constructNote(*K.Info, "over " + std::to_string(W.Size) +
+                             " ranks: this rank runs iterations [" +
+                             std::to_string(Its.Begin) + ", " +
+                             std::to_string(Its.End) + ") of its " +
+                             std::to_string(Trips));
+  return Run;
+}
+
+void completeOverRanks(const RankRun &R) {
+  // One buffer, rank after rank: each rank's reduction results, then the
+  // elements it wrote of each array, in storage order.
+  std::vector<int64_t> Counts(R.Size, 0), Displs(R.Size, 0);
+  for (int Q = 0; Q < R.Size; ++Q) {
+    for (const RankRun::Reduction &X : R.Reductions)
+      Counts[Q] += X.Type.Size;
+    for (size_t I = 0; I < R.Items.size(); ++I)
+      Counts[Q] +=
+          R.Split.Written[I][Q].volume() * R.Items[I].Shape.ElementSize;
+    if (Q > 0)
+      Displs[Q] = Displs[Q - 1] + Counts[Q - 1];
+  }
+  std::vector<char> All(Displs.back() + Counts.back());
+  auto Walk = [&](int Q, bool Pack) {
+    char *At = All.data() + Displs[Q];
+    for (const RankRun::Reduction &X : R.Reductions) {
+      if (Pack)
+        std::memcpy(At, X.Address, X.Type.Size);
+      At += X.Type.Size;
+    }
+    for (size_t I = 0; I < R.Items.size(); ++I) {
+      const RankRun::Item &It = R.Items[I];
+      const int64_t Elem = It.Shape.ElementSize;
+      forEachRun(It.Shape, R.Split.Written[I][Q], [&](int64_t Off, int64_t N) {
+        char *Host = It.Base + Off * Elem;
+        if (Pack)
+          std::memcpy(At, Host, N * Elem);
+        else
+          std::memcpy(Host, At, N * Elem);
+        At += N * Elem;
+      });
+    }
+  };
+  Walk(R.Rank, true);
+  rankAllGather(R.Where, All.data(), Counts, Displs);
+  for (int Q = 0; Q < R.Size; ++Q)
+    if (Q != R.Rank)
+      Walk(Q, false);
+  // The reductions: rank 0's result, rank 1's, ..., then the value
+  // before (as one node combines its devices').
+  size_t Off = 0;
+  for (const RankRun::Reduction &Red : R.Reductions) {
+    std::vector<char> Acc(All.data() + Off, All.data() + Off + Red.Type.Size);
+    for (int Q = 1; Q < R.Size; ++Q)
+      reductionCombine(Red.Op, Red.Type, Acc.data(),
+                       All.data() + Displs[Q] + Off);
+    std::vector<char> Value = Red.Start;
+    reductionCombine(Red.Op, Red.Type, Value.data(), Acc.data());
+    std::memcpy(Red.Address, Value.data(), Red.Type.Size);
+    Off += Red.Type.Size;
+  }
+}
+
+} // namespace homp
