@@ -14,6 +14,7 @@
 #include "Machine.h"
 #include "Messages.h"
 #include "Observe.h"
+#include "RankKernel.h"
 
 #include "homp/Info.h"
 #include "homp/Partition.h"
@@ -241,6 +242,49 @@ static void printRankPlan(const KernelInstance &K) {
   const abi::Descriptor &D = K.Info->Desc;
   RankPlanInput In;
   In.Ranks = settings().MpiDryRun;
+  const std::string Title = "region " + K.Info->Location + ": ";
+  // A kernel over no resident data: the split a job of that many ranks
+  // would run (RankKernel.h).
+  if (std::none_of(K.ItemResidents.begin(), K.ItemResidents.end(),
+                   [](const ResidentArray *R) { return R; }) &&
+      std::none_of(K.AccessResidents.begin(), K.AccessResidents.end(),
+                   [](const ResidentArray *R) { return R; }) &&
+      !anyResident()) {
+    const RankKernelSplit S = rankSplitOf(K, In.Ranks);
+    if (!S.Why.empty()) {
+      message("homp: dry run (HOMP_MPI_DRY_RUN): %s%lld iterations run whole "
+              "on every one of the %d ranks: %s\n",
+              Title.c_str(), static_cast<long long>(K.Nest.iterations()),
+              In.Ranks, S.Why.c_str());
+      return;
+    }
+    In.Trips = K.Nest.Trips[S.Loop];
+    RankPlan P;
+    P.Iterations = S.Iterations;
+    P.GatherBytes.assign(In.Ranks, 0);
+    for (size_t I = 0; I < D.Arrays.size(); ++I) {
+      const ArrayShape &Sh = K.Values.Arrays[I].Shape;
+      RankArray A;
+      A.Name = D.Arrays[I].Name;
+      A.Rows = Sh.Section.Dims[0];
+      A.Split = true; // its rows: those each rank maps
+      A.CopiesOut = abi::copiesOut(D.Arrays[I].Map);
+      In.Arrays.push_back(A);
+      std::vector<Range> Rows;
+      int64_t Written = 0;
+      for (int R = 0; R < In.Ranks; ++R) {
+        Rows.push_back(S.Sections[I][R].Dims[0]);
+        Written += S.Written[I][R].volume() * Sh.ElementSize;
+      }
+      for (int R = 0; R < In.Ranks; ++R)
+        P.GatherBytes[R] += Written - S.Written[I][R].volume() * Sh.ElementSize;
+      P.Rows.push_back(std::move(Rows));
+    }
+    message("%s", describeRankPlan(
+                      In, P, Title + std::to_string(In.Trips) + " iterations")
+                      .c_str());
+    return;
+  }
   for (unsigned L = 0; L < D.Loops.size() && L < K.Nest.Rank; ++L)
     if (D.Loops[L].Dist.distributed()) {
       In.Trips = K.Nest.Trips[L];

@@ -13,11 +13,9 @@ namespace homp {
 
 namespace {
 
-/// Why K runs whole on every rank, before its loop and arrays are looked
-/// at; empty when they decide.
-std::string wholeOnEveryRank(const KernelInstance &K, const KernelArgs &Args,
-                             bool HasHostVersion) {
-  const abi::Descriptor &D = K.Info->Desc;
+/// Why K, launched with Args, runs whole on every rank whatever its loop
+/// and arrays; empty when they decide (rankSplitOf).
+std::string launchKeepsWhole(const KernelArgs &Args, bool HasHostVersion) {
   // Collectives must come in one order on every rank: a 'nowait' kernel's
   // task, or one of a parallel region's threads, runs when it runs.
   if (Args.Flags & 1)
@@ -27,24 +25,48 @@ std::string wholeOnEveryRank(const KernelInstance &K, const KernelArgs &Args,
     return "the homp pass gave it no host version";
   if (omp_in_parallel())
     return "it runs inside a parallel region";
-  // Resident data lies on every rank's devices whole, as its data region
-  // put it there (data regions do not span ranks yet).
-  if (anyResident())
-    return "data regions do not span ranks yet";
-  if (!K.Info->PurePlans)
-    return "it follows a labelled loop of a data region";
-  for (const abi::Array &A : D.Arrays) {
-    if (A.Always || A.Present)
-      return "'" + A.Name + "' is mapped 'always' or 'present'";
-    for (const abi::Halo &H : A.Halos)
-      if ((H.Left > 0 && H.LeftEdge != abi::Edge::None) ||
-          (H.Right > 0 && H.RightEdge != abi::Edge::None))
-        return "'" + A.Name + "' has a periodic or reflecting halo";
-  }
   return "";
 }
 
 } // namespace
+
+RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks) {
+  const abi::Descriptor &D = K.Info->Desc;
+  RankKernelSplit S;
+  // Resident data lies on every rank's devices whole, as its data region
+  // put it there (data regions do not span ranks yet).
+  if (anyResident())
+    S.Why = "data regions do not span ranks yet";
+  else if (!K.Info->PurePlans)
+    S.Why = "it follows a labelled loop of a data region";
+  for (const abi::Array &A : D.Arrays) {
+    if (!S.Why.empty())
+      break;
+    if (A.Always || A.Present)
+      S.Why = "'" + A.Name + "' is mapped 'always' or 'present'";
+    for (const abi::Halo &H : A.Halos)
+      if ((H.Left > 0 && H.LeftEdge != abi::Edge::None) ||
+          (H.Right > 0 && H.RightEdge != abi::Edge::None))
+        S.Why = "'" + A.Name + "' has a periodic or reflecting halo";
+  }
+  LoopNest Nest = K.Nest;
+  unsigned Bad;
+  if (!S.Why.empty() || !Nest.computeTrips(Bad)) {
+    if (S.Why.empty())
+      S.Why = "its loop does not terminate";
+    return S;
+  }
+  std::vector<bool> Distributed;
+  for (const abi::Loop &L : D.Loops)
+    Distributed.push_back(L.Dist.distributed());
+  std::vector<RankKernelItem> Items;
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    Items.push_back({D.Arrays[I].Name, K.Values.Arrays[I].Shape,
+                     abi::copiesOut(D.Arrays[I].Map)});
+  return splitKernelOverRanks(Nest, Distributed,
+                              withTerms(D.Accesses, K.Values.SubscriptTerms),
+                              Items, Ranks);
+}
 
 std::shared_ptr<RankRun>
 splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
@@ -52,29 +74,14 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
   if (!W.spans() || !K.HostOnlyWhy.empty())
     return nullptr;
   const abi::Descriptor &D = K.Info->Desc;
-  std::vector<bool> Distributed;
-  for (const abi::Loop &L : D.Loops)
-    Distributed.push_back(L.Dist.distributed());
-  std::string Why = wholeOnEveryRank(K, Args, HasHostVersion);
   auto Run = std::make_shared<RankRun>();
+  std::string Why = launchKeepsWhole(Args, HasHostVersion);
   if (Why.empty()) {
-    LoopNest Nest = K.Nest;
-    unsigned Bad;
-    if (!Nest.computeTrips(Bad))
-      return nullptr; // the planner reports the loop
-    for (size_t I = 0; I < D.Arrays.size(); ++I) {
-      const ConstructValues::ArrayValues &V = K.Values.Arrays[I];
-      Run->Items.push_back({V.Base, V.Shape});
-    }
-    std::vector<RankKernelItem> Items;
-    for (size_t I = 0; I < D.Arrays.size(); ++I)
-      Items.push_back({D.Arrays[I].Name, K.Values.Arrays[I].Shape,
-                       abi::copiesOut(D.Arrays[I].Map)});
-    Run->Split = splitKernelOverRanks(
-        Nest, Distributed, withTerms(D.Accesses, K.Values.SubscriptTerms),
-        Items, W.Size);
+    Run->Split = rankSplitOf(K, W.Size);
     Why = Run->Split.Why;
   }
+  for (size_t I = 0; I < D.Arrays.size(); ++I)
+    Run->Items.push_back({K.Values.Arrays[I].Base, K.Values.Arrays[I].Shape});
   if (!Why.empty()) {
     constructNote(*K.Info, "runs whole on every one of the " +
                                std::to_string(W.Size) + " ranks: " + Why);
@@ -89,7 +96,8 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
   const Range Its = Run->Split.Iterations[W.Rank];
   unsigned Bad;
   K.Nest.computeTrips(Bad);
-  const int64_t Trips = K.Nest.Trips[L];
+  const int64_t Trips = K.Nest.Trips[L], All = K.Nest.iterations();
+  const bool Nested = K.Nest.Rank > 1;
   K.Nest = narrowLoop(K.Nest, L, Its);
   K.Loops.Loops[L] = abi::chunkLoop(
       K.Nest.Loops[L].First, K.Nest.Loops[L].Bound, K.Nest.Loops[L].Step);
@@ -110,11 +118,14 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
     reductionIdentity(R.Op, R.Type, V.Address);
     Run->Reductions.push_back(std::move(R));
   }
-  constructNote(*K.Info, "over " + std::to_string(W.Size) +
-                             " ranks: this rank runs iterations [" +
-                             std::to_string(Its.Begin) + ", " +
-                             std::to_string(Its.End) + ") of its " +
-                             std::to_string(Trips));
+  constructNote(
+      *K.Info,
+      "over " + std::to_string(W.Size) + " ranks: this rank runs iterations [" +
+          std::to_string(Its.Begin) + ", " + std::to_string(Its.End) + ") of " +
+          (Nested ? "the " : "its ") + std::to_string(Trips) +
+          (Nested ? " of its distributed loop" : ""));
+  K.RankPart = "this rank's part of " + std::to_string(All) + " over " +
+               std::to_string(W.Size) + " ranks";
   return Run;
 }
 

@@ -45,6 +45,11 @@ struct RankRun {
   std::vector<Reduction> Reductions;
 };
 
+/// The split of K over Ranks ranks, as its loop and arrays are now; Why
+/// says why it runs whole on every rank instead (also what only its launch
+/// tells: 'nowait', a parallel region; splitOverRanks).
+RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks);
+
 /// When the job has several ranks and K (launched with Args; its host
 /// version homp's, HasHostVersion) may run over them: narrows K (its
 /// loop, the chunk variable, its arrays' sections) to this rank's part,

@@ -91,6 +91,9 @@ struct KernelInstance : Instance {
   /// It runs on the host as the program asked ('if' false, or
   /// OMP_TARGET_OFFLOAD=DISABLED): on the host's own data, as OpenMP says.
   bool HostAsAsked = false;
+  /// Under an MPI job, when the kernel runs over its ranks: 'of 1000 over 2
+  /// ranks' (this execution is this rank's part), for HOMP_INFO.
+  std::string RankPart;
 };
 
 /// The marker of a kernel: reads its values and selects its devices, as

@@ -145,7 +145,8 @@ std::string Launcher::reportTitle(size_t Devices) const {
   std::string Title = "region " + K.Info->Location + ": " +
                       std::to_string(K.Nest.iterations()) + " iterations on " +
                       std::to_string(Devices) + " device" +
-                      (Devices == 1 ? "" : "s");
+                      (Devices == 1 ? "" : "s") +
+                      (K.RankPart.empty() ? "" : " (" + K.RankPart + ")");
   if (K.Topo.rank() > 1)
     Title += " (topology " + K.Topo.str() + ")";
   if (D.SharedMemory)

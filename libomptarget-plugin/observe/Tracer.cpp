@@ -3,6 +3,7 @@
 #include "Tracer.h"
 
 #include "Devices.h"
+#include "Ranks.h"
 
 #include "homp/DeviceSelection.h"
 #include "homp/Trace.h"
@@ -36,8 +37,24 @@ struct Writer {
 
 Writer *writer();
 
+/// HOMP_TRACE's file; under an MPI job one per rank, the rank before the
+/// extension ('trace.json': 'trace.rank1.json'), as ranks write at once.
+std::string tracePath() {
+  std::string Path = settings().TracePath;
+  const RankWorld &W = rankWorld();
+  if (!W.spans())
+    return Path;
+  const size_t Slash = Path.rfind('/');
+  const size_t Dot = Path.rfind('.');
+  const size_t At = Dot != std::string::npos &&
+                            (Slash == std::string::npos || Dot > Slash + 1)
+                        ? Dot
+                        : Path.size();
+  return Path.insert(At, ".rank" + std::to_string(W.Rank));
+}
+
 Writer *openWriter() {
-  const std::string &Path = settings().TracePath;
+  const std::string Path = tracePath();
   auto *W = new Writer(); // outlives static destructors: events come late
   W->File = std::fopen(Path.c_str(), "w");
   if (!W->File) {
@@ -54,7 +71,10 @@ Writer *openWriter() {
   Process.Name = "process_name";
   Process.Category = "__metadata";
   Process.Phase = 'M';
-  Process.Args = {{"name", traceString("homp")}};
+  Process.Args = {
+      {"name", traceString(rankWorld().spans()
+                               ? "homp rank " + std::to_string(rankWorld().Rank)
+                               : "homp")}};
   W->line(Process);
   std::fflush(W->File);
   // A complete JSON array after a normal exit.

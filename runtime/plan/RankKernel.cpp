@@ -72,9 +72,8 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
   }
   S.Loop = Loop;
   const int64_t Trips = Nest.Trips[Loop];
-  if (Trips < Ranks) {
-    S.Why = "its loop has " + std::to_string(Trips) +
-            " iterations, fewer than the " + std::to_string(Ranks) + " ranks";
+  if (Trips == 0) {
+    S.Why = "its loop runs no iteration";
     return S;
   }
   // Every write is to an array the kernel maps, at subscripts homp bounds.

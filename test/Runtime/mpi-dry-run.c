@@ -13,8 +13,11 @@
 // BAD: homp: error: HOMP_MPI_DRY_RUN='0' is not valid; expected a number of ranks from 1 to 1048576
 //
 // AXPY over 300 elements, y copied back: each rank's host copy of y is
-// completed with the 200 elements (1600 bytes) it does not own. A kernel's
-// parts and halos come from each rank's own host copy: no messages.
+// completed with the 200 elements (1600 bytes) it does not write. A
+// kernel's parts and halos come from each rank's own host copy: no
+// messages. The plan is the one mpirun runs (RankKernel.h): each array's
+// rows are those the rank maps; a rank past the loop's iterations (1024
+// ranks) maps one element.
 // THREE: homp: dry run (HOMP_MPI_DRY_RUN): region {{.*}}mpi-dry-run.c:[[#AXPY:]]:1: 300 iterations over 3 ranks
 // THREE-NEXT: homp:   rank 0: iterations [0, 100), 'x' rows [0, 100), 'y' rows [0, 100)
 // THREE-NEXT: homp:   rank 1: iterations [100, 200), 'x' rows [100, 200), 'y' rows [100, 200)
@@ -45,7 +48,7 @@
 // MANY: region {{.*}}mpi-dry-run.c:{{[0-9]+}}:1: 300 iterations over 1024 ranks
 // MANY-NEXT: homp:   rank 0: iterations [0, 1), 'x' rows [0, 1), 'y' rows [0, 1)
 // MANY: homp:   ... (ranks 4 to 1022)
-// MANY-NEXT: homp:   rank 1023: iterations none, 'x' rows none, 'y' rows none
+// MANY-NEXT: homp:   rank 1023: iterations none, 'x' rows [0, 1), 'y' rows [0, 1)
 // MANY: halo update {{.*}} of 'p' over 1024 ranks
 // MANY: homp:   halo exchange: 4032 messages
 //

@@ -129,8 +129,8 @@ struct RankKernelSplit {
 /// Never a wrong answer: the kernel runs whole on every rank (Why says
 /// why) when a write cannot be bounded, or falls outside the arrays it
 /// maps, or when two ranks would write one element (then no single rank
-/// has the answer), or when the loop has fewer iterations than there are
-/// ranks.
+/// has the answer), or when the loop runs no iteration. Ranks past the
+/// loop's iterations get none, and map one element of each array.
 RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
                                      const std::vector<bool> &Distributed,
                                      const std::vector<abi::Access> &Accesses,

@@ -8,6 +8,13 @@
 // RUN: env HOMP_INFO=1 HOMP_DEVICES=0,1 %mpirun -n 2 sh -c '%t 2> %t.info.$OMPI_COMM_WORLD_RANK'
 // RUN: FileCheck %s --check-prefixes=CHECK,RANK0 -DR=0 < %t.info.0
 // RUN: FileCheck %s --check-prefixes=CHECK,RANK1 -DR=1 < %t.info.1
+// HOMP_TRACE: one file per rank, the rank before the extension.
+// RUN: rm -f %t.trace*.json
+// RUN: env HOMP_TRACE=%t.trace.json HOMP_DEVICES=0 %mpirun -n 2 %t
+// RUN: python3 -c "import json, sys; [json.load(open(f)) for f in sys.argv[1:]]" %t.trace.rank0.json %t.trace.rank1.json
+// RUN: FileCheck %s --check-prefix=TRACE < %t.trace.rank1.json
+// RUN: not ls %t.trace.json
+// TRACE: "name":"homp rank 1"
 // Without a launcher, or with HOMP_MPI=0 under one, nothing changes.
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: env HOMP_INFO=1 HOMP_MPI=0 %mpirun -n 2 sh -c '%t 2> %t.alone.$OMPI_COMM_WORLD_RANK'
@@ -31,7 +38,7 @@ int main(void) {
   // CHECK-NOT: homp:
   // RANK0: homp[rank 0]: region {{.*}}info-over-ranks.c:[[#@LINE+4]]:1: over 2 ranks: this rank runs iterations [0, 500) of its 1000
   // RANK1: homp[rank 1]: region {{.*}}info-over-ranks.c:[[#@LINE+3]]:1: over 2 ranks: this rank runs iterations [500, 1000) of its 1000
-  // CHECK: homp[rank [[R]]]: region {{.*}}: 500 iterations on 2 devices in
+  // CHECK: homp[rank [[R]]]: region {{.*}}: 500 iterations on 2 devices (this rank's part of 1000 over 2 ranks) in
   // CHECK: homp[rank [[R]]]:   device
 #pragma omp target device(*) map(tofrom: y[0:N] dist_data(BLOCK)) map(to: x[0:N] dist_data(BLOCK))
 #pragma omp parallel for

@@ -128,6 +128,16 @@ int main(void) {
     same &= y[i] == want[i];
   check("strided", same);
 
+  // Fewer iterations than ranks: the last rank runs none.
+  double tiny[2] = {1, 2}, tsum = 0;
+#pragma omp target device(*) map(tofrom: tiny[0:2] dist_data(BLOCK), tsum)
+#pragma omp parallel for reduction(+: tsum)
+  for (int i = 0; i < 2; ++i) {
+    tiny[i] *= 10;
+    tsum += tiny[i];
+  }
+  check("tiny", tiny[0] == 10 && tiny[1] == 20 && tsum == 30);
+
   // Two elements per iteration (y[i], y[i + 1], i += 2): the ranks' writes
   // stay apart, the kernel is split.
   for (int i = 0; i < N; ++i)
