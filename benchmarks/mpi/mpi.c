@@ -103,7 +103,7 @@ static void jacobi_mpi(void *Ctx) {
     block(Len, dev, ndev, &F, &L);
     F += First;
     double de = 0;
-#pragma omp target device(dev) map(to: in[(F - 1) * COLS:(L + 2) * COLS]) map(from: out[F * COLS:L * COLS]) map(tofrom: de)
+#pragma omp target device(dev) map(to: in[(F - 1) * COLS:(L + 2) * COLS]) map(tofrom: out[F * COLS:L * COLS], de)
 #pragma omp parallel for reduction(+: de)
     for (long i = F; i < F + L; ++i)
       for (long j = 1; j < COLS - 1; ++j) {

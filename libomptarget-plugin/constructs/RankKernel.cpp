@@ -6,6 +6,8 @@
 #include "Ranks.h"
 #include "Residency.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <omp.h>
 
@@ -28,9 +30,46 @@ std::string launchKeepsWhole(const KernelArgs &Args, bool HasHostVersion) {
   return "";
 }
 
+/// What the ranks compare before they split K: its construct, its loops'
+/// bounds, its arrays' shapes and sections, its reductions (FNV-1a).
+uint64_t shapeOf(const KernelInstance &K) {
+  uint64_t H = 1469598103934665603ull;
+  auto Mix = [&](int64_t V) {
+    for (int B = 0; B < 8; ++B) {
+      H ^= static_cast<uint64_t>(V >> (8 * B)) & 0xff;
+      H *= 1099511628211ull;
+    }
+  };
+  for (char C : K.Info->Location)
+    Mix(C);
+  Mix(K.Nest.Rank);
+  for (unsigned L = 0; L < K.Nest.Rank; ++L) {
+    const LoopBounds &B = K.Nest.Loops[L];
+    Mix(B.First);
+    Mix(B.Bound);
+    Mix(B.Step);
+    Mix(static_cast<int64_t>(B.Op));
+  }
+  for (const ConstructValues::ArrayValues &A : K.Values.Arrays) {
+    Mix(A.Shape.Rank);
+    Mix(A.Shape.ElementSize);
+    for (unsigned D = 0; D < A.Shape.Rank; ++D) {
+      Mix(A.Shape.Extent[D]);
+      Mix(A.Shape.Section.Dims[D].Begin);
+      Mix(A.Shape.Section.Dims[D].End);
+    }
+  }
+  for (const ConstructValues::ReductionValues &R : K.Values.Reductions) {
+    Mix(R.TypeCode);
+    Mix(R.Size);
+  }
+  return H;
+}
+
 } // namespace
 
-RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks) {
+RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks,
+                            const std::vector<double> &Capacity) {
   const abi::Descriptor &D = K.Info->Desc;
   RankKernelSplit S;
   // Resident data lies on every rank's devices whole, as its data region
@@ -62,10 +101,10 @@ RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks) {
   std::vector<RankKernelItem> Items;
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     Items.push_back({D.Arrays[I].Name, K.Values.Arrays[I].Shape,
-                     abi::copiesOut(D.Arrays[I].Map)});
+                     D.Arrays[I].Map == abi::MapType::ToFrom});
   return splitKernelOverRanks(Nest, Distributed,
                               withTerms(D.Accesses, K.Values.SubscriptTerms),
-                              Items, Ranks);
+                              Items, Ranks, Capacity);
 }
 
 std::shared_ptr<RankRun>
@@ -77,8 +116,39 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
   auto Run = std::make_shared<RankRun>();
   std::string Why = launchKeepsWhole(Args, HasHostVersion);
   if (Why.empty()) {
-    Run->Split = rankSplitOf(K, W.Size);
-    Why = Run->Split.Why;
+    // The ranks agree first: each says what it runs (the construct, its
+    // bounds and sections), whether it could split it, and its devices. A
+    // program that divides its work by rank itself runs each rank's kernel
+    // alone; the others' parts go by their devices.
+    const RankKernelSplit Local = rankSplitOf(K, W.Size);
+    struct Vote {
+      uint64_t Shape;
+      int64_t Splits;
+      double Devices;
+    };
+    std::vector<Vote> Votes(W.Size);
+    Votes[W.Rank] = {shapeOf(K), Local.Why.empty() ? 1 : 0,
+                     static_cast<double>(K.Devices.size())};
+    std::vector<int64_t> Counts(W.Size, sizeof(Vote)), Displs(W.Size);
+    for (int R = 0; R < W.Size; ++R)
+      Displs[R] = R * static_cast<int64_t>(sizeof(Vote));
+    rankAllGather(K.Info->Location, Votes.data(), Counts, Displs);
+    std::vector<double> Capacity;
+    for (int R = 0; R < W.Size && Why.empty(); ++R) {
+      if (Votes[R].Shape != Votes[W.Rank].Shape)
+        Why = "rank " + std::to_string(R) +
+              " runs it over other bounds or sections (each rank runs its "
+              "own alone)";
+      else if (!Votes[R].Splits)
+        Why = !Local.Why.empty()
+                  ? Local.Why
+                  : "rank " + std::to_string(R) + " cannot split it";
+      Capacity.push_back(Votes[R].Devices);
+    }
+    if (Why.empty()) {
+      Run->Split = rankSplitOf(K, W.Size, Capacity);
+      Why = Run->Split.Why;
+    }
   }
   for (size_t I = 0; I < D.Arrays.size(); ++I)
     Run->Items.push_back({K.Values.Arrays[I].Base, K.Values.Arrays[I].Shape});
@@ -130,18 +200,50 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
 }
 
 void completeOverRanks(const RankRun &R) {
-  // One buffer, rank after rank: each rank's reduction results, then the
-  // elements it wrote of each array, in storage order.
+  // An array each rank wrote one run of (rows of a BLOCK split, whole
+  // rows): gathered in place, in the host array. The rest in one buffer,
+  // rank after rank: each rank's reduction results, then the elements it
+  // wrote of the other arrays, in storage order.
+  std::vector<bool> InPlace(R.Items.size(), false);
+  for (size_t I = 0; I < R.Items.size(); ++I) {
+    const RankRun::Item &It = R.Items[I];
+    const int64_t Elem = It.Shape.ElementSize;
+    bool OneRun = true, Any = false;
+    std::vector<int64_t> Counts(R.Size, 0), Displs(R.Size, 0), Offsets;
+    for (int Q = 0; Q < R.Size && OneRun; ++Q) {
+      int Runs = 0;
+      forEachRun(It.Shape, R.Split.Written[I][Q], [&](int64_t Off, int64_t N) {
+        ++Runs;
+        Counts[Q] = N * Elem;
+        Displs[Q] = Off;
+      });
+      OneRun = Runs <= 1;
+      Any |= Runs > 0;
+    }
+    if (!OneRun || !Any)
+      continue;
+    int64_t Lowest = INT64_MAX;
+    for (int Q = 0; Q < R.Size; ++Q)
+      if (Counts[Q] > 0)
+        Lowest = std::min(Lowest, Displs[Q]);
+    for (int Q = 0; Q < R.Size; ++Q)
+      Displs[Q] = Counts[Q] > 0 ? (Displs[Q] - Lowest) * Elem : 0;
+    rankAllGather(R.Where, It.Base + Lowest * Elem, Counts, Displs);
+    InPlace[I] = true;
+  }
   std::vector<int64_t> Counts(R.Size, 0), Displs(R.Size, 0);
   for (int Q = 0; Q < R.Size; ++Q) {
     for (const RankRun::Reduction &X : R.Reductions)
       Counts[Q] += X.Type.Size;
     for (size_t I = 0; I < R.Items.size(); ++I)
-      Counts[Q] +=
-          R.Split.Written[I][Q].volume() * R.Items[I].Shape.ElementSize;
+      if (!InPlace[I])
+        Counts[Q] +=
+            R.Split.Written[I][Q].volume() * R.Items[I].Shape.ElementSize;
     if (Q > 0)
       Displs[Q] = Displs[Q - 1] + Counts[Q - 1];
   }
+  if (Displs.back() + Counts.back() == 0)
+    return;
   std::vector<char> All(Displs.back() + Counts.back());
   auto Walk = [&](int Q, bool Pack) {
     char *At = All.data() + Displs[Q];
@@ -151,6 +253,8 @@ void completeOverRanks(const RankRun &R) {
       At += X.Type.Size;
     }
     for (size_t I = 0; I < R.Items.size(); ++I) {
+      if (InPlace[I])
+        continue;
       const RankRun::Item &It = R.Items[I];
       const int64_t Elem = It.Shape.ElementSize;
       forEachRun(It.Shape, R.Split.Written[I][Q], [&](int64_t Off, int64_t N) {

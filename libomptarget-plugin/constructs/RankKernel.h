@@ -45,13 +45,17 @@ struct RankRun {
   std::vector<Reduction> Reductions;
 };
 
-/// The split of K over Ranks ranks, as its loop and arrays are now; Why
+/// The split of K over Ranks ranks (parts by Capacity, per rank; empty:
+/// equal), as its loop and arrays are now; Why
 /// says why it runs whole on every rank instead (also what only its launch
 /// tells: 'nowait', a parallel region; splitOverRanks).
-RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks);
+RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks,
+                            const std::vector<double> &Capacity = {});
 
 /// When the job has several ranks and K (launched with Args; its host
-/// version homp's, HasHostVersion) may run over them: narrows K (its
+/// version homp's, HasHostVersion) may run over them, and every rank runs
+/// it alike (collective: the ranks compare its bounds and sections first,
+/// and weigh their parts by their devices): narrows K (its
 /// loop, the chunk variable, its arrays' sections) to this rank's part,
 /// sets its reduction variables to their identities, and returns what
 /// completing it needs. Otherwise nullptr: K runs whole on every rank

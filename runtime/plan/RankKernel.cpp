@@ -61,7 +61,8 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
                                      const std::vector<bool> &Distributed,
                                      const std::vector<abi::Access> &Accesses,
                                      const std::vector<RankKernelItem> &Items,
-                                     int Ranks) {
+                                     int Ranks,
+                                     const std::vector<double> &Capacity) {
   RankKernelSplit S;
   const auto Loop = static_cast<unsigned>(
       std::find(Distributed.begin(), Distributed.end(), true) -
@@ -93,9 +94,12 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
       return S;
     }
   }
-  const std::vector<double> Equal(Ranks, 1.0);
+  std::vector<double> W = Capacity;
+  if (W.size() != static_cast<size_t>(Ranks) ||
+      std::none_of(W.begin(), W.end(), [](double X) { return X > 0; }))
+    W.assign(Ranks, 1.0);
   for (int R = 0; R < Ranks; ++R)
-    S.Iterations.push_back(weightedBlockPart(Trips, Equal, R));
+    S.Iterations.push_back(weightedBlockPart(Trips, W, R));
   S.Sections.assign(Items.size(), {});
   S.Written.assign(Items.size(), {});
   for (size_t I = 0; I < Items.size(); ++I) {
@@ -132,6 +136,20 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
       }
       S.Sections[I].push_back(Touched);
       S.Written[I].push_back(Writes);
+    }
+    // Whole rows where they stay apart: then each rank's box is one run.
+    if (Item.ToFrom && Section.Rank > 1) {
+      std::vector<Box> Wide = S.Written[I];
+      for (Box &B : Wide)
+        if (!B.empty())
+          for (unsigned D = 1; D < Section.Rank; ++D)
+            B.Dims[D] = Section.Dims[D];
+      bool Apart = true;
+      for (int R = 0; R < Ranks && Apart; ++R)
+        for (int Q = R + 1; Q < Ranks && Apart; ++Q)
+          Apart = Wide[R].intersect(Wide[Q]).empty();
+      if (Apart)
+        S.Written[I] = std::move(Wide);
     }
     // One element written by two ranks: neither has the answer alone.
     for (int R = 0; R < Ranks; ++R)

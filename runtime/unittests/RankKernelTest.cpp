@@ -48,10 +48,10 @@ LoopNest nest(std::vector<LoopBounds> Loops) {
 }
 
 RankKernelItem item(const std::string &Name, std::vector<int64_t> Extents,
-                    bool CopiesOut) {
+                    bool ToFrom) {
   RankKernelItem I;
   I.Name = Name;
-  I.CopiesOut = CopiesOut;
+  I.ToFrom = ToFrom;
   I.Shape.Rank = static_cast<unsigned>(Extents.size());
   I.Shape.ElementSize = 8;
   I.Shape.Section.Rank = I.Shape.Rank;
@@ -178,6 +178,25 @@ TEST(RankKernel, MoreRanksThanIterations) {
     EXPECT_EQ(S.Iterations[R].size(), R < 40 ? 1 : 0);
     EXPECT_EQ(S.Written[0][R].volume(), R < 40 ? 1 : 0);
     EXPECT_FALSE(S.Sections[0][R].empty()); // one element, at least
+  }
+}
+
+TEST(RankKernel, ToFromRowsAreWhole) {
+  // out[i][j] for j in [1, 9): tofrom, each rank's box is its whole rows;
+  // mapped from only, just what it writes.
+  LoopNest N = nest({{1, 19, 1, CompareOp::Less}, {1, 9, 1, CompareOp::Less}});
+  homp::abi::Access Out{"out",
+                        2,
+                        {linear(0, 0, 0), linear(1, 0, 0)},
+                        true,
+                        {linear(0, 0, 0), linear(1, 0, 0)},
+                        ""};
+  for (bool ToFrom : {true, false}) {
+    std::vector<RankKernelItem> Items = {item("out", {20, 10}, ToFrom)};
+    RankKernelSplit S = splitKernelOverRanks(N, {true, false}, {Out}, Items, 3);
+    checkByWalking(N, {Out}, Items, 3, S);
+    for (int R = 0; R < 3; ++R)
+      EXPECT_EQ(S.Written[0][R].Dims[1], (ToFrom ? Range{0, 10} : Range{1, 9}));
   }
 }
 

@@ -103,8 +103,10 @@ std::string describeRankPlan(const RankPlanInput &In, const RankPlan &P,
 /// One array a kernel maps, as the rank split of the kernel sees it.
 struct RankKernelItem {
   std::string Name;
-  ArrayShape Shape;       ///< as mapped (its section)
-  bool CopiesOut = false; ///< mapped from or tofrom
+  ArrayShape Shape; ///< as mapped (its section)
+  /// Mapped tofrom: every rank's host holds the elements no rank writes as
+  /// they were, so a rank's box may take whole rows (one run to gather).
+  bool ToFrom = false;
 };
 
 /// A kernel run over ranks (splitKernelOverRanks): each rank runs a
@@ -119,13 +121,16 @@ struct RankKernelSplit {
   /// Per item, per rank: the section the rank maps (what its iterations
   /// touch, within the item's section; the whole section where a
   /// subscript cannot be bounded), and the box of the elements it writes
-  /// (empty: none), which the other ranks receive after the kernel.
+  /// (empty: none), which the other ranks receive after the kernel; of an
+  /// array mapped tofrom, widened to whole rows (every dimension but the
+  /// first) where the ranks' boxes stay apart.
   std::vector<std::vector<Box>> Sections, Written;
 };
 
 /// Splits the kernel whose nest is Nest (trips computed), whose body makes
-/// Accesses (withTerms) and which maps Items over Ranks ranks of equal
-/// capacity, along its first loop in Distributed (per loop of the nest).
+/// Accesses (withTerms) and which maps Items over Ranks ranks, along its
+/// first loop in Distributed (per loop of the nest), in parts by Capacity
+/// (per rank; empty, or no positive entry: equal).
 /// Never a wrong answer: the kernel runs whole on every rank (Why says
 /// why) when a write cannot be bounded, or falls outside the arrays it
 /// maps, or when two ranks would write one element (then no single rank
@@ -135,7 +140,8 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
                                      const std::vector<bool> &Distributed,
                                      const std::vector<abi::Access> &Accesses,
                                      const std::vector<RankKernelItem> &Items,
-                                     int Ranks);
+                                     int Ranks,
+                                     const std::vector<double> &Capacity = {});
 
 /// Nest with loop Loop narrowed to its iterations Its (of [0, Trips)):
 /// first index, bound and trip count.

@@ -15,8 +15,10 @@
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace.rank1.json
 // RUN: not ls %t.trace.json
 // TRACE: "name":"homp rank 1"
-// Without a launcher, or with HOMP_MPI=0 under one, nothing changes.
+// Without a launcher, with HOMP_MPI=1 but no launcher (a job of one rank),
+// or with HOMP_MPI=0 under one, nothing changes.
 // RUN: env HOMP_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=ALONE
+// RUN: env HOMP_INFO=1 HOMP_MPI=1 %t 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: env HOMP_INFO=1 HOMP_MPI=0 %mpirun -n 2 sh -c '%t 2> %t.alone.$OMPI_COMM_WORLD_RANK'
 // RUN: FileCheck %s --check-prefix=ALONE < %t.alone.1
 // RUN: not env HOMP_MPI=yes %t 2>&1 | FileCheck %s --check-prefix=BAD
