@@ -8,9 +8,11 @@
 //   homp  the single-node homp program, unchanged: homp splits the loop
 //         over the ranks, then over each rank's devices, and completes the
 //         host arrays itself
-// Kernels: AXPY (y += a * x, PMAM'15 Figure 1) and one sweep of the 5-point
+// Kernels: AXPY (y += a * x, PMAM'15 Figure 1), one sweep of the 5-point
 // Jacobi stencil over rows (out from in, PMAM'15 Figure 2's kernel) with
-// its error as a reduction (MPI_Allreduce in the hand-written version).
+// its error as a reduction (MPI_Allreduce in the hand-written version),
+// and 'region': 10 sweeps inside a data region, the arrays resident on the
+// devices, halos exchanged between devices and ranks (PMAM'15 Figure 2).
 //
 // usage: mpirun -n R mpi KERNEL MODE N REPETITIONS
 // N: elements (axpy) or rows of N x 512 (jacobi), over all the ranks.
@@ -145,6 +147,119 @@ static void jacobi_homp(void *Ctx) {
   err = e;
 }
 
+enum { STEPS = 10 };
+
+/// STEPS Jacobi sweeps with the arrays resident: each rank its block of
+/// rows, each local device its part of them with a halo row on each side,
+/// halos exchanged between the devices through the host and between the
+/// ranks with MPI_Sendrecv, the error summed with MPI_Allreduce; at the end
+/// MPI_Allgatherv completes every rank's host array.
+static void region_mpi(void *Ctx) {
+  (void)Ctx;
+  long First, Len;
+  block(n - 2, rank, size, &First, &Len);
+  First += 1;
+  const int ndev = devices();
+  long F[64], L[64];
+  for (int d = 0; d < ndev; ++d) {
+    block(Len, d, ndev, &F[d], &L[d]);
+    F[d] += First;
+  }
+  for (int d = 0; d < ndev; ++d) {
+    long lo = F[d] - 1, len = L[d] + 2;
+#pragma omp target enter data device(d) map(to: in[lo * COLS:len * COLS], out[lo * COLS:len * COLS])
+  }
+  double e = 0;
+  for (int s = 0; s < STEPS; ++s) {
+    e = 0;
+#pragma omp parallel num_threads(ndev) reduction(+: e)
+    {
+      const int d = omp_get_thread_num();
+      const long f = F[d], l = L[d];
+      double de = 0;
+#pragma omp target device(d) map(tofrom: de)
+#pragma omp parallel for reduction(+: de)
+      for (long i = f; i < f + l; ++i)
+        for (long j = 1; j < COLS - 1; ++j) {
+          double v = 0.25 * (in[(i - 1) * COLS + j] + in[(i + 1) * COLS + j] +
+                             in[i * COLS + j - 1] + in[i * COLS + j + 1]);
+          de += (v - in[i * COLS + j]) * (v - in[i * COLS + j]);
+          out[i * COLS + j] = v;
+        }
+#pragma omp target device(d)
+#pragma omp parallel for
+      for (long i = f; i < f + l; ++i)
+        for (long j = 1; j < COLS - 1; ++j)
+          in[i * COLS + j] = out[i * COLS + j];
+      // Its edge rows to the host, for its neighbours.
+#pragma omp target update device(d) from(in[f * COLS:COLS], in[(f + l - 1) * COLS:COLS])
+      e += de;
+    }
+    // The ranks' edge rows.
+    const int up = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+    const int down = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+    MPI_Sendrecv(&in[First * COLS], COLS, MPI_DOUBLE, up, 0,
+                 &in[(First + Len) * COLS], COLS, MPI_DOUBLE, down, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&in[(First + Len - 1) * COLS], COLS, MPI_DOUBLE, down, 1,
+                 &in[(First - 1) * COLS], COLS, MPI_DOUBLE, up, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // Every device's halo rows from the host.
+#pragma omp parallel num_threads(ndev)
+    {
+      const int d = omp_get_thread_num();
+      const long f = F[d], l = L[d];
+#pragma omp target update device(d) to(in[(f - 1) * COLS:COLS], in[(f + l) * COLS:COLS])
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  for (int d = 0; d < ndev; ++d) {
+    long f = F[d], l = L[d], lo = F[d] - 1, len = L[d] + 2;
+#pragma omp target update device(d) from(in[f * COLS:l * COLS], out[f * COLS:l * COLS])
+#pragma omp target exit data device(d) map(delete: in[lo * COLS:len * COLS], out[lo * COLS:len * COLS])
+  }
+  int *Counts = malloc(size * sizeof *Counts), *Displs = malloc(size * sizeof *Displs);
+  for (int R = 0; R < size; ++R) {
+    long F2, L2;
+    block(n - 2, R, size, &F2, &L2);
+    Counts[R] = (int)(L2 * COLS);
+    Displs[R] = (int)((F2 + 1) * COLS);
+  }
+  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, Counts, Displs,
+                 MPI_DOUBLE, MPI_COMM_WORLD);
+  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, Counts, Displs,
+                 MPI_DOUBLE, MPI_COMM_WORLD);
+  free(Counts);
+  free(Displs);
+  err = e;
+}
+
+static void region_homp(void *Ctx) {
+  (void)Ctx;
+  double(*a)[COLS] = (double(*)[COLS])in, (*b)[COLS] = (double(*)[COLS])out;
+  double e = 0;
+#pragma omp target data device(*) map(tofrom: a[0:n][0:COLS] dist_data(BLOCK, *) halo(1,), b[0:n][0:COLS] dist_data(BLOCK, *) halo(1,))
+  for (int s = 0; s < STEPS; ++s) {
+    e = 0;
+#pragma omp target device(*) map(tofrom: e)
+#pragma omp parallel for collapse(2) reduction(+: e)
+    for (long i = 1; i < n - 1; ++i)
+      for (long j = 1; j < COLS - 1; ++j) {
+        double v =
+            0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
+        e += (v - a[i][j]) * (v - a[i][j]);
+        b[i][j] = v;
+      }
+#pragma omp target device(*)
+#pragma omp parallel for collapse(2)
+    for (long i = 1; i < n - 1; ++i)
+      for (long j = 1; j < COLS - 1; ++j)
+        a[i][j] = b[i][j];
+#pragma omp halo_exchange(a)
+  }
+  err = e;
+}
+
 static double checksum(void *Ctx) {
   const char *Kernel = Ctx;
   double S = 0;
@@ -175,7 +290,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc != 5) {
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -n R %s axpy|jacobi mpi|homp N REPS\n",
+      fprintf(stderr,
+              "usage: mpirun -n R %s axpy|jacobi|region mpi|homp N REPS\n",
               argv[0]);
     MPI_Finalize();
     return 2;
@@ -184,7 +300,8 @@ int main(int argc, char **argv) {
   const char *Mode = argv[2];
   n = atol(argv[3]);
   int Reps = atoi(argv[4]);
-  const int Jacobi = strcmp(Kernel, "jacobi") == 0;
+  const int Region = strcmp(Kernel, "region") == 0;
+  const int Jacobi = Region || strcmp(Kernel, "jacobi") == 0;
   const int Homp = strcmp(Mode, "homp") == 0;
   if (Jacobi) {
     in = malloc(n * COLS * sizeof *in);
@@ -193,7 +310,8 @@ int main(int argc, char **argv) {
       in[i] = (i * 7919) % 1000 / 1000.0;
       out[i] = 0;
     }
-    timed = Homp ? jacobi_homp : jacobi_mpi;
+    timed = Region ? (Homp ? region_homp : region_mpi)
+                   : (Homp ? jacobi_homp : jacobi_mpi);
   } else {
     x = malloc(n * sizeof *x);
     y = malloc(n * sizeof *y);

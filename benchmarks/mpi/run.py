@@ -21,8 +21,8 @@ import statistics
 import subprocess
 import sys
 
-KERNELS = {"axpy": 2_000_000, "jacobi": 1024}
-REPS = {"axpy": 20, "jacobi": 20}
+KERNELS = {"axpy": 2_000_000, "jacobi": 1024, "region": 1024}
+REPS = {"axpy": 20, "jacobi": 20, "region": 5}
 
 
 def run(binary, kernel, mode, ranks, n, reps):

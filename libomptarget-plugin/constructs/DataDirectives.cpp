@@ -11,6 +11,7 @@
 #include "Messages.h"
 #include "Observe.h"
 #include "ProxyPool.h"
+#include "RankKernel.h"
 #include "Residency.h"
 
 #include "homp/Info.h"
@@ -288,8 +289,8 @@ std::vector<std::optional<unsigned>> DataRunner::claimItems() {
   std::vector<std::optional<unsigned>> Items;
   for (const ConstructValues::ArrayValues &V : DI.Values.Arrays)
     Items.push_back(claimItemEntry(A.NumArgs, A.ArgBasePtrs, A.ArgPtrs,
-                                   A.ArgSizes, A.ArgTypes, V.Base, V.first(),
-                                   Claimed));
+                                   A.ArgSizes, A.ArgTypes, V.Base,
+                                   V.Mapped ? V.Mapped : V.first(), Claimed));
   return Items;
 }
 
@@ -538,6 +539,9 @@ void DataRunner::begin() {
   Clock::time_point Start = Clock::now();
   std::vector<std::optional<unsigned>> Items = claimItems();
   DI.Arrays.assign(D.Arrays.size(), nullptr);
+  // Over an MPI job's ranks: each rank holds its rows alone.
+  const std::vector<std::shared_ptr<const RankRows>> Ranks =
+      splitRegionOverRanks(*DI.Info, DI.Values, DI.Devices);
   // unified_shared_memory: every device uses the host's copy.
   // The arrays not yet resident are made resident together: each device
   // copies in its parts of all of them at once.
@@ -568,6 +572,8 @@ void DataRunner::begin() {
       fail(Error);
     for (size_t K = 0; K < Made.size(); ++K) {
       DI.Arrays[FreshItems[K]] = Made[K];
+      if (!Ranks.empty())
+        Made[K]->Ranks = Ranks[FreshItems[K]];
       addBytes(In, DI.Devices, Made[K]->Dist.Devices, Bytes[K]);
     }
   }
@@ -618,8 +624,18 @@ void DataRunner::end() {
   forward(MapperCall::End);
   std::vector<Release> Releases;
   std::vector<std::vector<int>> Devices;
+  // The arrays split over the ranks that come back: every rank's host
+  // completed with the others' rows after the copies out.
+  struct Completion {
+    std::shared_ptr<const RankRows> Ranks;
+    char *HostBase;
+    ArrayShape Shape;
+  };
+  std::vector<Completion> Completions;
   for (size_t I = D.SharedMemory ? 0 : D.Arrays.size(); I-- > 0;) {
     ResidentArray *R = DI.Arrays.empty() ? nullptr : DI.Arrays[I];
+    if (R && R->Ranks && abi::copiesOut(D.Arrays[I].Map))
+      Completions.push_back({R->Ranks, R->HostBase, R->Dist.Shape});
     if (!R) {
       // 'target exit data': the array some earlier construct made resident.
       R = acquireResident(DI.Values.Arrays[I].first());
@@ -673,6 +689,9 @@ void DataRunner::end() {
     fail(Error);
   for (size_t K = 0; K < Releases.size(); ++K)
     addBytes(Out, DI.Devices, Devices[K], Bytes[K]);
+  for (const Completion &C : Completions)
+    completeRows(DI.Info->Location, *C.Ranks, C.HostBase, C.Shape,
+                 C.Ranks->Whole);
   report("ends", Start);
 }
 
@@ -682,6 +701,17 @@ void DataRunner::update() {
   std::vector<ResidentArray *> Resident(D.Arrays.size(), nullptr);
   for (size_t I = 0; I < D.Arrays.size() && !D.SharedMemory; ++I) {
     Resident[I] = acquireResident(DI.Values.Arrays[I].first());
+    if (!Resident[I] && anyResident()) {
+      // Split over the ranks, this rank may not hold the section's first
+      // row: found by its base.
+      ResidentArray *R = acquireResidentByBase(DI.Values.Arrays[I].Base);
+      std::vector<int64_t> Ignored;
+      std::string Error;
+      if (R && R->Ranks)
+        Resident[I] = R;
+      else if (R)
+        releaseResident(R, false, false, Ignored, Error);
+    }
     if (Resident[I])
       continue;
     if (D.Arrays[I].Present)
@@ -707,12 +737,20 @@ void DataRunner::update() {
                         : Direction::ToDevice;
     std::vector<int64_t> Bytes;
     std::string Error;
-    if (!updateResident(*R, Dir,
-                        ProductSet::of(DI.Values.Arrays[I].Shape.Section),
-                        DI.Devices, Bytes, Error, &Took))
+    // Split over the ranks: this rank's rows, then (from) every rank's host
+    // completed with the others'.
+    const Box Asked = DI.Values.Arrays[I].Shape.Section;
+    if (!updateResident(
+            *R, Dir,
+            ProductSet::of(R->Ranks ? Asked.intersect(R->Dist.Shape.Section)
+                                    : Asked),
+            DI.Devices, Bytes, Error, &Took))
       fail(Error);
     addBytes(Dir == Direction::ToDevice ? In : Out, DI.Devices, R->Dist.Devices,
              Bytes);
+    if (R->Ranks && Dir == Direction::FromDevice)
+      completeRows(DI.Info->Location, *R->Ranks, R->HostBase, R->Dist.Shape,
+                   Asked);
     std::vector<int64_t> Ignored;
     if (!releaseResident(R, false, false, Ignored, Error))
       fail(Error);

@@ -13,6 +13,8 @@
 
 #include "HaloExchange.h"
 
+#include "RankKernel.h"
+
 #include "Devices.h"
 #include "Messages.h"
 #include "Observe.h"
@@ -322,6 +324,10 @@ void haloUpdate(const ConstructInfo &Info, const ConstructValues &V) {
       if (Ok)
         Ok = runCopies(*A, Copies, Info.Location, M, Error);
     }
+    // Between ranks: the halo rows each holds of the others' (collective).
+    if (Ok && A->Ranks)
+      exchangeRankHalos(Info, *A, D.Direction != abi::HaloDirection::Right,
+                        D.Direction != abi::HaloDirection::Left);
     if (Ok)
       publishReport(Info.Location, [&] {
         return reportText(

@@ -13,7 +13,10 @@
 #ifndef HOMP_LIBOMPTARGET_PLUGIN_RANKKERNEL_H
 #define HOMP_LIBOMPTARGET_PLUGIN_RANKKERNEL_H
 
+#include "Construct.h"
 #include "KernelArgs.h"
+
+#include "homp/DataEnvironment.h"
 
 #include "homp/RankPlan.h"
 #include "homp/Reduction.h"
@@ -43,7 +46,21 @@ struct RankRun {
     std::vector<char> Start; ///< the variable's value before the kernel
   };
   std::vector<Reduction> Reductions;
+  /// It cannot split over the rows its data region split over the ranks:
+  /// every rank's host runs all of it, with those arrays (Gathered, a
+  /// reference held) gathered there, and gives its devices their rows back
+  /// after (scatterResidents).
+  bool OnHosts = false;
+  std::vector<ResidentArray *> Gathered;
 };
+
+/// RankRun::OnHosts: every rank's host gets the arrays K uses that its data
+/// region split over the ranks, whole and current (collective).
+void gatherResidents(const KernelInstance &K, RankRun &Run);
+
+/// After a RankRun::OnHosts kernel ran on the host: each rank's devices get
+/// their rows of the gathered arrays from its host.
+void scatterResidents(const ConstructInfo &Info, RankRun &Run);
 
 /// The split of K over Ranks ranks (parts by Capacity, per rank; empty:
 /// equal), as its loop and arrays are now; Why
@@ -67,6 +84,27 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion);
 /// each rank wrote, and each reduction variable its value before the kernel
 /// combined with the ranks' results in rank order.
 void completeOverRanks(const RankRun &R);
+
+/// Under an MPI job, a data region (Info, its values V, over Devices) whose
+/// every array is split BLOCK along its first dimension alone, alike on
+/// every rank (collective: the ranks compare it first): narrows V's
+/// sections to the rows this rank holds (its own, widened by the halo) and
+/// returns, per array, its rows over the ranks. Otherwise empty: the region
+/// is whole on every rank (HOMP_INFO says why).
+std::vector<std::shared_ptr<const RankRows>>
+splitRegionOverRanks(const ConstructInfo &Info, ConstructValues &V,
+                     const std::vector<int> &Devices);
+
+/// Completes every rank's host copy of Elements of the array at HostBase
+/// (Shape: its extents) with the rows each rank owns of it (collective).
+void completeRows(const std::string &Where, const RankRows &R, char *HostBase,
+                  const ArrayShape &Shape, const Box &Elements);
+
+/// The part of a halo update of A between ranks (collective): the halo rows
+/// each rank holds below its own (Below) and above (Above), from the ranks
+/// that own them, through host buffers (the host's array is left as it is).
+void exchangeRankHalos(const ConstructInfo &Info, const ResidentArray &A,
+                       bool Below, bool Above);
 
 } // namespace homp
 

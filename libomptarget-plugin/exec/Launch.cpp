@@ -769,6 +769,13 @@ int launchKernel(KernelInstance *Instance, void *Loc, int32_t NumTeams,
   if (std::shared_ptr<RankRun> Ranks =
           splitOverRanks(*K, *Args, Thunk != nullptr)) {
     const ConstructInfo &Info = *K->Info;
+    if (Ranks->OnHosts) {
+      if (runHostVersion(*K, *Args, Thunk) != 0)
+        constructFatal(Info, "it has no host version to run on the ranks' "
+                             "hosts");
+      scatterResidents(Info, *Ranks);
+      return 0;
+    }
     if (launchPart(std::move(K), Loc, NumTeams, ThreadLimit, HostPtr, Args,
                    Thunk) != 0)
       constructFatal(Info, "clang's host fallback would run it after the "

@@ -93,6 +93,44 @@ int allGather(void *All, const int64_t *Counts, const int64_t *Displs,
   return 0;
 }
 
+int exchange(const homp_mpi_message *Sends, int NumSends,
+             const homp_mpi_message *Receives, int NumReceives, char *Error,
+             size_t ErrorSize) {
+  // Pieces of at most 1 GiB each, tagged by their number, so that counts
+  // fit MPI's int.
+  constexpr int64_t Piece = int64_t(1) << 30;
+  std::vector<MPI_Request> Requests;
+  auto Post = [&](const homp_mpi_message &M, bool Send) {
+    int Tag = 0;
+    for (int64_t Off = 0; Off < M.Bytes; Off += Piece, ++Tag) {
+      const int N =
+          static_cast<int>(M.Bytes - Off < Piece ? M.Bytes - Off : Piece);
+      char *At = static_cast<char *>(M.Data) + Off;
+      Requests.emplace_back();
+      int Rc =
+          Send
+              ? MPI_Isend(At, N, MPI_BYTE, M.Peer, Tag, Comm, &Requests.back())
+              : MPI_Irecv(At, N, MPI_BYTE, M.Peer, Tag, Comm, &Requests.back());
+      if (Rc != MPI_SUCCESS)
+        return Rc;
+    }
+    return MPI_SUCCESS;
+  };
+  int Rc = MPI_SUCCESS;
+  for (int I = 0; I < NumReceives && Rc == MPI_SUCCESS; ++I)
+    Rc = Post(Receives[I], false);
+  for (int I = 0; I < NumSends && Rc == MPI_SUCCESS; ++I)
+    Rc = Post(Sends[I], true);
+  if (Rc == MPI_SUCCESS)
+    Rc = MPI_Waitall(static_cast<int>(Requests.size()), Requests.data(),
+                     MPI_STATUSES_IGNORE);
+  if (Rc != MPI_SUCCESS) {
+    describe(Rc, "exchanging halo rows", Error, ErrorSize);
+    return 1;
+  }
+  return 0;
+}
+
 void abortJob(int Code) {
   MPI_Abort(Comm != MPI_COMM_NULL ? Comm : MPI_COMM_WORLD, Code);
 }
@@ -108,8 +146,8 @@ void close() {
     MPI_Finalize();
 }
 
-const homp_mpi_layer Layer = {HOMP_MPI_LAYER_VERSION, open, allGather, abortJob,
-                              close};
+const homp_mpi_layer Layer = {
+    HOMP_MPI_LAYER_VERSION, open, allGather, exchange, abortJob, close};
 
 } // namespace
 

@@ -100,6 +100,25 @@ void rankAllGather(const std::string &Where, void *All,
   }
 }
 
+void rankExchange(const std::string &Where,
+                  const std::vector<RankMessageBuffer> &Sends,
+                  const std::vector<RankMessageBuffer> &Receives) {
+  static_assert(sizeof(RankMessageBuffer) == sizeof(homp_mpi_message),
+                "one layout for both");
+  std::vector<homp_mpi_message> S, R;
+  for (const RankMessageBuffer &M : Sends)
+    S.push_back({M.Peer, M.Data, M.Bytes});
+  for (const RankMessageBuffer &M : Receives)
+    R.push_back({M.Peer, M.Data, M.Bytes});
+  char Error[512] = "";
+  if (Layer->Exchange(S.data(), static_cast<int>(S.size()), R.data(),
+                      static_cast<int>(R.size()), Error, sizeof Error) != 0) {
+    message("homp: error: region %s: %s\n", Where.c_str(), Error);
+    abortRanks(EXIT_FAILURE);
+    std::_Exit(EXIT_FAILURE);
+  }
+}
+
 void abortRanks(int Code) {
   if (Layer) { // joined: the job has several ranks
     std::fflush(nullptr);

@@ -36,6 +36,19 @@ void rankAllGather(const std::string &Where, void *All,
                    const std::vector<int64_t> &Counts,
                    const std::vector<int64_t> &Displs);
 
+/// One message of rankExchange: to or from rank Peer.
+struct RankMessageBuffer {
+  int Peer;
+  void *Data;
+  int64_t Bytes;
+};
+
+/// Sends and receives at once between this rank and its peers, and waits
+/// for all of them. An error ends the job, naming the construct at Where.
+void rankExchange(const std::string &Where,
+                  const std::vector<RankMessageBuffer> &Sends,
+                  const std::vector<RankMessageBuffer> &Receives);
+
 /// Ends every rank of the job after an error on this one (so that none
 /// waits for it); returns when this process joined no job.
 void abortRanks(int Code);

@@ -98,13 +98,99 @@ RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
   if (W.size() != static_cast<size_t>(Ranks) ||
       std::none_of(W.begin(), W.end(), [](double X) { return X > 0; }))
     W.assign(Ranks, 1.0);
-  for (int R = 0; R < Ranks; ++R)
-    S.Iterations.push_back(weightedBlockPart(Trips, W, R));
+  // Over resident rows: where the rows are, by an access with the loop's
+  // variable (a written one first).
+  const abi::Access *Follow = nullptr;
+  const RankKernelItem *Rows = nullptr;
+  for (bool Written : {true, false})
+    for (const abi::Access &A : Accesses)
+      for (const RankKernelItem &I : Items) {
+        const abi::Subscript &X = Written ? A.Writes[0] : A.Subs[0];
+        if (!Follow && I.Resident && I.Name == A.Name && A.Rank > 0 &&
+            A.Written == Written && X.Kind == abi::Subscript::Linear &&
+            X.Loop == Loop && !X.Term) {
+          Follow = &A;
+          Rows = &I;
+        }
+      }
+  S.OverResidents =
+      std::any_of(Items.begin(), Items.end(),
+                  [](const RankKernelItem &I) { return I.Resident; });
+  if (S.OverResidents && !Follow) {
+    S.Why = "its loop's variable subscripts no array its data region split "
+            "over the ranks, along the rows";
+    return S;
+  }
+  int64_t Covered = 0;
+  for (int R = 0; R < Ranks; ++R) {
+    if (!Follow) {
+      S.Iterations.push_back(weightedBlockPart(Trips, W, R));
+      continue;
+    }
+    const int64_t C =
+        Follow->Written ? Follow->Writes[0].Min : Follow->Subs[0].Min;
+    const Range Own = Rows->Own[R];
+    S.Iterations.push_back(
+        iterationsIn(Nest.Loops[Loop], Trips, {Own.Begin - C, Own.End - C}));
+    Covered += S.Iterations.back().size();
+  }
+  if (Follow && Covered != Trips) {
+    S.Why = "its loop runs past the rows of '" + Rows->Name +
+            "' its data region split over the ranks";
+    return S;
+  }
   S.Sections.assign(Items.size(), {});
   S.Written.assign(Items.size(), {});
   for (size_t I = 0; I < Items.size(); ++I) {
     const RankKernelItem &Item = Items[I];
     const Box Section = Item.Shape.Section;
+    if (Item.Resident) {
+      // Each rank reads rows it holds and writes rows it owns.
+      for (int R = 0; R < Ranks; ++R) {
+        const LoopNest Part = narrowLoop(Nest, Loop, S.Iterations[R]);
+        for (const abi::Access &A : Accesses) {
+          if (A.Name != Item.Name || S.Iterations[R].empty())
+            continue;
+          std::optional<Box> F =
+              A.Rank == Section.Rank ? footprintOf(A, Part) : std::nullopt;
+          std::optional<Box> Wr =
+              A.Written && F ? footprintOf(asWrite(A), Part) : std::nullopt;
+          auto Rows = [](const Box &B) {
+            return "rows [" + std::to_string(B.Dims[0].Begin) + ", " +
+                   std::to_string(B.Dims[0].End) + ")";
+          };
+          // A rank whose halo is every row (halo(*)) reads anywhere.
+          const bool HoldsAll = Item.Valid[R].contains(Section.Dims[0]);
+          if (A.Written && !Wr)
+            S.Why = "homp cannot bound where it writes '" + A.Name + "'" +
+                    (A.Why.empty() ? "" : " (" + A.Why + ")");
+          else if (!F && !HoldsAll)
+            S.Why = "homp cannot bound where it reads '" + A.Name + "'" +
+                    (A.Why.empty() ? "" : " (" + A.Why + ")");
+          else if (F && !HoldsAll &&
+                   !Item.Valid[R].contains(
+                       F->Dims[0].intersect(Section.Dims[0])))
+            S.Why = "rank " + std::to_string(R) + " would read " + Rows(*F) +
+                    " of '" + A.Name + "', past its rows and halo [" +
+                    std::to_string(Item.Valid[R].Begin) + ", " +
+                    std::to_string(Item.Valid[R].End) + ")";
+          else if (Wr && !Item.Own[R].contains(
+                             Wr->Dims[0].intersect(Section.Dims[0])))
+            S.Why = "rank " + std::to_string(R) + " would write " + Rows(*Wr) +
+                    " of '" + A.Name +
+                    "', which it does not own (its rows are [" +
+                    std::to_string(Item.Own[R].Begin) + ", " +
+                    std::to_string(Item.Own[R].End) + "))";
+          if (!S.Why.empty())
+            return S;
+        }
+        Box Held = Section;
+        Held.Dims[0] = Section.Dims[0].intersect(Item.Held[R]);
+        S.Sections[I].push_back(Held);
+        S.Written[I].push_back(Box{Section.Rank, {}});
+      }
+      continue;
+    }
     for (int R = 0; R < Ranks; ++R) {
       const LoopNest Part = narrowLoop(Nest, Loop, S.Iterations[R]);
       Box Touched{Section.Rank, {}}, Writes{Section.Rank, {}};

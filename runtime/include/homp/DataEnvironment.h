@@ -57,6 +57,18 @@ private:
   std::vector<char> Stale; ///< per position; empty: none is
 };
 
+/// A data region's array split over the ranks of an MPI job (RankKernel.h
+/// in libhomp): per rank, the rows of dimension 0 it owns, those its halo
+/// adds (kept current by halo updates: Valid), and those it stores (Held:
+/// the region's arrays store alike, so that their devices' parts line up),
+/// and the section the program mapped, which every rank's host array
+/// completes at the region's end.
+struct RankRows {
+  int Rank = 0; ///< this process's
+  std::vector<Range> Own, Valid, Held;
+  Box Whole;
+};
+
 /// One distributed array resident on its devices.
 struct ResidentArray {
   std::string Name;
@@ -89,6 +101,9 @@ struct ResidentArray {
   /// elements can move to another device without moving the rest.
   std::shared_ptr<ChunkMemory> Follows;
   unsigned FollowsDim = 0;
+  /// Split over the ranks of an MPI job: this rank holds its rows alone
+  /// (Dist is over them); nullptr: whole on every rank.
+  std::shared_ptr<const RankRows> Ranks;
   /// A duplicated array's copies: which are current. Guarded by
   /// CopiesLock, which also orders the copies that bring them up to date.
   mutable CopyCurrency Copies;

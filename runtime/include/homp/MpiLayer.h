@@ -20,11 +20,18 @@ extern "C" {
 
 /* Changes whenever a member below does: libhomp refuses a layer of
    another version. */
-#define HOMP_MPI_LAYER_VERSION 1
+#define HOMP_MPI_LAYER_VERSION 2
 /* The library's file name, in libhomp's folder, and the function that
    returns its entry points. */
 #define HOMP_MPI_LAYER_FILE "libhomp-mpi.so"
 #define HOMP_MPI_LAYER_SYMBOL "homp_mpi_layer_get"
+
+/* One message of Exchange. */
+struct homp_mpi_message {
+  int Peer;
+  void *Data;
+  int64_t Bytes;
+};
 
 struct homp_mpi_layer {
   int Version;
@@ -40,6 +47,12 @@ struct homp_mpi_layer {
      sentence in Error. */
   int (*AllGather)(void *All, const int64_t *Counts, const int64_t *Displs,
                    char *Error, size_t ErrorSize);
+  /* Sends and receives at once (each a peer rank, its bytes and where they
+     are or go), and waits for all of them. Collective over the peers named.
+     0, or nonzero with a sentence in Error. */
+  int (*Exchange)(const struct homp_mpi_message *Sends, int NumSends,
+                  const struct homp_mpi_message *Receives, int NumReceives,
+                  char *Error, size_t ErrorSize);
   /* Ends every rank of the job (an error on this one). */
   void (*Abort)(int Code);
   /* Leaves the job: frees the communicator, and finalizes MPI if Open

@@ -107,6 +107,13 @@ struct RankKernelItem {
   /// Mapped tofrom: every rank's host holds the elements no rank writes as
   /// they were, so a rank's box may take whole rows (one run to gather).
   bool ToFrom = false;
+  /// Resident in a data region split over the ranks: per rank, the rows of
+  /// dimension 0 it owns, those its halo keeps current, and those it
+  /// stores (RankRows). The loop follows the owned rows; each rank must
+  /// read only current rows and write only rows it owns; the array is not
+  /// completed after the kernel (it stays on the devices).
+  bool Resident = false;
+  std::vector<Range> Own, Valid, Held;
 };
 
 /// A kernel run over ranks (splitKernelOverRanks): each rank runs a
@@ -125,6 +132,8 @@ struct RankKernelSplit {
   /// array mapped tofrom, widened to whole rows (every dimension but the
   /// first) where the ranks' boxes stay apart.
   std::vector<std::vector<Box>> Sections, Written;
+  /// Some item is resident over the ranks (RankKernelItem::Resident).
+  bool OverResidents = false;
 };
 
 /// Splits the kernel whose nest is Nest (trips computed), whose body makes
@@ -135,7 +144,11 @@ struct RankKernelSplit {
 /// why) when a write cannot be bounded, or falls outside the arrays it
 /// maps, or when two ranks would write one element (then no single rank
 /// has the answer), or when the loop runs no iteration. Ranks past the
-/// loop's iterations get none, and map one element of each array.
+/// loop's iterations get none, and map one element of each array. Over a
+/// resident item the loop follows its owned rows (an access by the loop's
+/// variable, a written one first); then Why also says where a rank would
+/// read a row it does not hold or write one it does not own
+/// (RankKernelSplit::OverResidents: the kernel cannot run whole instead).
 RankKernelSplit splitKernelOverRanks(const LoopNest &Nest,
                                      const std::vector<bool> &Distributed,
                                      const std::vector<abi::Access> &Accesses,

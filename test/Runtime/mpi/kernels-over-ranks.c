@@ -3,8 +3,8 @@
 // devices; afterwards every rank's host arrays are complete and the
 // reductions combined, so every rank checks everything against sequential
 // code. Kernels homp cannot split safely run whole on every rank (writes it
-// cannot bound, 'nowait', a data region's kernels) and are right too;
-// info-over-ranks.c shows which ran how.
+// cannot bound, 'nowait') and are right too; info-over-ranks.c shows which
+// ran how, data-regions-over-ranks.c data regions over the ranks.
 // REQUIRES: mpi
 // RUN: %hompcc -O2 %s -o %t
 // RUN: env HOMP_DEVICES=0,1 %mpirun -n 2 %t | sort | FileCheck %s --check-prefixes=CHECK,TWO --implicit-check-not=FAIL
