@@ -192,7 +192,8 @@ static void region_mpi(void *Ctx) {
         for (long j = 1; j < COLS - 1; ++j)
           in[i * COLS + j] = out[i * COLS + j];
       // Its edge rows to the host, for its neighbours.
-#pragma omp target update device(d) from(in[f * COLS:COLS], in[(f + l - 1) * COLS:COLS])
+#pragma omp target update device(d) from(in[f * COLS:COLS])
+#pragma omp target update device(d) from(in[(f + l - 1) * COLS:COLS])
       e += de;
     }
     // The ranks' edge rows.
@@ -209,7 +210,8 @@ static void region_mpi(void *Ctx) {
     {
       const int d = omp_get_thread_num();
       const long f = F[d], l = L[d];
-#pragma omp target update device(d) to(in[(f - 1) * COLS:COLS], in[(f + l) * COLS:COLS])
+#pragma omp target update device(d) to(in[(f - 1) * COLS:COLS])
+#pragma omp target update device(d) to(in[(f + l) * COLS:COLS])
     }
     MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }

@@ -198,12 +198,20 @@ RankKernelSplit rankSplitOf(const KernelInstance &K, int Ranks,
 std::shared_ptr<RankRun>
 splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
   const RankWorld &W = rankWorld();
-  if (!W.spans() || !K.HostOnlyWhy.empty())
+  if (!W.spans())
     return nullptr;
   const abi::Descriptor &D = K.Info->Desc;
   auto Run = std::make_shared<RankRun>();
   const RankKernelSplit Local = rankSplitOf(K, W.Size);
+  // It runs on the host (no device of its list, ...): as any kernel that
+  // cannot split, with the arrays a data region split over the ranks
+  // gathered on every host first.
+  if (!K.HostOnlyWhy.empty() && !Local.OverResidents)
+    return nullptr;
   std::string Why = launchKeepsWhole(Args, HasHostVersion);
+  const bool Collective = Why.empty();
+  if (!K.HostOnlyWhy.empty() && Collective)
+    Why = K.HostOnlyWhy;
   // Over a data region's rows, a kernel whose launch allows no collective
   // ('nowait', a parallel region's thread) is split without one where
   // nothing needs completing after it: its part follows the rows alone.
@@ -211,12 +219,11 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
   for (size_t I = 0; I < Local.Written.size() && I < D.Arrays.size(); ++I)
     for (const Box &B : Local.Written[I])
       Completes |= !B.empty();
-  const bool Collective = Why.empty();
-  if (!Collective && Local.OverResidents && Local.Why.empty() && !Completes &&
-      HasHostVersion) {
+  if (!Collective && K.HostOnlyWhy.empty() && Local.OverResidents &&
+      Local.Why.empty() && !Completes && HasHostVersion) {
     Run->Split = Local;
     Why.clear();
-  } else if (Collective) {
+  } else if (Collective && K.HostOnlyWhy.empty()) {
     // The ranks agree first: each says what it runs (the construct, its
     // bounds and sections), whether it could split it, and its devices. A
     // program that divides its work by rank itself runs each rank's kernel
@@ -251,6 +258,8 @@ splitOverRanks(KernelInstance &K, const KernelArgs &Args, bool HasHostVersion) {
                                " ranks' hosts, with the arrays its data "
                                "region split over them gathered there: " +
                                Why);
+    if (!K.HostOnlyWhy.empty())
+      constructError(*K.Info, K.HostOnlyWhy); // as on one node
     Run->OnHosts = true;
     gatherResidents(K, *Run);
     return Run;
