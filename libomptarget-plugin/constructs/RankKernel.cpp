@@ -326,12 +326,20 @@ void gatherResidents(const KernelInstance &K, RankRun &Run) {
       continue;
     std::vector<int64_t> Bytes;
     std::string Error;
-    if (!R->Ranks || std::find(Run.Gathered.begin(), Run.Gathered.end(), R) !=
-                         Run.Gathered.end()) {
+    if (std::find(Run.Gathered.begin(), Run.Gathered.end(), R) !=
+        Run.Gathered.end()) {
       releaseResident(R, false, false, Bytes, Error); // the lookup's
       continue;
     }
     Run.Gathered.push_back(R);
+    // Whole on this rank's devices: their parts to the host.
+    if (!R->Ranks) {
+      if (!updateResident(*R, Direction::FromDevice,
+                          ProductSet::of(R->Dist.Shape.Section),
+                          R->Dist.Devices, Bytes, Error))
+        constructFatal(*K.Info, Error);
+      continue;
+    }
     // Its own rows to the host, then every rank's to every host.
     const Box Own = rowsBox(R->Dist.Shape, R->Ranks->Own[R->Ranks->Rank]);
     if (!updateResident(*R, Direction::FromDevice, ProductSet::of(Own),

@@ -54,8 +54,9 @@ struct RankRun {
   std::vector<ResidentArray *> Gathered;
 };
 
-/// RankRun::OnHosts: every rank's host gets the arrays K uses that its data
-/// region split over the ranks, whole and current (collective).
+/// RankRun::OnHosts: every rank's host gets the resident arrays K uses,
+/// whole and current: those a data region split over the ranks from every
+/// rank (collective), the others from this rank's devices.
 void gatherResidents(const KernelInstance &K, RankRun &Run);
 
 /// After a RankRun::OnHosts kernel ran on the host: each rank's devices get

@@ -33,6 +33,9 @@
 // INFO: homp[rank 1]: region {{.*}}: over 2 ranks: this rank runs iterations [32, 64) of the 64 of its distributed loop
 // INFO-NOT: running it on the host
 // INFO: homp[rank 1]: region {{.*}}: over 2 ranks: this rank holds rows [50, 100) of 'p'
+// INFO: homp[rank 1]: region {{.*}}: is whole on every one of the 2 ranks: it is inside another data region (or after 'target enter data')
+// INFO: homp[rank 1]: region {{.*}}: runs whole on every one of the 2 ranks' hosts, with the arrays its data region split over them gathered there: its data region is whole on every rank
+// INFO: homp[rank 1]: region {{.*}}: over 2 ranks: this rank runs iterations [50, 100) of its 100
 
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +191,33 @@ int main(int argc, char **argv) {
   for (int i = 0; i < B; ++i)
     same &= p[i] == ps[i] && v[i] == vs[i];
   check("nbody", same);
+
+  // A region inside one split over the ranks is whole on every rank; a
+  // kernel over both runs on every rank's host, both arrays gathered there.
+  for (int i = 0; i < B; ++i) {
+    p[i] = ps[i] = i;
+    v[i] = vs[i] = 2 * i;
+  }
+#pragma omp target data device(*) map(tofrom: p[0:B] dist_data(BLOCK) halo(1))
+  {
+#pragma omp target data device(*) map(tofrom: v[0:B] dist_data(BLOCK))
+    {
+#pragma omp target device(*)
+#pragma omp parallel for
+      for (int i = 1; i < B - 1; ++i)
+        v[i] += p[i - 1] + p[i + 1];
+    }
+#pragma omp target device(*)
+#pragma omp parallel for
+    for (int i = 0; i < B; ++i)
+      p[i] *= 3;
+  }
+  for (int i = 1; i < B - 1; ++i)
+    vs[i] += ps[i - 1] + ps[i + 1];
+  same = 1;
+  for (int i = 0; i < B; ++i)
+    same &= p[i] == 3.0 * ps[i] && v[i] == vs[i];
+  check("nested", same);
 
   if (!failures)
     printf("PASS all\n");
