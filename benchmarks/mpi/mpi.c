@@ -49,14 +49,15 @@ static void block(long Count, int Part, int Parts, long *First, long *Len) {
   *Len = Base + (Part < Extra);
 }
 
-/// Every rank's block of rows of Row elements, gathered on every rank.
-static void gather(double *A, long Count, long Row) {
+/// Every rank's block of Count rows of Row elements from row First,
+/// gathered on every rank.
+static void gather(double *A, long First, long Count, long Row) {
   int *Counts = malloc(size * sizeof *Counts), *Displs = malloc(size * sizeof *Displs);
   for (int R = 0; R < size; ++R) {
     long F, L;
     block(Count, R, size, &F, &L);
     Counts[R] = (int)(L * Row);
-    Displs[R] = (int)(F * Row);
+    Displs[R] = (int)((F + First) * Row);
   }
   MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, A, Counts, Displs,
                  MPI_DOUBLE, MPI_COMM_WORLD);
@@ -80,7 +81,7 @@ static void axpy_mpi(void *Ctx) {
     for (long i = F; i < F + L; ++i)
       y[i] += 2.0 * x[i];
   }
-  gather(y, n, 1);
+  gather(y, 0, n, 1);
 }
 
 static void axpy_homp(void *Ctx) {
@@ -117,17 +118,7 @@ static void jacobi_mpi(void *Ctx) {
     e += de;
   }
   // out's rows 1 .. n - 2, each rank's block, to every rank.
-  int *Counts = malloc(size * sizeof *Counts), *Displs = malloc(size * sizeof *Displs);
-  for (int R = 0; R < size; ++R) {
-    long F, L;
-    block(n - 2, R, size, &F, &L);
-    Counts[R] = (int)(L * COLS);
-    Displs[R] = (int)((F + 1) * COLS);
-  }
-  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, Counts, Displs,
-                 MPI_DOUBLE, MPI_COMM_WORLD);
-  free(Counts);
-  free(Displs);
+  gather(out, 1, n - 2, COLS);
   MPI_Allreduce(&e, &err, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
@@ -220,19 +211,8 @@ static void region_mpi(void *Ctx) {
 #pragma omp target update device(d) from(in[f * COLS:l * COLS], out[f * COLS:l * COLS])
 #pragma omp target exit data device(d) map(delete: in[lo * COLS:len * COLS], out[lo * COLS:len * COLS])
   }
-  int *Counts = malloc(size * sizeof *Counts), *Displs = malloc(size * sizeof *Displs);
-  for (int R = 0; R < size; ++R) {
-    long F2, L2;
-    block(n - 2, R, size, &F2, &L2);
-    Counts[R] = (int)(L2 * COLS);
-    Displs[R] = (int)((F2 + 1) * COLS);
-  }
-  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, Counts, Displs,
-                 MPI_DOUBLE, MPI_COMM_WORLD);
-  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, Counts, Displs,
-                 MPI_DOUBLE, MPI_COMM_WORLD);
-  free(Counts);
-  free(Displs);
+  gather(in, 1, n - 2, COLS);
+  gather(out, 1, n - 2, COLS);
   err = e;
 }
 
