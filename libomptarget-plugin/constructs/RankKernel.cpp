@@ -33,40 +33,52 @@ std::string launchKeepsWhole(const KernelArgs &Args, bool HasHostVersion) {
   return "";
 }
 
-/// What the ranks compare before they split K: its construct, its loops'
-/// bounds, its arrays' shapes and sections, its reductions (FNV-1a).
-uint64_t shapeOf(const KernelInstance &K) {
+/// What the ranks compare before they split a construct, as one number
+/// (FNV-1a): its location, then what the caller mixes in.
+struct ShapeHash {
   uint64_t H = 1469598103934665603ull;
-  auto Mix = [&](int64_t V) {
+  explicit ShapeHash(const std::string &Location) {
+    for (char C : Location)
+      mix(C);
+  }
+  void mix(int64_t V) {
     for (int B = 0; B < 8; ++B) {
       H ^= static_cast<uint64_t>(V >> (8 * B)) & 0xff;
       H *= 1099511628211ull;
     }
-  };
-  for (char C : K.Info->Location)
-    Mix(C);
-  Mix(K.Nest.Rank);
-  for (unsigned L = 0; L < K.Nest.Rank; ++L) {
-    const LoopBounds &B = K.Nest.Loops[L];
-    Mix(B.First);
-    Mix(B.Bound);
-    Mix(B.Step);
-    Mix(static_cast<int64_t>(B.Op));
   }
-  for (const ConstructValues::ArrayValues &A : K.Values.Arrays) {
-    Mix(A.Shape.Rank);
-    Mix(A.Shape.ElementSize);
-    for (unsigned D = 0; D < A.Shape.Rank; ++D) {
-      Mix(A.Shape.Extent[D]);
-      Mix(A.Shape.Section.Dims[D].Begin);
-      Mix(A.Shape.Section.Dims[D].End);
+  /// The arrays' shapes and sections.
+  void mix(const std::vector<ConstructValues::ArrayValues> &Arrays) {
+    for (const ConstructValues::ArrayValues &A : Arrays) {
+      mix(A.Shape.Rank);
+      mix(A.Shape.ElementSize);
+      for (unsigned D = 0; D < A.Shape.Rank; ++D) {
+        mix(A.Shape.Extent[D]);
+        mix(A.Shape.Section.Dims[D].Begin);
+        mix(A.Shape.Section.Dims[D].End);
+      }
     }
   }
-  for (const ConstructValues::ReductionValues &R : K.Values.Reductions) {
-    Mix(R.TypeCode);
-    Mix(R.Size);
+};
+
+/// What the ranks compare before they split K: its construct, its loops'
+/// bounds, its arrays' shapes and sections, its reductions.
+uint64_t shapeOf(const KernelInstance &K) {
+  ShapeHash H(K.Info->Location);
+  H.mix(K.Nest.Rank);
+  for (unsigned L = 0; L < K.Nest.Rank; ++L) {
+    const LoopBounds &B = K.Nest.Loops[L];
+    H.mix(B.First);
+    H.mix(B.Bound);
+    H.mix(B.Step);
+    H.mix(static_cast<int64_t>(B.Op));
   }
-  return H;
+  H.mix(K.Values.Arrays);
+  for (const ConstructValues::ReductionValues &R : K.Values.Reductions) {
+    H.mix(R.TypeCode);
+    H.mix(R.Size);
+  }
+  return H.H;
 }
 
 } // namespace
@@ -483,23 +495,10 @@ splitRegionOverRanks(const ConstructInfo &Info, ConstructValues &V,
     else if (Sh.Section.Dims[0].size() < W.Size)
       Why = "'" + A.Name + "' has fewer rows than there are ranks";
   }
-  uint64_t Shape = 1469598103934665603ull;
-  auto Mix = [&](int64_t X) {
-    for (int B = 0; B < 8; ++B) {
-      Shape ^= static_cast<uint64_t>(X >> (8 * B)) & 0xff;
-      Shape *= 1099511628211ull;
-    }
-  };
-  for (char C : Info.Location)
-    Mix(C);
-  for (const ConstructValues::ArrayValues &A : V.Arrays)
-    for (unsigned Dm = 0; Dm < A.Shape.Rank; ++Dm) {
-      Mix(A.Shape.Extent[Dm]);
-      Mix(A.Shape.Section.Dims[Dm].Begin);
-      Mix(A.Shape.Section.Dims[Dm].End);
-    }
+  ShapeHash Shape(Info.Location);
+  Shape.mix(V.Arrays);
   std::vector<double> Capacity;
-  Why = voteOverRanks(Info.Location, Shape, Why, Devices.size(), Capacity);
+  Why = voteOverRanks(Info.Location, Shape.H, Why, Devices.size(), Capacity);
   if (!Why.empty()) {
     constructNote(Info, "is whole on every one of the " +
                             std::to_string(W.Size) + " ranks: " + Why);
